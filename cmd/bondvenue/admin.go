@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+const adminUsage = `usage: bondvenue admin <action> [flags]
+
+actions:
+  bootstrap          --email E                      create the first venue operator and its credential
+  participant        --name N --lei L --country CC  onboard a participant (risk limits start at 0)
+  account            --participant-id P --number N  open an account
+  user               --participant-id P --email E --role R
+  credential-issue   --user-id U                    issue a client id and secret
+  credential-revoke  --client-id C                  revoke a credential and its tokens
+  counterparty       --participant-id A --counterparty-id B [--enabled=false]
+  risk-limit         --participant-id P --name MAX_OFFER|ALL_OFFER_SUM|ALL_OFFER_USER_SUM --value V
+
+Every action also takes --data-dir / --database-url and prints the result as JSON.
+`
+
+// admin runs one local administration action with the operator's rights,
+// directly on the database (no server needed).
+func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, adminUsage)
+		return usageError{"no admin action given"}
+	}
+	action := args[0]
+	fs := flag.NewFlagSet("admin "+action, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var db dbFlags
+	db.register(fs, getenv)
+	str := func(name, help string) *string { return fs.String(name, "", help) }
+	var (
+		email, name, lei, country, participantID, number, accountType, role, userID, clientID, counterpartyID, limitName, value *string
+		enabled                                                                                                                 *bool
+	)
+	switch action {
+	case "bootstrap":
+		email = str("email", "operator e-mail address")
+	case "participant":
+		name, lei, country = str("name", "legal name"), str("lei", "ISO 17442 LEI"), str("country", "ISO 3166 two-letter code")
+	case "account":
+		participantID, number = str("participant-id", "participant id"), str("number", "account number")
+		accountType = fs.String("type", "agent", "account type: agent, principal or omnibus")
+	case "user":
+		participantID, email = str("participant-id", "participant id"), str("email", "e-mail address")
+		role = fs.String("role", string(venue.RoleTrader), "PARTICIPANT_ADMIN, PARTICIPANT_TRADER, PARTICIPANT_VIEWER or VENUE_OPERATOR")
+	case "credential-issue":
+		userID = str("user-id", "user id")
+	case "credential-revoke":
+		clientID = str("client-id", "client id")
+	case "counterparty":
+		participantID, counterpartyID = str("participant-id", "participant id"), str("counterparty-id", "counterparty participant id")
+		enabled = fs.Bool("enabled", true, "enable (true) or disable (false) trading between the two")
+	case "risk-limit":
+		participantID, limitName, value = str("participant-id", "participant id"), str("name", "limit name"), str("value", "nominal value")
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, adminUsage)
+		return nil
+	default:
+		fmt.Fprint(stderr, adminUsage)
+		return usageError{fmt.Sprintf("unknown admin action %q", action)}
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	database, err := db.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer database.Close()
+	if _, err := database.Migrate(ctx); err != nil {
+		return err
+	}
+	svc := trading.New(database, trading.Config{})
+	sys := trading.System
+
+	var out any
+	switch action {
+	case "bootstrap":
+		u, c, err := svc.BootstrapOperator(ctx, *email)
+		if err != nil {
+			return err
+		}
+		out = map[string]string{"user_id": u.ID, "email": u.Email, "client_id": c.ClientID, "client_secret": c.Secret}
+	case "participant":
+		out, err = svc.CreateParticipant(ctx, sys, trading.ParticipantInput{Name: name, LEI: lei, Country: country})
+	case "account":
+		out, err = svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: *participantID, Number: *number, Type: *accountType})
+	case "user":
+		r := venue.Role(*role)
+		out, err = svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: participantID, Email: email, Role: &r})
+	case "credential-issue":
+		var c trading.IssuedCredential
+		c, err = svc.IssueCredential(ctx, sys, *userID)
+		out = map[string]string{"user_id": c.UserID, "client_id": c.ClientID, "client_secret": c.Secret}
+	case "credential-revoke":
+		out, err = svc.RevokeCredential(ctx, sys, *clientID)
+	case "counterparty":
+		out, err = svc.SetCounterparty(ctx, sys, *participantID, *counterpartyID, *enabled)
+	case "risk-limit":
+		v, ok := venue.ParseAmount(*value)
+		if !ok {
+			return usageError{"--value must be a non-negative decimal"}
+		}
+		out, err = svc.SetRiskLimit(ctx, sys, *participantID, *limitName, v)
+	}
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/httpapi"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/trading"
+)
+
+const usage = `usage: bondvenue <command> [flags]
+
+commands:
+  serve     run the venue (HTTP API); --demo loads demo data into an empty database
+  migrate   apply database migrations and exit
+  admin     local administration: bootstrap, participant, account, user, credential
+
+Run 'bondvenue <command> -h' for the flags of a command. Every flag can also
+be set with an environment variable BONDVENUE_<FLAG> (e.g. BONDVENUE_ADDR).
+`
+
+// usageError marks a command-line mistake (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var u usageError
+	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	return 1
+}
+
+// run is the whole program: main only supplies the process's context,
+// arguments, environment and streams.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageError{"no command given"}
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], getenv, stdout, stderr)
+	case "migrate":
+		return migrate(ctx, args[1:], getenv, stdout, stderr)
+	case "admin":
+		return admin(ctx, args[1:], getenv, stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return usageError{fmt.Sprintf("unknown command %q", args[0])}
+}
+
+// dbFlags are the flags every command that opens the database shares.
+type dbFlags struct {
+	dataDir     string
+	databaseURL string
+}
+
+func (d *dbFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&d.dataDir, "data-dir", envOr(getenv, "BONDVENUE_DATA_DIR", "bondvenue-data"),
+		"directory of the embedded SQLite database and demo credentials (env BONDVENUE_DATA_DIR)")
+	fs.StringVar(&d.databaseURL, "database-url", getenv("BONDVENUE_DATABASE_URL"),
+		"postgres://… URL to use PostgreSQL instead of embedded SQLite (env BONDVENUE_DATABASE_URL)")
+}
+
+func (d *dbFlags) open(ctx context.Context) (*store.DB, error) {
+	db, err := store.Open(ctx, store.Config{URL: d.databaseURL, DataDir: d.dataDir})
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	return db, nil
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(getenv func(string) string, key string) bool {
+	b, _ := strconv.ParseBool(getenv(key))
+	return b
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, usageError{fmt.Sprintf("invalid log level %q (debug, info, warn, error)", level)}
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected arguments: %s", strings.Join(fs.Args(), " "))}
+	}
+	return nil
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var db dbFlags
+	db.register(fs, getenv)
+	addr := fs.String("addr", envOr(getenv, "BONDVENUE_ADDR", "127.0.0.1:8080"), "listen address (env BONDVENUE_ADDR)")
+	demoFlag := fs.Bool("demo", envBool(getenv, "BONDVENUE_DEMO"), "load demo data into an empty database (env BONDVENUE_DEMO)")
+	logLevel := fs.String("log-level", envOr(getenv, "BONDVENUE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env BONDVENUE_LOG_LEVEL)")
+	rateLimit := fs.Float64("rate-limit", envFloat(getenv, "BONDVENUE_RATE_LIMIT", 100), "requests per second per credential (env BONDVENUE_RATE_LIMIT)")
+	tokenTTL := fs.Duration("token-ttl", envDuration(getenv, "BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	log, err := newLogger(stderr, *logLevel)
+	if err != nil {
+		return err
+	}
+
+	database, err := db.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer database.Close()
+	applied, err := database.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		log.Info("migrations applied", "versions", applied)
+	}
+	svc := trading.New(database, trading.Config{TokenTTL: *tokenTTL, Logger: log})
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	baseURL := "http://" + ln.Addr().String()
+	if *demoFlag {
+		loaded, err := demo.Load(ctx, svc, db.dataDir, baseURL)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		if loaded {
+			log.Info("demo data loaded", "credentials", db.dataDir+"/"+demo.CredentialsFile)
+		} else {
+			log.Info("database not empty: demo data left as it is")
+		}
+	}
+
+	api := httpapi.New(svc, httpapi.Config{Logger: log, RateLimit: *rateLimit})
+	srv := &http.Server{
+		Handler:           api.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("serving", "url", baseURL, "engine", database.Engine())
+	fmt.Fprintf(stdout, "bondvenue listening on %s (%s)\n", baseURL, database.Engine())
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+func envFloat(getenv func(string) string, key string, def float64) float64 {
+	if v, err := strconv.ParseFloat(getenv(key), 64); err == nil {
+		return v
+	}
+	return def
+}
+
+func envDuration(getenv func(string) string, key string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func migrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var db dbFlags
+	db.register(fs, getenv)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	database, err := db.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer database.Close()
+	applied, err := database.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := database.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "applied %d migration(s); schema version %d (%s)\n", len(applied), v, database.Engine())
+	return nil
+}

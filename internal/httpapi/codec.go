@@ -1,0 +1,208 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// maxBody is the request body limit; larger bodies answer 413.
+const maxBody = 1 << 20
+
+// writeJSON encodes v with status. Encoding errors cannot reach the client
+// (the header is sent); they only mean a broken connection.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"statusCode":500,"message":"Internal Server Error"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// readBody reads the request body up to the limit.
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, &venue.Error{Kind: venue.KindTooLarge, Message: fmt.Sprintf("request body exceeds %d bytes", maxBody)}
+	}
+	if err != nil {
+		return nil, venue.Invalid("could not read request body")
+	}
+	return b, nil
+}
+
+// decode reads a JSON object body into v. Unknown fields are ignored;
+// malformed JSON, a wrong type or trailing data answer 400.
+func decode(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return venue.InvalidField("Content-Type", "must be application/json")
+		}
+	}
+	b, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	return decodeBytes(b, v)
+}
+
+func decodeBytes(b []byte, v any) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return venue.Invalid("request body is required (a JSON object)")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &typeErr):
+			field := typeErr.Field
+			if field == "" {
+				return venue.Invalid("request body must be a JSON object")
+			}
+			return venue.InvalidField(field, "must be a JSON "+jsonType(typeErr.Type.Kind().String()))
+		default:
+			return venue.Invalid("malformed JSON: " + err.Error())
+		}
+	}
+	if dec.More() {
+		return venue.Invalid("malformed JSON: trailing data after the object")
+	}
+	return nil
+}
+
+func jsonType(kind string) string {
+	switch kind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "slice", "array":
+		return "array"
+	case "struct", "map", "ptr":
+		return "object"
+	default:
+		return "number"
+	}
+}
+
+// decimalInput accepts a JSON number or a numeric string as an exact
+// decimal. It never fails decoding: Bad records an unusable value so the
+// handler can name the field in a validation error.
+type decimalInput struct {
+	Set   bool
+	Bad   bool
+	Value udecimal.Decimal
+}
+
+func (d *decimalInput) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if s == "null" {
+		return nil
+	}
+	if len(s) >= 2 && s[0] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	v, err := udecimal.Parse(strings.TrimSpace(s))
+	if err != nil || strings.ContainsAny(s, "eE") || len(s) > 40 {
+		d.Bad = true
+		return nil
+	}
+	d.Set, d.Value = true, v
+	return nil
+}
+
+// check records a validation issue for field when the value was unusable.
+func (d decimalInput) check(v *venue.Validator, field string) {
+	if d.Bad {
+		v.Addf(field, "must be a decimal number (a JSON number or numeric string)")
+	}
+}
+
+// ptr returns a pointer to the value when set, for use-case inputs.
+func (d decimalInput) ptr() *udecimal.Decimal {
+	if !d.Set {
+		return nil
+	}
+	v := d.Value
+	return &v
+}
+
+// pageParams parses limit, cursor, from and to.
+func pageParams(q url.Values) (venue.Page, error) {
+	p := venue.Page{Limit: 100}
+	var v venue.Validator
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 1000 {
+			v.Addf("limit", "must be an integer between 1 and 1000")
+		}
+		p.Limit = n
+	}
+	if s := q.Get("cursor"); s != "" {
+		id, err := base64.RawURLEncoding.DecodeString(s)
+		if err != nil || len(id) == 0 || len(id) > 64 {
+			v.Addf("cursor", "is not a cursor from a Link header")
+		}
+		p.Cursor = string(id)
+	}
+	for _, k := range []string{"from", "to"} {
+		s := q.Get(k)
+		if s == "" {
+			continue
+		}
+		t, err := parseInstant(s)
+		if err != nil {
+			v.Addf(k, "must be a timestamp (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601)")
+			continue
+		}
+		if k == "from" {
+			p.From = &t
+		} else {
+			p.To = &t
+		}
+	}
+	return p, v.Err()
+}
+
+// parseInstant accepts the venue's input formats for instants (UTC).
+func parseInstant(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05", venue.DateLayout} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a timestamp: %q", s)
+}
+
+// writeList answers a page of a list: a bare JSON array, with a Link
+// header to the next page when there is one.
+func writeList[T, U any](w http.ResponseWriter, r *http.Request, items []T, next string, view func(T) U) {
+	if next != "" {
+		q := r.URL.Query()
+		q.Set("cursor", base64.RawURLEncoding.EncodeToString([]byte(next)))
+		if q.Get("limit") == "" {
+			q.Set("limit", "100")
+		}
+		w.Header().Set("Link", fmt.Sprintf(`<%s?%s>; rel="next"`, r.URL.Path, q.Encode()))
+	}
+	writeJSON(w, http.StatusOK, mapSlice(items, view))
+}

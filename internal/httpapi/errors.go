@@ -1,0 +1,85 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// statusOf is the one table from domain error kind to HTTP status.
+var statusOf = map[venue.Kind]int{
+	venue.KindInternal:        http.StatusInternalServerError,
+	venue.KindInvalid:         http.StatusBadRequest,
+	venue.KindUnauthenticated: http.StatusUnauthorized,
+	venue.KindForbidden:       http.StatusForbidden,
+	venue.KindNotFound:        http.StatusNotFound,
+	venue.KindConflict:        http.StatusConflict,
+	venue.KindLimit:           http.StatusBadRequest,
+	venue.KindMismatch:        http.StatusUnprocessableEntity,
+	venue.KindRateLimited:     http.StatusTooManyRequests,
+	venue.KindUnavailable:     http.StatusBadGateway,
+	venue.KindTooLarge:        http.StatusRequestEntityTooLarge,
+}
+
+// errorBody is the error shape of DESIGN §3.
+type errorBody struct {
+	ID         string             `json:"id"`
+	Timestamp  string             `json:"timestamp"`
+	StatusCode int                `json:"statusCode"`
+	Message    string             `json:"message"`
+	Error      string             `json:"error"`
+	Path       string             `json:"path"`
+	Details    []venue.FieldIssue `json:"details,omitempty"`
+}
+
+// retryAfter marks an error answered with a Retry-After header.
+type retryAfter struct {
+	error
+	after time.Duration
+}
+
+// writeError answers err in the error body. Client-safe text comes only
+// from *venue.Error; anything else is logged under the request id and
+// answered as a generic 500.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	id := requestID(r.Context())
+	kind := venue.KindOf(err)
+	status := statusOf[kind]
+	body := errorBody{ID: id, Timestamp: ts(s.now()), StatusCode: status, Message: http.StatusText(status), Path: r.URL.Path}
+	var ve *venue.Error
+	if kind != venue.KindInternal && errors.As(err, &ve) {
+		body.Error = ve.Message
+		body.Details = ve.Details
+		if kind == venue.KindInvalid {
+			body.Message = "Validation Error"
+		}
+	} else {
+		body.Error = "internal error; quote id " + id + " to the venue operator"
+	}
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", "id", id, "method", r.Method, "path", r.URL.Path,
+			"status", status, "err", err.Error())
+	} else {
+		s.log.DebugContext(r.Context(), "request rejected", "id", id, "status", status, "err", err.Error())
+	}
+	var ra *retryAfter
+	if errors.As(err, &ra) {
+		secs := int(ra.after.Seconds() + 0.999)
+		if secs < 1 {
+			secs = 1
+		}
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	writeJSON(w, status, body)
+}
+
+// notFoundHandler answers unknown paths in the error body.
+func (s *Server) notFoundHandler(w http.ResponseWriter, r *http.Request) {
+	s.writeError(w, r, venue.NotFound("route "+r.Method+" "+r.URL.Path))
+}
+
+var _ = slog.Default

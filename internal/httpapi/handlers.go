@@ -1,0 +1,395 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
+	if err := s.svc.Ready(r.Context()); err != nil {
+		s.log.WarnContext(r.Context(), "not ready", "err", err.Error())
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "engine": s.svc.Engine()})
+		return nil
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.svc.Engine()})
+	return nil
+}
+
+// unmatched answers a request no route takes: 405 with Allow when the path
+// exists for other methods, else 404.
+func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) error {
+	var allow []string
+	for _, m := range []string{"GET", "POST", "PUT", "DELETE"} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "/" && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{ID: requestID(r.Context()), Timestamp: ts(s.now()),
+			StatusCode: http.StatusMethodNotAllowed, Message: "Method Not Allowed",
+			Error: "method " + r.Method + " not allowed; use " + strings.Join(allow, ", "), Path: r.URL.Path})
+		return nil
+	}
+	return venue.NotFound("route " + r.Method + " " + r.URL.Path)
+}
+
+// token implements the OAuth 2.0 client-credentials grant with the client
+// authenticating by JSON body, form body, or HTTP Basic.
+func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
+	if err := s.perAddr.allow(clientAddr(r), s.now()); err != nil {
+		return err
+	}
+	var req struct {
+		GrantType    string `json:"grant_type"`
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	ct := r.Header.Get("Content-Type")
+	switch {
+	case strings.HasPrefix(ct, "application/x-www-form-urlencoded"):
+		b, err := readBody(r)
+		if err != nil {
+			return err
+		}
+		form, err := url.ParseQuery(string(b))
+		if err != nil {
+			return venue.Invalid("malformed form body")
+		}
+		req.GrantType, req.ClientID, req.ClientSecret = form.Get("grant_type"), form.Get("client_id"), form.Get("client_secret")
+	case strings.HasPrefix(ct, "application/json") || ct == "":
+		b, err := readBody(r)
+		if err != nil {
+			return err
+		}
+		if len(strings.TrimSpace(string(b))) > 0 {
+			if err := decodeBytes(b, &req); err != nil {
+				return err
+			}
+		}
+	default:
+		return venue.InvalidField("Content-Type", "must be application/json or application/x-www-form-urlencoded")
+	}
+	if id, secret, ok := r.BasicAuth(); ok {
+		req.ClientID, req.ClientSecret = id, secret
+	}
+	if req.GrantType == "" && req.ClientID != "" {
+		req.GrantType = "client_credentials"
+	}
+	var v venue.Validator
+	v.Check(req.GrantType == "client_credentials", "grant_type", "must be client_credentials")
+	v.Check(req.ClientID != "", "client_id", "is required (in the body or with HTTP Basic)")
+	v.Check(req.ClientSecret != "", "client_secret", "is required (in the body or with HTTP Basic)")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	tok, err := s.svc.IssueToken(r.Context(), req.ClientID, req.ClientSecret)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok.AccessToken, "token_type": "Bearer", "expires_in": tok.ExpiresIn})
+	return nil
+}
+
+// clientAddr is the caller's address for rate limiting (the direct peer;
+// a proxy in front must do its own limiting).
+func clientAddr(r *http.Request) string {
+	host := r.RemoteAddr
+	if i := strings.LastIndexByte(host, ':'); i > 0 {
+		host = host[:i]
+	}
+	return host
+}
+
+func (s *Server) listParticipants(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.Participants(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, participantView)
+	return nil
+}
+
+func (s *Server) getParticipant(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.Participant(r.Context(), p, r.PathValue("participantId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, participantView(v))
+	return nil
+}
+
+func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.Accounts(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, accountView)
+	return nil
+}
+
+func (s *Server) getAccount(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	a, err := s.svc.Account(r.Context(), p, r.PathValue("accountId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, accountView(a))
+	return nil
+}
+
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.Users(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, userView)
+	return nil
+}
+
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	u, err := s.svc.User(r.Context(), p, r.PathValue("userId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, userView(u))
+	return nil
+}
+
+func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.Markets(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, marketView)
+	return nil
+}
+
+func (s *Server) getMarket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	m, err := s.svc.Market(r.Context(), p, r.PathValue("marketId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, marketView(m))
+	return nil
+}
+
+func (s *Server) listInstruments(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	q := r.URL.Query()
+	page, err := pageParams(q)
+	if err != nil {
+		return err
+	}
+	f := trading.InstrumentFilter{MarketID: q.Get("market_id"), ISIN: q.Get("isin"), Currency: q.Get("currency")}
+	l, err := s.svc.Instruments(r.Context(), p, f, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, instrumentListView)
+	return nil
+}
+
+func (s *Server) getInstrument(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	depth := trading.DefaultDepth
+	if v := r.URL.Query().Get("market_depth"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1000 {
+			return venue.InvalidField("market_depth", "must be an integer between 0 (all) and 1000")
+		}
+		depth = n
+	}
+	d, err := s.svc.Instrument(r.Context(), p, r.PathValue("instrument_id"), depth)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, instrumentDetailView(d))
+	return nil
+}
+
+func (s *Server) listNews(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.News(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, newsView)
+	return nil
+}
+
+func (s *Server) listRiskLimits(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	ls, err := s.svc.RiskLimits(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, mapSlice(ls, riskLimitUseView))
+	return nil
+}
+
+// bucketBody is the bucket create body (a whole Bucket record; only name,
+// is_enabled, type, participant_id and the instrument ids are read).
+type bucketBody struct {
+	Name          *string `json:"name"`
+	Type          *string `json:"type"`
+	ParticipantID *string `json:"participant_id"`
+	IsEnabled     *bool   `json:"is_enabled"`
+	Instruments   *[]struct {
+		ID string `json:"id"`
+	} `json:"instruments"`
+}
+
+func (b bucketBody) input() trading.BucketInput {
+	in := trading.BucketInput{Name: b.Name, Type: b.Type, ParticipantID: b.ParticipantID, IsEnabled: b.IsEnabled}
+	if b.Instruments != nil {
+		ids := make([]string, 0, len(*b.Instruments))
+		for _, i := range *b.Instruments {
+			ids = append(ids, i.ID)
+		}
+		in.InstrumentIDs = &ids
+	}
+	return in
+}
+
+func (s *Server) createBucket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body bucketBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	b, err := s.svc.CreateBucket(r.Context(), p, body.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusAccepted, bucketView(b))
+	return nil
+}
+
+func (s *Server) listBuckets(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.Buckets(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, bucketView)
+	return nil
+}
+
+func (s *Server) getBucket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	b, err := s.svc.Bucket(r.Context(), p, r.PathValue("bucketId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, bucketView(b))
+	return nil
+}
+
+// entity decodes the spec's update body {"entity": {...}} into v.
+func entity(r *http.Request, v any) error {
+	var body struct {
+		Entity json.RawMessage `json:"entity"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if len(body.Entity) == 0 || string(body.Entity) == "null" {
+		return venue.InvalidField("entity", `is required: send {"entity": {…the changed fields…}}`)
+	}
+	return decodeBytes(body.Entity, v)
+}
+
+func (s *Server) updateBucket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body bucketBody
+	if err := entity(r, &body); err != nil {
+		return err
+	}
+	in := body.input()
+	in.Type, in.ParticipantID = nil, nil // server-owned on update
+	b, err := s.svc.UpdateBucket(r.Context(), p, r.PathValue("bucketId"), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, bucketView(b))
+	return nil
+}
+
+func (s *Server) deleteBucket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	b, err := s.svc.DeleteBucket(r.Context(), p, r.PathValue("bucketId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, bucketView(b))
+	return nil
+}
+
+func (s *Server) listProviders(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.SettlementProviders(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, providerView)
+	return nil
+}
+
+func (s *Server) toggleProvider(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.ToggleSettlementProvider(r.Context(), p, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, providerView(v))
+	return nil
+}
+
+func (s *Server) accountDefaultProvider(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.SetAccountDefaultProvider(r.Context(), p, r.PathValue("id"), r.PathValue("accountId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, providerView(v))
+	return nil
+}
+
+func (s *Server) participantDefaultProvider(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.SetParticipantDefaultProvider(r.Context(), p, r.PathValue("id"), r.PathValue("participantId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, providerView(v))
+	return nil
+}

@@ -1,0 +1,379 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// participantBody is a participant create body or update entity.
+type participantBody struct {
+	LEI                           *string `json:"lei"`
+	Type                          *string `json:"type"`
+	CategoryName                  *string `json:"category_name"`
+	Name                          *string `json:"name"`
+	Address                       *string `json:"address"`
+	PostalCode                    *string `json:"postal_code"`
+	City                          *string `json:"city"`
+	State                         *string `json:"state"`
+	Country                       *string `json:"country"`
+	LegalForm                     *string `json:"legal_form"`
+	RegistrationNumber            *string `json:"registration_number"`
+	TaxNumber                     *string `json:"tax_number"`
+	Status                        *string `json:"status"`
+	KYCStatus                     *string `json:"kyc_status"`
+	CSD                           *string `json:"csd"`
+	CSDBIC11                      *string `json:"csd_bic_11"`
+	CustodyAccountNumber          *string `json:"custody_account_number"`
+	CustodyAccountBeneficiaryBIC8 *string `json:"custody_account_beneficiary_bic_8"`
+}
+
+func (b participantBody) input() trading.ParticipantInput {
+	return trading.ParticipantInput{LEI: b.LEI, Type: b.Type, CategoryName: b.CategoryName, Name: b.Name,
+		Address: b.Address, PostalCode: b.PostalCode, City: b.City, State: b.State, Country: b.Country,
+		LegalForm: b.LegalForm, RegistrationNumber: b.RegistrationNumber, TaxNumber: b.TaxNumber, Status: b.Status,
+		KYCStatus: b.KYCStatus, CSD: b.CSD, CSDBIC11: b.CSDBIC11, CustodyAccountNumber: b.CustodyAccountNumber,
+		CustodyAccountBeneficiaryBIC8: b.CustodyAccountBeneficiaryBIC8}
+}
+
+func (s *Server) adminCreateParticipant(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body participantBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	part, err := s.svc.CreateParticipant(r.Context(), p, body.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, participantFull(part))
+	return nil
+}
+
+func (s *Server) adminUpdateParticipant(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body participantBody
+	if err := entity(r, &body); err != nil {
+		return err
+	}
+	part, err := s.svc.UpdateParticipant(r.Context(), p, r.PathValue("participantId"), body.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, participantFull(part))
+	return nil
+}
+
+func (s *Server) adminCreateAccount(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body struct {
+		ParticipantID string `json:"participant_id"`
+		Number        string `json:"number"`
+		Type          string `json:"type"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	a, err := s.svc.CreateAccount(r.Context(), p, trading.AccountInput{ParticipantID: body.ParticipantID, Number: body.Number, Type: body.Type})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, accountView(a))
+	return nil
+}
+
+type userBody struct {
+	ParticipantID *string     `json:"participant_id"`
+	Email         *string     `json:"email"`
+	Role          *venue.Role `json:"role"`
+	Status        *string     `json:"status"`
+	Locale        *string     `json:"locale"`
+}
+
+func (b userBody) input() trading.UserInput {
+	return trading.UserInput{ParticipantID: b.ParticipantID, Email: b.Email, Role: b.Role, Status: b.Status, Locale: b.Locale}
+}
+
+func (s *Server) adminCreateUser(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body userBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	u, err := s.svc.CreateUser(r.Context(), p, body.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, userView(u))
+	return nil
+}
+
+func (s *Server) adminUpdateUser(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body userBody
+	if err := entity(r, &body); err != nil {
+		return err
+	}
+	body.ParticipantID = nil // a user never changes firm
+	u, err := s.svc.UpdateUser(r.Context(), p, r.PathValue("userId"), body.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, userView(u))
+	return nil
+}
+
+func (s *Server) adminIssueCredential(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	c, err := s.svc.IssueCredential(r.Context(), p, r.PathValue("userId"))
+	if err != nil {
+		return err
+	}
+	out := credentialView(c.Credential)
+	out.ClientSecret = c.Secret
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) adminListCredentials(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	cs, err := s.svc.Credentials(r.Context(), p, r.PathValue("userId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, mapSlice(cs, credentialView))
+	return nil
+}
+
+func (s *Server) adminRevokeCredential(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	c, err := s.svc.RevokeCredential(r.Context(), p, r.PathValue("clientId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, credentialView(c))
+	return nil
+}
+
+func (s *Server) adminSetCounterparty(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body struct {
+		ParticipantID  string `json:"participant_id"`
+		CounterpartyID string `json:"counterparty_id"`
+		Enabled        *bool  `json:"enabled"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if body.Enabled == nil {
+		return venue.InvalidField("enabled", "is required (true or false)")
+	}
+	rel, err := s.svc.SetCounterparty(r.Context(), p, body.ParticipantID, body.CounterpartyID, *body.Enabled)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, counterpartyView(rel))
+	return nil
+}
+
+func (s *Server) adminSetRiskLimit(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body struct {
+		Value decimalInput `json:"value"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	var v venue.Validator
+	body.Value.check(&v, "value")
+	v.Check(body.Value.Set || body.Value.Bad, "value", "is required")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	l, err := s.svc.SetRiskLimit(r.Context(), p, r.PathValue("participantId"), r.PathValue("name"), body.Value.Value)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, riskLimitView(l))
+	return nil
+}
+
+func (s *Server) adminCreateProvider(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var b struct {
+		ParticipantID        string `json:"participant_id"`
+		AccountID            string `json:"account_id"`
+		Provider             string `json:"provider"`
+		Type                 string `json:"type"`
+		Enabled              *bool  `json:"enabled"`
+		SwiatID              string `json:"swiat_id"`
+		D7ID                 string `json:"d7_id"`
+		PSET                 string `json:"pset"`
+		AgentName            string `json:"agent_name"`
+		AgentBIC             string `json:"agent_bic"`
+		AgentNumber          string `json:"agent_number"`
+		LocalCode            string `json:"localcode"`
+		CSDBIC11             string `json:"csd_bic11"`
+		CustodyAccountNumber string `json:"custody_account_number"`
+		BeneficiaryBIC8      string `json:"beneficiary_bic8"`
+		BuyrSellName         string `json:"buyr_sell_name"`
+		BuyrSellBIC          string `json:"buyr_sell_bic"`
+		Safe                 string `json:"safe"`
+	}
+	if err := decode(r, &b); err != nil {
+		return err
+	}
+	sp := venue.SettlementProvider{ParticipantID: b.ParticipantID, AccountID: b.AccountID, Provider: b.Provider,
+		Type: b.Type, Enabled: b.Enabled == nil || *b.Enabled, SwiatID: b.SwiatID, D7ID: b.D7ID, PSET: b.PSET,
+		AgentName: b.AgentName, AgentBIC: b.AgentBIC, AgentNumber: b.AgentNumber, LocalCode: b.LocalCode,
+		CSDBIC11: b.CSDBIC11, CustodyAccountNumber: b.CustodyAccountNumber, BeneficiaryBIC8: b.BeneficiaryBIC8,
+		BuyrSellName: b.BuyrSellName, BuyrSellBIC: b.BuyrSellBIC, Safe: b.Safe}
+	v, err := s.svc.CreateSettlementProvider(r.Context(), p, sp)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, providerView(v))
+	return nil
+}
+
+type marketBody struct {
+	Name                 *string `json:"name"`
+	Type                 *string `json:"type"`
+	FacilityType         *string `json:"facility_type"`
+	Timezone             *string `json:"timezone"`
+	IsEnabled            *bool   `json:"is_enabled"`
+	IsPartialFillAllowed *bool   `json:"is_partial_fill_allowed"`
+	SettlementLag        *int    `json:"settlement_lag"`
+	Calendar             *string `json:"calendar"`
+}
+
+func (b marketBody) input() trading.MarketInput {
+	return trading.MarketInput{Name: b.Name, Type: b.Type, FacilityType: b.FacilityType, Timezone: b.Timezone,
+		IsEnabled: b.IsEnabled, IsPartialFillAllowed: b.IsPartialFillAllowed, SettlementLag: b.SettlementLag, Calendar: b.Calendar}
+}
+
+func (s *Server) adminCreateMarket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body marketBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	m, err := s.svc.CreateMarket(r.Context(), p, body.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, marketView(m))
+	return nil
+}
+
+func (s *Server) adminUpdateMarket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body marketBody
+	if err := entity(r, &body); err != nil {
+		return err
+	}
+	m, err := s.svc.UpdateMarket(r.Context(), p, r.PathValue("marketId"), body.input())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, marketView(m))
+	return nil
+}
+
+// instrumentBody reads an instrument create body or update entity: the
+// amounts, flags and listing are typed; every other field is a descriptive
+// term merged by name.
+type instrumentBody struct {
+	MinPiece     decimalInput   `json:"min_piece"`
+	MinIncrement decimalInput   `json:"min_increment"`
+	ParAmount    decimalInput   `json:"par_amount"`
+	Precision    *int           `json:"precision"`
+	Enabled      *bool          `json:"enabled"`
+	MarketIDs    *[]string      `json:"market_ids"`
+	StaticData   map[string]any `json:"static_data"`
+}
+
+func readInstrument(raw []byte) (trading.InstrumentInput, error) {
+	var b instrumentBody
+	if err := decodeBytes(raw, &b); err != nil {
+		return trading.InstrumentInput{}, err
+	}
+	terms := map[string]any{}
+	if err := json.Unmarshal(raw, &terms); err != nil {
+		return trading.InstrumentInput{}, venue.Invalid("request body must be a JSON object")
+	}
+	var v venue.Validator
+	b.MinPiece.check(&v, "min_piece")
+	b.MinIncrement.check(&v, "min_increment")
+	b.ParAmount.check(&v, "par_amount")
+	if err := v.Err(); err != nil {
+		return trading.InstrumentInput{}, err
+	}
+	return trading.InstrumentInput{Terms: terms, Static: b.StaticData, MinPiece: b.MinPiece.ptr(),
+		MinIncrement: b.MinIncrement.ptr(), ParAmount: b.ParAmount.ptr(), Precision: b.Precision, Enabled: b.Enabled,
+		MarketIDs: b.MarketIDs}, nil
+}
+
+func (s *Server) adminCreateInstrument(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	raw, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	in, err := readInstrument(raw)
+	if err != nil {
+		return err
+	}
+	d, err := s.svc.CreateInstrument(r.Context(), p, in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, instrumentDetailView(d))
+	return nil
+}
+
+func (s *Server) adminUpdateInstrument(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body struct {
+		Entity json.RawMessage `json:"entity"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if len(body.Entity) == 0 || string(body.Entity) == "null" {
+		return venue.InvalidField("entity", `is required: send {"entity": {…the changed fields…}}`)
+	}
+	in, err := readInstrument(body.Entity)
+	if err != nil {
+		return err
+	}
+	d, err := s.svc.UpdateInstrument(r.Context(), p, r.PathValue("instrument_id"), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, instrumentDetailView(d))
+	return nil
+}
+
+func (s *Server) adminCreateBucket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body bucketBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	in := body.input()
+	in.Type, in.ParticipantID = nil, nil
+	b, err := s.svc.CreatePublicBucket(r.Context(), p, in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, bucketView(b))
+	return nil
+}
+
+func (s *Server) adminCreateNews(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body trading.NewsInput
+	var raw struct {
+		Title  string `json:"title"`
+		Body   string `json:"body"`
+		Source string `json:"source"`
+		URL    string `json:"url"`
+	}
+	if err := decode(r, &raw); err != nil {
+		return err
+	}
+	body = trading.NewsInput{Title: raw.Title, Body: raw.Body, Source: raw.Source, URL: raw.URL}
+	n, err := s.svc.CreateNews(r.Context(), p, body)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newsView(n))
+	return nil
+}

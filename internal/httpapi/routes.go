@@ -1,0 +1,76 @@
+package httpapi
+
+import (
+	"github.com/bondvenue/bondvenue/internal/apidoc"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// routes lists every route of the venue. Middleware: Handler wraps all of
+// them in recoverer → observe (request id, log, metrics); s.authed adds
+// bearer authentication and the per-credential rate limit; s.public does
+// neither. Request bodies are capped at 1 MiB in decode.
+func (s *Server) routes() {
+	m := s.mux
+	const v1 = "/api/v1"
+
+	// Operations.
+	m.Handle("GET /healthz", s.public(s.healthz))
+	m.Handle("GET /readyz", s.public(s.readyz))
+	m.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
+	docs := apidoc.Handler()
+	m.Handle("GET "+v1+"/openapi.json", docs)
+	m.Handle("GET /docs", docs)
+	m.Handle("GET /docs/", docs)
+
+	// Authentication.
+	m.Handle("POST "+v1+"/auth/token", s.public(s.token))
+
+	// Reference data.
+	m.Handle("GET "+v1+"/participants", s.authed(s.listParticipants))
+	m.Handle("GET "+v1+"/participants/{participantId}", s.authed(s.getParticipant))
+	m.Handle("GET "+v1+"/accounts", s.authed(s.listAccounts))
+	m.Handle("GET "+v1+"/accounts/{accountId}", s.authed(s.getAccount))
+	m.Handle("GET "+v1+"/users", s.authed(s.listUsers))
+	m.Handle("GET "+v1+"/users/{userId}", s.authed(s.getUser))
+	m.Handle("GET "+v1+"/markets", s.authed(s.listMarkets))
+	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(s.getMarket))
+	m.Handle("GET "+v1+"/instruments", s.authed(s.listInstruments))
+	m.Handle("GET "+v1+"/instruments/{instrument_id}", s.authed(s.getInstrument))
+	m.Handle("GET "+v1+"/news", s.authed(s.listNews))
+	m.Handle("GET "+v1+"/participant/risk-limits", s.authed(s.listRiskLimits))
+
+	// Buckets.
+	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))
+	m.Handle("GET "+v1+"/participant/buckets", s.authed(s.listBuckets))
+	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(s.getBucket))
+	m.Handle("PUT "+v1+"/participant/buckets/{bucketId}", s.authed(s.updateBucket))
+	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(s.deleteBucket))
+
+	// Settlement providers.
+	m.Handle("GET "+v1+"/settlement-providers", s.authed(s.listProviders))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(s.toggleProvider))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/account/{accountId}/default", s.authed(s.accountDefaultProvider))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/participant/{participantId}/default", s.authed(s.participantDefaultProvider))
+
+	// Venue operator.
+	m.Handle("POST "+v1+"/admin/participants", s.authed(s.adminCreateParticipant))
+	m.Handle("PUT "+v1+"/admin/participants/{participantId}", s.authed(s.adminUpdateParticipant))
+	m.Handle("POST "+v1+"/admin/accounts", s.authed(s.adminCreateAccount))
+	m.Handle("POST "+v1+"/admin/users", s.authed(s.adminCreateUser))
+	m.Handle("PUT "+v1+"/admin/users/{userId}", s.authed(s.adminUpdateUser))
+	m.Handle("POST "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminIssueCredential))
+	m.Handle("GET "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminListCredentials))
+	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(s.adminRevokeCredential))
+	m.Handle("PUT "+v1+"/admin/counterparties", s.authed(s.adminSetCounterparty))
+	m.Handle("PUT "+v1+"/admin/participants/{participantId}/risk-limits/{name}", s.authed(s.adminSetRiskLimit))
+	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.adminCreateProvider))
+	m.Handle("POST "+v1+"/admin/markets", s.authed(s.adminCreateMarket))
+	m.Handle("PUT "+v1+"/admin/markets/{marketId}", s.authed(s.adminUpdateMarket))
+	m.Handle("POST "+v1+"/admin/instruments", s.authed(s.adminCreateInstrument))
+	m.Handle("PUT "+v1+"/admin/instruments/{instrument_id}", s.authed(s.adminUpdateInstrument))
+	m.Handle("POST "+v1+"/admin/buckets", s.authed(s.adminCreateBucket))
+	m.Handle("POST "+v1+"/admin/news", s.authed(s.adminCreateNews))
+
+	// Everything else: 404, or 405 when the path exists for another method.
+	m.Handle("/", s.public(s.unmatched))
+}

@@ -1,0 +1,206 @@
+// Package httpapi is the venue's REST adapter: routes.go lists every
+// route; handlers decode and validate, call one use case, and encode; one
+// table maps domain errors to statuses (errors.go).
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
+)
+
+// Config tunes the HTTP adapter.
+type Config struct {
+	Logger *slog.Logger
+	// Registry receives the HTTP metrics; nil creates a private one.
+	Registry *prometheus.Registry
+	// RateLimit is the sustained requests per second allowed per
+	// credential (default 100) and RateBurst the burst (default 200).
+	RateLimit float64
+	RateBurst int
+	// TokenRateLimit bounds token requests per client address (default 5/s,
+	// burst 20): the token endpoint checks secrets and is a guessing target.
+	TokenRateLimit float64
+	TokenRateBurst int
+	// Now is the clock for error timestamps (default time.Now).
+	Now func() time.Time
+}
+
+// Server is the HTTP adapter over a trading.Service.
+type Server struct {
+	svc      *trading.Service
+	log      *slog.Logger
+	now      func() time.Time
+	registry *prometheus.Registry
+	metrics  *metrics
+	perUser  *limiters
+	perAddr  *limiters
+	mux      *http.ServeMux
+}
+
+// New returns the adapter; Handler serves it.
+func New(svc *trading.Service, cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Registry == nil {
+		cfg.Registry = prometheus.NewRegistry()
+	}
+	if cfg.RateLimit <= 0 {
+		cfg.RateLimit, cfg.RateBurst = 100, 200
+	}
+	if cfg.RateBurst <= 0 {
+		cfg.RateBurst = int(cfg.RateLimit) * 2
+	}
+	if cfg.TokenRateLimit <= 0 {
+		cfg.TokenRateLimit, cfg.TokenRateBurst = 5, 20
+	}
+	if cfg.TokenRateBurst <= 0 {
+		cfg.TokenRateBurst = int(cfg.TokenRateLimit) * 4
+	}
+	s := &Server{svc: svc, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
+		metrics: newMetrics(cfg.Registry),
+		perUser: newLimiters(rate.Limit(cfg.RateLimit), cfg.RateBurst),
+		perAddr: newLimiters(rate.Limit(cfg.TokenRateLimit), cfg.TokenRateBurst),
+		mux:     http.NewServeMux()}
+	s.routes()
+	return s
+}
+
+// Handler returns the whole HTTP handler with its middleware.
+func (s *Server) Handler() http.Handler {
+	return s.recoverer(s.observe(s.mux))
+}
+
+// handlerFunc is a handler that returns its error for the adapter to
+// answer.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// authedFunc is a handler for an authenticated caller.
+type authedFunc func(w http.ResponseWriter, r *http.Request, p venue.Principal) error
+
+// public adapts a handler that needs no token.
+func (s *Server) public(fn handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := fn(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// authed adapts a handler that needs a bearer token, and applies the
+// caller's rate limit.
+func (s *Server) authed(fn authedFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.authenticate(r)
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="bondvenue"`)
+			s.writeError(w, r, err)
+			return
+		}
+		if err := s.perUser.allow(p.ClientID, s.now()); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := fn(w, r, p); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Server) authenticate(r *http.Request) (venue.Principal, error) {
+	h := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(h, " ")
+	if h == "" || !ok || !strings.EqualFold(scheme, "Bearer") {
+		return venue.Principal{}, venue.Unauthenticated("missing bearer token: send Authorization: Bearer <access_token>")
+	}
+	return s.svc.Authenticate(r.Context(), strings.TrimSpace(token))
+}
+
+type ctxKey int
+
+const requestIDKey ctxKey = 0
+
+// requestID returns the id given to the request, used as the error id and
+// in the log.
+func requestID(ctx context.Context) string {
+	if id, ok := ctx.Value(requestIDKey).(string); ok {
+		return id
+	}
+	return uuid.NewString()
+}
+
+// recoverer turns a panic into a logged 500 with the error body.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "id", requestID(r.Context()), "panic", p)
+				s.writeError(w, r, panicError{p})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type panicError struct{ v any }
+
+func (p panicError) Error() string { return "panic" }
+
+// statusRecorder remembers the status written.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// observe gives each request an id, logs it, and records metrics by route
+// pattern.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := uuid.Must(uuid.NewV7()).String()
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+		w.Header().Set("X-Request-Id", id)
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		elapsed := time.Since(start)
+		route := r.Pattern
+		if route == "" {
+			route = "unmatched"
+		}
+		s.metrics.observe(r.Method, route, rec.status, elapsed)
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http", slog.String("id", id), slog.String("method", r.Method),
+			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("elapsed", elapsed))
+	})
+}

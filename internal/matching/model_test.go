@@ -1,0 +1,626 @@
+package matching
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/quagmt/udecimal"
+)
+
+var modelSeed = flag.Uint64("matching.seed", 1, "first seed of the model test's random command sequences")
+
+// modelSequences is the number of random command sequences TestModel runs,
+// whatever -short says.
+const modelSequences = 10_000
+
+// refBook is the reference the Book is checked against: a flat slice of
+// resting orders, scanned and sorted on every command. Slow and obviously
+// correct.
+type refBook struct {
+	aon      bool
+	eligible func(a, b string) bool
+	orders   []Order
+	seq      uint64
+}
+
+func (r *refBook) find(id string) int {
+	return slices.IndexFunc(r.orders, func(o Order) bool { return o.ID == id })
+}
+
+func (r *refBook) add(o Order) (Result, error) {
+	switch {
+	case o.ID == "", o.Side != Bid && o.Side != Ask, !o.Quantity.IsPos(),
+		o.Filled.IsNeg(), !o.Filled.LessThan(o.Quantity), !o.Market && !o.Price.IsPos():
+		return Result{}, ErrInvalid
+	case r.find(o.ID) >= 0:
+		return Result{}, ErrDuplicateID
+	}
+	r.seq++
+	o.Seq = r.seq
+	return r.enter(o), nil
+}
+
+func (r *refBook) cancel(id string) (Order, error) {
+	i := r.find(id)
+	if i < 0 {
+		return Order{}, ErrNotFound
+	}
+	o := r.orders[i]
+	r.orders = slices.Delete(r.orders, i, i+1)
+	return o, nil
+}
+
+func (r *refBook) amend(id string, price, qty udecimal.Decimal) (Result, error) {
+	i := r.find(id)
+	if i < 0 {
+		return Result{}, ErrNotFound
+	}
+	o := r.orders[i]
+	if !price.IsPos() || !qty.IsPos() || qty.LessThan(o.Filled) {
+		return Result{}, ErrInvalid
+	}
+	if qty.Equal(o.Filled) {
+		r.orders = slices.Delete(r.orders, i, i+1)
+		o.Quantity = qty
+		return Result{Order: o, Status: StatusFilled}, nil
+	}
+	if price.Equal(o.Price) && qty.LessThanOrEqual(o.Quantity) {
+		r.orders[i].Quantity = qty
+		return Result{Order: r.orders[i], Status: StatusResting}, nil
+	}
+	r.orders = slices.Delete(r.orders, i, i+1)
+	o.Price, o.Quantity = price, qty
+	r.seq++
+	o.Seq = r.seq
+	return r.enter(o), nil
+}
+
+// better reports whether resting order x has priority over y (same side).
+func better(x, y Order) bool {
+	if c := x.Price.Cmp(y.Price); c != 0 {
+		return (x.Side == Bid) == (c > 0)
+	}
+	return x.Seq < y.Seq
+}
+
+// crossing returns the orders on the other side that incoming o may trade
+// with by price, best first.
+func crossing(orders []Order, o Order) []Order {
+	var out []Order
+	for _, x := range orders {
+		if x.Side == o.Side {
+			continue
+		}
+		if o.Market || (o.Side == Bid && o.Price.GreaterThanOrEqual(x.Price)) || (o.Side == Ask && o.Price.LessThanOrEqual(x.Price)) {
+			out = append(out, x)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
+	return out
+}
+
+func (r *refBook) canTrade(a, b string) bool {
+	return a != b && (r.eligible == nil || r.eligible(a, b))
+}
+
+func (r *refBook) enter(o Order) Result {
+	need := o.Remaining()
+	var take []Order
+	var qty []udecimal.Decimal
+	if r.aon {
+		left := need
+		for _, x := range crossing(r.orders, o) {
+			if left.IsZero() {
+				break
+			}
+			if r.canTrade(o.Participant, x.Participant) && x.Remaining().LessThanOrEqual(left) {
+				take = append(take, x)
+				qty = append(qty, x.Remaining())
+				left = left.Sub(x.Remaining())
+			}
+		}
+		if !left.IsZero() {
+			take, qty = nil, nil
+		}
+	} else {
+		left := need
+		for _, x := range crossing(r.orders, o) {
+			if left.IsZero() {
+				break
+			}
+			if r.canTrade(o.Participant, x.Participant) {
+				q := udecimal.Min(left, x.Remaining())
+				take = append(take, x)
+				qty = append(qty, q)
+				left = left.Sub(q)
+			}
+		}
+	}
+	var fills []Fill
+	for k, x := range take {
+		i := r.find(x.ID)
+		r.orders[i].Filled = r.orders[i].Filled.Add(qty[k])
+		o.Filled = o.Filled.Add(qty[k])
+		x = r.orders[i]
+		fills = append(fills, Fill{
+			RestingID: x.ID, IncomingID: o.ID,
+			RestingParticipant: x.Participant, IncomingParticipant: o.Participant,
+			RestingUser: x.User, IncomingUser: o.User,
+			IncomingSide: o.Side, Price: x.Price, Quantity: qty[k],
+			RestingFilled: x.Filled, RestingRemaining: x.Remaining(),
+		})
+		if x.Remaining().IsZero() {
+			r.orders = slices.Delete(r.orders, i, i+1)
+		}
+	}
+	res := Result{Order: o, Fills: fills}
+	switch {
+	case o.Remaining().IsZero():
+		res.Status = StatusFilled
+	case o.Market:
+		res.Status = StatusCancelled
+	default:
+		res.Status = StatusResting
+		r.orders = append(r.orders, o)
+	}
+	return res
+}
+
+// depth returns the reference's side s in priority order.
+func (r *refBook) depth(s Side) []Order {
+	var out []Order
+	for _, o := range r.orders {
+		if o.Side == s {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
+	return out
+}
+
+func sameOrder(a, b Order) bool {
+	return a.ID == b.ID && a.Participant == b.Participant && a.User == b.User && a.Side == b.Side &&
+		a.Price.Equal(b.Price) && a.Quantity.Equal(b.Quantity) && a.Filled.Equal(b.Filled) &&
+		a.Market == b.Market && a.Seq == b.Seq
+}
+
+func sameOrders(a, b []Order) bool {
+	return slices.EqualFunc(a, b, sameOrder)
+}
+
+func sameFill(a, b Fill) bool {
+	return a.RestingID == b.RestingID && a.IncomingID == b.IncomingID &&
+		a.RestingParticipant == b.RestingParticipant && a.IncomingParticipant == b.IncomingParticipant &&
+		a.RestingUser == b.RestingUser && a.IncomingUser == b.IncomingUser && a.IncomingSide == b.IncomingSide &&
+		a.Price.Equal(b.Price) && a.Quantity.Equal(b.Quantity) &&
+		a.RestingFilled.Equal(b.RestingFilled) && a.RestingRemaining.Equal(b.RestingRemaining)
+}
+
+// model runs one random command sequence against a Book and a refBook.
+type model struct {
+	rng      *rand.Rand
+	aon      bool
+	parts    []string
+	ok       map[[2]string]bool // eligibility of distinct participants
+	book     *Book
+	ref      *refBook
+	fillsBuf []Fill
+	bids     []Order // book snapshot before the command
+	asks     []Order
+	filled   map[string]udecimal.Decimal // sum of fill quantities per order id
+	isAdd    bool                        // the command is an Add: its id starts afresh
+	nextID   int
+	log      []string
+}
+
+func (m *model) eligible(a, b string) bool { return m.ok[[2]string{a, b}] }
+
+func newModel(seed uint64) *model {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	m := &model{rng: rng, aon: rng.IntN(2) == 0, ok: map[[2]string]bool{}, filled: map[string]udecimal.Decimal{}}
+	for i := range 2 + rng.IntN(3) {
+		m.parts = append(m.parts, fmt.Sprintf("p%d", i))
+	}
+	for i, a := range m.parts {
+		for _, b := range m.parts[i+1:] {
+			e := rng.IntN(10) < 7
+			m.ok[[2]string{a, b}], m.ok[[2]string{b, a}] = e, e
+		}
+	}
+	cfg := Config{AllOrNone: m.aon, Eligible: m.eligible}
+	if rng.IntN(8) == 0 {
+		// Everyone is eligible: exercise the nil Eligible path.
+		cfg.Eligible = nil
+		for k := range m.ok {
+			m.ok[k] = true
+		}
+	}
+	m.book = New(cfg)
+	m.ref = &refBook{aon: m.aon, eligible: cfg.Eligible}
+	m.log = append(m.log, fmt.Sprintf("config all-or-none=%v participants=%v eligible=%v nil-eligible=%v", m.aon, m.parts, m.ok, cfg.Eligible == nil))
+	return m
+}
+
+// price returns 99.00 to 101.00 in steps of 0.25 at a random scale, now
+// and then just off that grid by 10^-12 (a price the book cannot compare by
+// its integer key).
+func (m *model) price() udecimal.Decimal {
+	c := int64(9900 + 25*m.rng.IntN(9))
+	switch m.rng.IntN(10) {
+	case 0, 1, 2:
+		return udecimal.MustFromInt64(c, 2)
+	case 3, 4, 5:
+		return udecimal.MustFromInt64(c*10, 3)
+	case 6:
+		return udecimal.MustFromInt64(c*1e10, 12)
+	case 7:
+		return udecimal.MustFromInt64(c*1e10+1, 12)
+	}
+	return udecimal.MustFromInt64(c*100, 4)
+}
+
+// qty returns 1000 to 8000 in steps of 1000 (up to 5000 when all or none,
+// so that exact combinations are frequent), at a random scale.
+func (m *model) qty() udecimal.Decimal {
+	k := int64(1 + m.rng.IntN(8))
+	if m.aon {
+		k = int64(1 + m.rng.IntN(5))
+	}
+	if m.rng.IntN(2) == 0 {
+		return udecimal.MustFromInt64(k*1000, 0)
+	}
+	return udecimal.MustFromInt64(k*10000, 1)
+}
+
+func (m *model) newOrder(market bool) Order {
+	m.nextID++
+	p := m.parts[m.rng.IntN(len(m.parts))]
+	o := Order{ID: fmt.Sprintf("o%d", m.nextID), Participant: p, User: "u" + p, Side: Side(1 + m.rng.IntN(2)), Quantity: m.qty(), Market: market}
+	if !market {
+		o.Price = m.price()
+	}
+	return o
+}
+
+// pick returns the id of a random resting order, or of a departed one.
+func (m *model) pick() (Order, bool) {
+	n := len(m.bids) + len(m.asks)
+	if n == 0 || m.rng.IntN(20) == 0 {
+		return Order{ID: fmt.Sprintf("o%d", 1+m.rng.IntN(m.nextID+1))}, false
+	}
+	i := m.rng.IntN(n)
+	if i < len(m.bids) {
+		return m.bids[i], true
+	}
+	return m.asks[i-len(m.bids)], true
+}
+
+// step applies one random command to both books and checks them.
+func (m *model) step() error {
+	m.bids = m.book.AppendDepth(m.bids[:0], Bid, 0)
+	m.asks = m.book.AppendDepth(m.asks[:0], Ask, 0)
+	var (
+		got, want       Result
+		gotErr, wantErr error
+		isCancel        bool
+		isAdd           = true
+		gotO, wantO     Order
+	)
+	switch r := m.rng.IntN(100); {
+	case r < 48, r >= 60 && r < 63 && m.book.Len() == 0:
+		o := m.newOrder(false)
+		m.log = append(m.log, fmt.Sprintf("add %s %s %s %s@%s", o.ID, o.Participant, o.Side, o.Quantity, o.Price))
+		got, gotErr = m.book.AddInto(o, m.fillsBuf[:0])
+		want, wantErr = m.ref.add(o)
+	case r < 58:
+		o := m.newOrder(true)
+		m.log = append(m.log, fmt.Sprintf("add market %s %s %s %s", o.ID, o.Participant, o.Side, o.Quantity))
+		got, gotErr = m.book.AddInto(o, m.fillsBuf[:0])
+		want, wantErr = m.ref.add(o)
+	case r < 72:
+		o, _ := m.pick()
+		isCancel = true
+		m.log = append(m.log, "cancel "+o.ID)
+		gotO, gotErr = m.book.Cancel(o.ID)
+		wantO, wantErr = m.ref.cancel(o.ID)
+	case r < 94:
+		o, resting := m.pick()
+		price, qty := o.Price, o.Quantity
+		if !resting || m.rng.IntN(2) == 0 {
+			price = m.price()
+		}
+		switch k := m.rng.IntN(20); {
+		case k < 2:
+			qty = o.Filled // close
+		case k < 8:
+			qty = qty.Sub(udecimal.MustFromInt64(1000, 0)) // may fall to or below filled
+		case k < 14:
+			qty = qty.Add(udecimal.MustFromInt64(int64(1000*m.rng.IntN(3)), 0))
+		case k < 15:
+			qty = udecimal.Zero
+		case k < 16:
+			price = udecimal.Zero
+		default:
+			qty = m.qty()
+		}
+		isAdd = false
+		m.log = append(m.log, fmt.Sprintf("amend %s %s@%s", o.ID, qty, price))
+		got, gotErr = m.book.AmendInto(o.ID, price, qty, m.fillsBuf[:0])
+		want, wantErr = m.ref.amend(o.ID, price, qty)
+	case r < 97:
+		o, _ := m.pick()
+		dup := m.newOrder(false)
+		dup.ID = o.ID
+		m.log = append(m.log, fmt.Sprintf("add %s %s %s %s@%s (reused id)", dup.ID, dup.Participant, dup.Side, dup.Quantity, dup.Price))
+		got, gotErr = m.book.AddInto(dup, m.fillsBuf[:0])
+		want, wantErr = m.ref.add(dup)
+	default:
+		o := m.newOrder(m.rng.IntN(2) == 0)
+		if m.rng.IntN(2) == 0 || o.Market {
+			o.Quantity = udecimal.Zero
+		} else {
+			o.Price = udecimal.Zero
+		}
+		m.log = append(m.log, fmt.Sprintf("add invalid %s %s@%s market=%v", o.ID, o.Quantity, o.Price, o.Market))
+		got, gotErr = m.book.AddInto(o, m.fillsBuf[:0])
+		want, wantErr = m.ref.add(o)
+	}
+	m.fillsBuf = got.Fills[:0]
+	m.isAdd = isAdd
+
+	if !sameErr(gotErr, wantErr) {
+		return fmt.Errorf("got error %v, want %v", gotErr, wantErr)
+	}
+	if isCancel {
+		if gotErr == nil && !sameOrder(gotO, wantO) {
+			return fmt.Errorf("cancel (-want +got):\n%s", cmp.Diff(wantO, gotO, decimalEqual))
+		}
+	} else if gotErr == nil {
+		if got.Status != want.Status || !sameOrder(got.Order, want.Order) || !slices.EqualFunc(got.Fills, want.Fills, sameFill) {
+			return fmt.Errorf("result (-want +got):\n%s", cmp.Diff(want, got, decimalEqual))
+		}
+		if err := m.checkResult(got); err != nil {
+			return err
+		}
+	} else if len(got.Fills) != 0 {
+		return fmt.Errorf("failed command returned %d fills", len(got.Fills))
+	}
+	if err := m.checkBook(); err != nil {
+		return err
+	}
+	if m.rng.IntN(50) == 0 {
+		return m.rebuild()
+	}
+	return nil
+}
+
+func sameErr(got, want error) bool {
+	for _, e := range []error{ErrInvalid, ErrNotFound, ErrDuplicateID} {
+		if errors.Is(want, e) != errors.Is(got, e) {
+			return false
+		}
+	}
+	return (got == nil) == (want == nil)
+}
+
+// checkResult checks the invariants of one Add or Amend result against the
+// book as it was before (m.bids, m.asks).
+func (m *model) checkResult(r Result) error {
+	o := r.Order
+	before := m.bids
+	if o.Side == Bid {
+		before = m.asks
+	}
+	pre := crossing(before, o)
+	pos := map[string]int{}
+	for i, x := range pre {
+		pos[x.ID] = i
+	}
+	if m.isAdd {
+		delete(m.filled, o.ID) // an id may be reused once its order left
+	}
+	need := o.Quantity.Sub(o.Filled)
+	last := -1
+	traded := map[string]udecimal.Decimal{}
+	for _, f := range r.Fills {
+		i, ok := pos[f.RestingID]
+		if !ok {
+			return fmt.Errorf("fill %s<-%s: resting order was not a crossing order on the other side", f.RestingID, f.IncomingID)
+		}
+		x := pre[i]
+		switch {
+		case i <= last:
+			return fmt.Errorf("fill %s<-%s out of priority order", f.RestingID, f.IncomingID)
+		case !f.Quantity.IsPos():
+			return fmt.Errorf("fill %s<-%s quantity %s not positive", f.RestingID, f.IncomingID, f.Quantity)
+		case !f.Price.Equal(x.Price):
+			return fmt.Errorf("fill %s<-%s at %s, want resting price %s", f.RestingID, f.IncomingID, f.Price, x.Price)
+		case x.Participant == o.Participant:
+			return fmt.Errorf("fill %s<-%s within participant %s", f.RestingID, f.IncomingID, o.Participant)
+		case !m.eligible(x.Participant, o.Participant):
+			return fmt.Errorf("fill %s<-%s between non-eligible %s and %s", f.RestingID, f.IncomingID, x.Participant, o.Participant)
+		case !f.RestingFilled.Add(f.RestingRemaining).Equal(x.Quantity) || f.RestingRemaining.IsNeg():
+			return fmt.Errorf("fill %s<-%s: resting filled %s + remaining %s != quantity %s", f.RestingID, f.IncomingID, f.RestingFilled, f.RestingRemaining, x.Quantity)
+		case m.aon && !f.RestingRemaining.IsZero():
+			return fmt.Errorf("all-or-none fill %s<-%s leaves %s", f.RestingID, f.IncomingID, f.RestingRemaining)
+		}
+		last = i
+		traded[f.RestingID] = f.Quantity
+		need = need.Add(f.Quantity)
+		for _, id := range []string{f.RestingID, f.IncomingID} {
+			m.filled[id] = m.filled[id].Add(f.Quantity)
+		}
+		if !m.filled[f.RestingID].Equal(f.RestingFilled) {
+			return fmt.Errorf("fill %s<-%s: resting filled %s, sum of its fills %s", f.RestingID, f.IncomingID, f.RestingFilled, m.filled[f.RestingID])
+		}
+	}
+	// need is now what the order had open when it entered.
+	if !m.filled[o.ID].Equal(o.Filled) {
+		return fmt.Errorf("order %s filled %s, sum of its fills %s", o.ID, o.Filled, m.filled[o.ID])
+	}
+	if o.Filled.IsNeg() || o.Filled.GreaterThan(o.Quantity) {
+		return fmt.Errorf("order %s filled %s of %s", o.ID, o.Filled, o.Quantity)
+	}
+	open := o.Remaining()
+	switch r.Status {
+	case StatusFilled:
+		if !open.IsZero() {
+			return fmt.Errorf("order %s filled with %s open", o.ID, open)
+		}
+	case StatusCancelled:
+		if !o.Market || open.IsZero() {
+			return fmt.Errorf("order %s cancelled: market %v, open %s", o.ID, o.Market, open)
+		}
+	case StatusResting:
+		if got, ok := m.book.Get(o.ID); !ok || !sameOrder(got, o) {
+			return fmt.Errorf("order %s resting but Get = %+v, %v", o.ID, got, ok)
+		}
+	}
+	if r.Status != StatusResting {
+		if _, ok := m.book.Get(o.ID); ok {
+			return fmt.Errorf("order %s %v but still in the book", o.ID, r.Status)
+		}
+	}
+	if len(r.Fills) == 0 {
+		return nil
+	}
+	// Priority: every eligible crossing order ahead of the last one traded
+	// was filled in full, or (all or none) did not fit.
+	cum := udecimal.Zero
+	for i, x := range pre {
+		if x.Participant == o.Participant || !m.eligible(x.Participant, o.Participant) {
+			continue
+		}
+		q, was := traded[x.ID]
+		switch {
+		case i > last && was:
+			return fmt.Errorf("order %s traded after the last fill", x.ID)
+		case i > last:
+			if !m.aon && !open.IsZero() {
+				return fmt.Errorf("eligible crossing order %s left while %s has %s open", x.ID, o.ID, open)
+			}
+		case m.aon && was:
+			cum = cum.Add(q)
+		case m.aon:
+			if !x.Remaining().GreaterThan(need.Sub(cum)) {
+				return fmt.Errorf("all-or-none skipped %s (%s) that fits the %s still needed", x.ID, x.Remaining(), need.Sub(cum))
+			}
+		case i < last && (!was || !q.Equal(x.Remaining())):
+			return fmt.Errorf("order %s ahead of the last fill not filled in full", x.ID)
+		}
+	}
+	if m.aon && (!cum.Equal(need) || !open.IsZero()) {
+		return fmt.Errorf("all-or-none order %s traded %s of %s", o.ID, cum, need)
+	}
+	return nil
+}
+
+// checkBook compares the book with the reference and checks its invariants.
+func (m *model) checkBook() error {
+	bids := m.book.AppendDepth(m.bids[:0], Bid, 0)
+	asks := m.book.AppendDepth(m.asks[:0], Ask, 0)
+	m.bids, m.asks = bids, asks
+	wb, wa := m.ref.depth(Bid), m.ref.depth(Ask)
+	if !sameOrders(bids, wb) || !sameOrders(asks, wa) {
+		return fmt.Errorf("book (-want +got):\n%s", cmp.Diff([2][]Order{wb, wa}, [2][]Order{bids, asks}, decimalEqual))
+	}
+	if got, want := m.book.Len(), len(bids)+len(asks); got != want {
+		return fmt.Errorf("Len() = %d, want %d", got, want)
+	}
+	if got, want := m.book.Seq(), m.ref.seq; got != want {
+		return fmt.Errorf("Seq() = %d, want %d", got, want)
+	}
+	for _, sd := range [][]Order{bids, asks} {
+		for i, o := range sd {
+			switch {
+			case o.Market:
+				return fmt.Errorf("market order %s rests", o.ID)
+			case !o.Quantity.IsPos() || o.Filled.IsNeg() || !o.Filled.LessThan(o.Quantity):
+				return fmt.Errorf("resting order %s filled %s of %s", o.ID, o.Filled, o.Quantity)
+			case !m.filled[o.ID].Equal(o.Filled):
+				return fmt.Errorf("resting order %s filled %s, sum of its fills %s", o.ID, o.Filled, m.filled[o.ID])
+			case o.Seq == 0 || o.Seq > m.book.Seq():
+				return fmt.Errorf("resting order %s seq %d, book seq %d", o.ID, o.Seq, m.book.Seq())
+			case i > 0 && !better(sd[i-1], o):
+				return fmt.Errorf("depth lists %s before %s", sd[i-1].ID, o.ID)
+			}
+		}
+	}
+	if m.aon {
+		return nil // a crossed book between eligible participants is legal
+	}
+	for _, b := range bids {
+		for _, a := range asks {
+			if a.Price.GreaterThan(b.Price) {
+				break
+			}
+			if a.Participant != b.Participant && m.eligible(a.Participant, b.Participant) {
+				return fmt.Errorf("book crossed between eligible orders %s and %s", b.ID, a.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// rebuild replaces the book by one restored from its resting orders in a
+// random order, as after a restart.
+func (m *model) rebuild() error {
+	all := append(slices.Clone(m.bids), m.asks...)
+	m.rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	b := New(Config{AllOrNone: m.aon, Eligible: m.ref.eligible})
+	for _, o := range all {
+		if err := b.Restore(o); err != nil {
+			return fmt.Errorf("restore %s: %v", o.ID, err)
+		}
+	}
+	m.log = append(m.log, "rebuild")
+	m.book = b
+	// A rebuilt book continues after the highest restored sequence number.
+	m.ref.seq = b.Seq()
+	return m.checkBook()
+}
+
+func runModel(seed uint64, steps int) (err error) {
+	m := newModel(seed)
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+		if err != nil {
+			err = fmt.Errorf("%w\ncommands:\n  %s", err, strings.Join(m.log, "\n  "))
+		}
+	}()
+	for i := range steps {
+		if err := m.step(); err != nil {
+			return fmt.Errorf("step %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// TestModel runs random command sequences against the Book and the naive
+// refBook and requires identical results and books after every command.
+// Rerun one failure with -args -matching.seed=N and -run 'TestModel$'.
+func TestModel(t *testing.T) {
+	const chunks = 10
+	base := *modelSeed
+	for c := range uint64(chunks) {
+		t.Run(fmt.Sprint(c), func(t *testing.T) {
+			t.Parallel()
+			for i := range uint64(modelSequences / chunks) {
+				seed := base + c*modelSequences/chunks + i
+				steps := 20 + int(seed%41)
+				if err := runModel(seed, steps); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,156 @@
+package matching
+
+import (
+	"errors"
+
+	"github.com/quagmt/udecimal"
+)
+
+// Errors returned by Book commands, checkable with errors.Is. The returned
+// error wraps one of them with the order id and the reason.
+var (
+	// ErrNotFound means no order with that id rests in the book.
+	ErrNotFound = errors.New("order not found")
+	// ErrDuplicateID means an order with that id already rests in the book.
+	ErrDuplicateID = errors.New("duplicate order id")
+	// ErrInvalid means the command is malformed: missing id, unknown side,
+	// quantity not positive, limit price not positive, filled quantity
+	// negative or not below the quantity, or an amended quantity below the
+	// filled quantity.
+	ErrInvalid = errors.New("invalid order")
+)
+
+// Side is the direction of an order: Bid (buy) or Ask (sell). The zero
+// value is invalid.
+type Side uint8
+
+// The two sides of the book.
+const (
+	// Bid is a buy order.
+	Bid Side = iota + 1
+	// Ask is a sell order.
+	Ask
+)
+
+// Opposite returns the side an order of side s trades against.
+func (s Side) Opposite() Side {
+	switch s {
+	case Bid:
+		return Ask
+	case Ask:
+		return Bid
+	}
+	return 0
+}
+
+// String returns "bid", "ask" or "invalid".
+func (s Side) String() string {
+	switch s {
+	case Bid:
+		return "bid"
+	case Ask:
+		return "ask"
+	}
+	return "invalid"
+}
+
+// Order is one firm offer as the book sees it.
+type Order struct {
+	// ID identifies the order (the offer UUID); unique among resting orders.
+	ID string
+	// Participant is the firm owning the order; it is what eligibility and
+	// self-match prevention look at.
+	Participant string
+	// User is the user who entered the order, carried into fills.
+	User string
+	// Side is Bid or Ask.
+	Side Side
+	// Price is the clean price in percent of par. Ignored for market orders.
+	Price udecimal.Decimal
+	// Quantity is the total nominal quantity of the order.
+	Quantity udecimal.Decimal
+	// Filled is the nominal quantity already traded: 0 <= Filled <= Quantity.
+	Filled udecimal.Decimal
+	// Market marks a market order: it trades at the best eligible prices
+	// and its remainder is cancelled; it never rests.
+	Market bool
+	// Seq is the time priority the book assigned (lower is earlier). The
+	// book sets it on Add and when an amend loses priority; it is an input
+	// only to Restore.
+	Seq uint64
+}
+
+// Remaining returns the quantity still open: Quantity - Filled.
+func (o Order) Remaining() udecimal.Decimal {
+	return o.Quantity.Sub(o.Filled)
+}
+
+// Status is the state of an order after a command.
+type Status uint8
+
+// The states an incoming or amended order can end a command in.
+const (
+	// StatusResting means the order rests in the book (possibly partly
+	// filled).
+	StatusResting Status = iota + 1
+	// StatusFilled means the order is completely filled and left the book
+	// (the venue's "closed").
+	StatusFilled
+	// StatusCancelled means the unfilled remainder of a market order was
+	// cancelled; Filled says how much traded before.
+	StatusCancelled
+)
+
+// String returns "resting", "filled", "cancelled" or "invalid".
+func (s Status) String() string {
+	switch s {
+	case StatusResting:
+		return "resting"
+	case StatusFilled:
+		return "filled"
+	case StatusCancelled:
+		return "cancelled"
+	}
+	return "invalid"
+}
+
+// Fill is one trade between a resting order and the incoming order that
+// crossed it. The venue books one trade per fill.
+type Fill struct {
+	// RestingID is the id of the resting (passive) order.
+	RestingID string
+	// IncomingID is the id of the incoming (aggressive) order.
+	IncomingID string
+	// RestingParticipant owns the resting order.
+	RestingParticipant string
+	// IncomingParticipant owns the incoming order.
+	IncomingParticipant string
+	// RestingUser entered the resting order.
+	RestingUser string
+	// IncomingUser entered the incoming order.
+	IncomingUser string
+	// IncomingSide is the incoming order's side; the resting order is on
+	// the opposite side.
+	IncomingSide Side
+	// Price is the trade price: the resting order's price.
+	Price udecimal.Decimal
+	// Quantity is the traded nominal quantity, always positive.
+	Quantity udecimal.Decimal
+	// RestingFilled is the resting order's filled quantity after this fill.
+	RestingFilled udecimal.Decimal
+	// RestingRemaining is the resting order's open quantity after this
+	// fill; zero means it is filled and left the book.
+	RestingRemaining udecimal.Decimal
+}
+
+// Result is the outcome of an Add or Amend.
+type Result struct {
+	// Order is the incoming or amended order's final state, with the
+	// sequence number the book gave it and its filled quantity.
+	Order Order
+	// Status says whether Order now rests, is filled or had its remainder
+	// cancelled.
+	Status Status
+	// Fills are the trades the command produced, in execution order.
+	Fills []Fill
+}

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+const accountCols = `id, participant_id, number, status, type, default_settlement_provider_id, created_at, updated_at`
+
+func scanAccount(r interface{ Scan(...any) error }) (venue.Account, error) {
+	var a venue.Account
+	var def sql.NullString
+	var created, updated int64
+	err := r.Scan(&a.ID, &a.ParticipantID, &a.Number, &a.Status, &a.Type, &def, &created, &updated)
+	a.DefaultSettlementProviderID = def.String
+	a.CreatedAt, a.UpdatedAt = fromMS(created), fromMS(updated)
+	return a, err
+}
+
+// CreateAccount inserts a.
+func (tx *Tx) CreateAccount(ctx context.Context, a *venue.Account) error {
+	_, err := tx.exec(ctx, "INSERT INTO accounts ("+accountCols+") VALUES ("+placeholders(8)+")",
+		a.ID, a.ParticipantID, a.Number, a.Status, a.Type, nullStr(a.DefaultSettlementProviderID), ms(a.CreatedAt), ms(a.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("create account: %w", normalize(err))
+	}
+	return nil
+}
+
+// SetAccountDefaultProvider records the account's default settlement
+// provider.
+func (tx *Tx) SetAccountDefaultProvider(ctx context.Context, accountID, providerID string) error {
+	_, err := tx.exec(ctx, "UPDATE accounts SET default_settlement_provider_id = ?, updated_at = ? WHERE id = ?",
+		providerID, ms(tx.now), accountID)
+	if err != nil {
+		return fmt.Errorf("set account default provider: %w", normalize(err))
+	}
+	return nil
+}
+
+// Account returns one account.
+func (tx *Tx) Account(ctx context.Context, id string) (venue.Account, error) {
+	a, err := scanAccount(tx.queryRow(ctx, "SELECT "+accountCols+" FROM accounts WHERE id = ?", id))
+	if err != nil {
+		return a, fmt.Errorf("account %s: %w", id, normalize(err))
+	}
+	return a, nil
+}
+
+// Accounts lists accounts, of one participant when participantID is set.
+func (tx *Tx) Accounts(ctx context.Context, participantID string, page Page) ([]venue.Account, string, error) {
+	q, args := "SELECT "+accountCols+" FROM accounts WHERE 1 = 1", []any(nil)
+	if participantID != "" {
+		q += " AND participant_id = ?"
+		args = append(args, participantID)
+	}
+	q, args = pageSQL(q, args, page, "id", "created_at")
+	as, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Account, error) { return scanAccount(r) }, q, args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("list accounts: %w", normalize(err))
+	}
+	as, next := trimPage(as, page, func(a venue.Account) string { return a.ID })
+	return as, next, nil
+}

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// This file holds every difference between SQLite and PostgreSQL that is
+// not in the per-dialect migration files.
+
+// rebinder turns ? placeholders into the engine's form, caching the result.
+type rebinder struct {
+	engine Engine
+	cache  sync.Map // string → string
+}
+
+func newRebinder(e Engine) *rebinder { return &rebinder{engine: e} }
+
+func (r *rebinder) bind(q string) string {
+	if r.engine != Postgres {
+		return q
+	}
+	if v, ok := r.cache.Load(q); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	out := b.String()
+	r.cache.Store(q, out)
+	return out
+}
+
+// lockEvents serialises appends to the event log so the sequence stays gap
+// free: SQLite already has a single writer; PostgreSQL takes a transaction
+// advisory lock.
+func (tx *Tx) lockEvents(ctx context.Context) error {
+	if tx.engine != Postgres {
+		return nil
+	}
+	_, err := tx.exec(ctx, "SELECT pg_advisory_xact_lock(7242001)")
+	return err
+}
+
+// migrationLock serialises concurrent migrators on PostgreSQL.
+const migrationLockKey = 7242000

@@ -1,0 +1,69 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+const marketCols = `id, name, type, facility_type, timezone, is_enabled, is_partial_fill_allowed,
+	settlement_lag, calendar, created_at, updated_at`
+
+func scanMarket(r interface{ Scan(...any) error }) (venue.Market, error) {
+	var m venue.Market
+	var created, updated int64
+	err := r.Scan(&m.ID, &m.Name, &m.Type, &m.FacilityType, &m.Timezone, &m.IsEnabled,
+		&m.IsPartialFillAllowed, &m.SettlementLag, &m.Calendar, &created, &updated)
+	m.CreatedAt, m.UpdatedAt = fromMS(created), fromMS(updated)
+	return m, err
+}
+
+// CreateMarket inserts m.
+func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
+	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(11)+")",
+		m.ID, m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed,
+		m.SettlementLag, m.Calendar, ms(m.CreatedAt), ms(m.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("create market: %w", normalize(err))
+	}
+	return nil
+}
+
+// UpdateMarket writes every field of m except id and created_at.
+func (tx *Tx) UpdateMarket(ctx context.Context, m *venue.Market) error {
+	_, err := tx.exec(ctx, `UPDATE markets SET name = ?, type = ?, facility_type = ?, timezone = ?, is_enabled = ?,
+		is_partial_fill_allowed = ?, settlement_lag = ?, calendar = ?, updated_at = ? WHERE id = ?`,
+		m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed, m.SettlementLag,
+		m.Calendar, ms(m.UpdatedAt), m.ID)
+	if err != nil {
+		return fmt.Errorf("update market: %w", normalize(err))
+	}
+	return nil
+}
+
+// Market returns one market.
+func (tx *Tx) Market(ctx context.Context, id string) (venue.Market, error) {
+	m, err := scanMarket(tx.queryRow(ctx, "SELECT "+marketCols+" FROM markets WHERE id = ?", id))
+	if err != nil {
+		return m, fmt.Errorf("market %s: %w", id, normalize(err))
+	}
+	return m, nil
+}
+
+// Markets lists markets; with instrumentID set, those listing it.
+func (tx *Tx) Markets(ctx context.Context, instrumentID string, page Page) ([]venue.Market, string, error) {
+	q, args := "SELECT "+marketCols+" FROM markets WHERE 1 = 1", []any(nil)
+	if instrumentID != "" {
+		q += " AND id IN (SELECT market_id FROM instrument_markets WHERE instrument_id = ?)"
+		args = append(args, instrumentID)
+	}
+	q, args = pageSQL(q, args, page, "id", "created_at")
+	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Market, error) { return scanMarket(r) }, q, args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("list markets: %w", normalize(err))
+	}
+	out, next := trimPage(out, page, func(m venue.Market) string { return m.ID })
+	return out, next, nil
+}

@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Migration is one numbered, forward-only schema change.
+type Migration struct {
+	Version int
+	Name    string
+	SQL     string
+}
+
+// Migrations lists the embedded migrations of engine e in order.
+func Migrations(e Engine) ([]Migration, error) {
+	dir := "migrations/" + string(e)
+	entries, err := fs.ReadDir(migrations, dir)
+	if err != nil {
+		return nil, fmt.Errorf("read migrations: %w", err)
+	}
+	var out []Migration
+	for _, ent := range entries {
+		name := ent.Name()
+		if !strings.HasSuffix(name, ".sql") {
+			continue
+		}
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("migration %s: name must start with a number and _", name)
+		}
+		body, err := fs.ReadFile(migrations, dir+"/"+name)
+		if err != nil {
+			return nil, fmt.Errorf("read migration %s: %w", name, err)
+		}
+		out = append(out, Migration{Version: v, Name: name, SQL: string(body)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i, m := range out {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("migration %s: expected version %d", m.Name, i+1)
+		}
+	}
+	return out, nil
+}
+
+// Migrate applies every migration not yet applied, each in its own
+// transaction, and returns the versions it applied.
+func (db *DB) Migrate(ctx context.Context) ([]int, error) {
+	ms, err := Migrations(db.engine)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+		return nil, normalize(fmt.Errorf("create schema_migrations: %w", err))
+	}
+	var applied []int
+	for _, m := range ms {
+		done := false
+		err := db.InTx(ctx, func(tx *Tx) error {
+			if tx.engine == Postgres {
+				if _, err := tx.exec(ctx, "SELECT pg_advisory_xact_lock(?)", migrationLockKey); err != nil {
+					return err
+				}
+			}
+			var n int
+			if err := tx.queryRow(ctx, "SELECT COUNT(*) FROM schema_migrations WHERE version = ?", m.Version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				done = true
+				return nil
+			}
+			if _, err := tx.tx.ExecContext(ctx, m.SQL); err != nil {
+				return fmt.Errorf("apply %s: %w", m.Name, err)
+			}
+			_, err := tx.exec(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+				m.Version, m.Name, time.Now().UnixMilli())
+			return err
+		})
+		if err != nil {
+			return applied, fmt.Errorf("migrate: %w", err)
+		}
+		if !done {
+			applied = append(applied, m.Version)
+		}
+	}
+	return applied, nil
+}
+
+// SchemaVersion returns the highest applied migration, 0 on an empty
+// database.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := db.View(ctx, func(tx *Tx) error {
+		return tx.queryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&v)
+	})
+	return v, err
+}

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+const providerCols = `id, participant_id, account_id, provider, type, enabled, swiat_id, d7_id, pset, agent_name,
+	agent_bic, agent_number, localcode, csd_bic11, custody_account_number, beneficiary_bic8, buyr_sell_name,
+	buyr_sell_bic, safe, created_at, updated_at`
+
+func scanProvider(r interface{ Scan(...any) error }) (venue.SettlementProvider, error) {
+	var s venue.SettlementProvider
+	var acc sql.NullString
+	var created, updated int64
+	err := r.Scan(&s.ID, &s.ParticipantID, &acc, &s.Provider, &s.Type, &s.Enabled, &s.SwiatID, &s.D7ID, &s.PSET,
+		&s.AgentName, &s.AgentBIC, &s.AgentNumber, &s.LocalCode, &s.CSDBIC11, &s.CustodyAccountNumber,
+		&s.BeneficiaryBIC8, &s.BuyrSellName, &s.BuyrSellBIC, &s.Safe, &created, &updated)
+	s.AccountID = acc.String
+	s.CreatedAt, s.UpdatedAt = fromMS(created), fromMS(updated)
+	return s, err
+}
+
+// CreateSettlementProvider inserts s.
+func (tx *Tx) CreateSettlementProvider(ctx context.Context, s *venue.SettlementProvider) error {
+	_, err := tx.exec(ctx, "INSERT INTO settlement_providers ("+providerCols+") VALUES ("+placeholders(21)+")",
+		s.ID, s.ParticipantID, nullStr(s.AccountID), s.Provider, s.Type, s.Enabled, s.SwiatID, s.D7ID, s.PSET,
+		s.AgentName, s.AgentBIC, s.AgentNumber, s.LocalCode, s.CSDBIC11, s.CustodyAccountNumber,
+		s.BeneficiaryBIC8, s.BuyrSellName, s.BuyrSellBIC, s.Safe, ms(s.CreatedAt), ms(s.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("create settlement provider: %w", normalize(err))
+	}
+	return nil
+}
+
+// SetSettlementProviderEnabled sets the provider's enabled flag.
+func (tx *Tx) SetSettlementProviderEnabled(ctx context.Context, id string, enabled bool) error {
+	_, err := tx.exec(ctx, "UPDATE settlement_providers SET enabled = ?, updated_at = ? WHERE id = ?", enabled, ms(tx.now), id)
+	if err != nil {
+		return fmt.Errorf("toggle settlement provider: %w", normalize(err))
+	}
+	return nil
+}
+
+// SetParticipantDefaultProvider records the participant's default
+// settlement provider.
+func (tx *Tx) SetParticipantDefaultProvider(ctx context.Context, participantID, providerID string) error {
+	_, err := tx.exec(ctx, "UPDATE participants SET default_settlement_provider_id = ?, updated_at = ? WHERE id = ?",
+		providerID, ms(tx.now), participantID)
+	if err != nil {
+		return fmt.Errorf("set participant default provider: %w", normalize(err))
+	}
+	return nil
+}
+
+// SettlementProvider returns one provider.
+func (tx *Tx) SettlementProvider(ctx context.Context, id string) (venue.SettlementProvider, error) {
+	s, err := scanProvider(tx.queryRow(ctx, "SELECT "+providerCols+" FROM settlement_providers WHERE id = ?", id))
+	if err != nil {
+		return s, fmt.Errorf("settlement provider %s: %w", id, normalize(err))
+	}
+	return s, nil
+}
+
+// SettlementProviders lists providers, of one participant when set.
+func (tx *Tx) SettlementProviders(ctx context.Context, participantID string, page Page) ([]venue.SettlementProvider, string, error) {
+	q, args := "SELECT "+providerCols+" FROM settlement_providers WHERE 1 = 1", []any(nil)
+	if participantID != "" {
+		q += " AND participant_id = ?"
+		args = append(args, participantID)
+	}
+	q, args = pageSQL(q, args, page, "id", "created_at")
+	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.SettlementProvider, error) { return scanProvider(r) }, q, args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("list settlement providers: %w", normalize(err))
+	}
+	out, next := trimPage(out, page, func(s venue.SettlementProvider) string { return s.ID })
+	return out, next, nil
+}

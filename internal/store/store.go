@@ -1,0 +1,232 @@
+// Package store persists the venue in embedded SQLite (the default, pure
+// Go) or PostgreSQL (production) behind one SQL layer. Queries are written
+// once with ? placeholders; dialect.go holds every difference between the
+// engines. Every use case runs in exactly one transaction through InTx
+// (writes) or View (reads).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+)
+
+// Engine names a database engine.
+type Engine string
+
+// The supported engines.
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// Config says where the database lives. URL wins over DataDir.
+type Config struct {
+	// URL is a postgres:// URL, or empty for embedded SQLite.
+	URL string
+	// DataDir holds bondvenue.db when URL is empty.
+	DataDir string
+	// MaxOpen bounds the PostgreSQL pool and the SQLite read pool.
+	MaxOpen int
+}
+
+// DB is an open database. It is safe for concurrent use.
+type DB struct {
+	engine Engine
+	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
+	read   *sql.DB // SQLite: a pool of readers; PostgreSQL: the same pool
+	binds  *rebinder
+}
+
+// Open connects to the configured database. It does not migrate.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	if cfg.MaxOpen <= 0 {
+		cfg.MaxOpen = 16
+	}
+	var db *DB
+	var err error
+	if cfg.URL != "" {
+		db, err = openPostgres(cfg)
+	} else {
+		db, err = openSQLite(cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Ping(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openPostgres(cfg Config) (*DB, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return nil, fmt.Errorf("open postgres: database URL must be postgres://…")
+	}
+	pool, err := sql.Open("pgx", cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	pool.SetMaxOpenConns(cfg.MaxOpen)
+	pool.SetMaxIdleConns(cfg.MaxOpen)
+	pool.SetConnMaxIdleTime(5 * time.Minute)
+	return &DB{engine: Postgres, write: pool, read: pool, binds: newRebinder(Postgres)}, nil
+}
+
+func openSQLite(cfg Config) (*DB, error) {
+	dir := cfg.DataDir
+	if dir == "" {
+		dir = "bondvenue-data"
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	path := filepath.Join(dir, "bondvenue.db")
+	common := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)"
+	write, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=journal_mode(WAL)&"+common)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	// One writer: SQLite serialises writes anyway, and a single connection
+	// turns lock contention inside the process into a queue.
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxLifetime(0)
+	if err := write.Ping(); err != nil { // creates the file in WAL mode before readers open it
+		write.Close()
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	read, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(1)&"+common)
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	read.SetMaxOpenConns(cfg.MaxOpen)
+	read.SetMaxIdleConns(cfg.MaxOpen)
+	return &DB{engine: SQLite, write: write, read: read, binds: newRebinder(SQLite)}, nil
+}
+
+// Engine reports which engine backs db.
+func (db *DB) Engine() Engine { return db.engine }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.write.PingContext(ctx); err != nil {
+		return normalize(fmt.Errorf("ping: %w", err))
+	}
+	return nil
+}
+
+// Close closes every connection.
+func (db *DB) Close() error {
+	err := db.write.Close()
+	if db.read != db.write {
+		err = errors.Join(err, db.read.Close())
+	}
+	return err
+}
+
+// Tx is one transaction. Its methods are the venue's queries.
+type Tx struct {
+	tx     *sql.Tx
+	db     *DB
+	engine Engine
+	now    time.Time
+}
+
+// Now is the transaction's clock reading, taken once when it began so every
+// row written in one transaction carries the same time.
+func (tx *Tx) Now() time.Time { return tx.now }
+
+// maxAttempts bounds InTx retries of serialization failures and busy errors.
+const maxAttempts = 10
+
+// InTx runs fn in a write transaction: it commits when fn returns nil, rolls
+// back when fn returns an error or panics, and retries the whole function
+// on a PostgreSQL serialization failure or deadlock and on SQLite busy.
+// fn must therefore have no effects outside the transaction.
+func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
+	return db.run(ctx, false, fn)
+}
+
+// View runs fn in a read-only transaction with the same guarantees as InTx.
+func (db *DB) View(ctx context.Context, fn func(*Tx) error) error {
+	return db.run(ctx, true, fn)
+}
+
+func (db *DB) run(ctx context.Context, readOnly bool, fn func(*Tx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = db.once(ctx, readOnly, fn)
+		if err == nil || !retryable(err) || attempt == maxAttempts {
+			break
+		}
+		backoff := time.Duration(attempt*attempt) * time.Millisecond
+		backoff += time.Duration(rand.Int64N(int64(backoff)))
+		select {
+		case <-ctx.Done():
+			return normalize(ctx.Err())
+		case <-time.After(backoff):
+		}
+	}
+	return normalize(err)
+}
+
+func (db *DB) once(ctx context.Context, readOnly bool, fn func(*Tx) error) (err error) {
+	pool := db.write
+	opts := &sql.TxOptions{}
+	if readOnly {
+		pool = db.read
+		opts.ReadOnly = db.engine == Postgres
+	} else if db.engine == Postgres {
+		opts.Isolation = sql.LevelSerializable
+	}
+	sqlTx, err := pool.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	tx := &Tx{tx: sqlTx, db: db, engine: db.engine, now: time.Now().UTC().Truncate(time.Millisecond)}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = sqlTx.Rollback()
+			panic(p)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+func (tx *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return tx.tx.ExecContext(ctx, tx.db.binds.bind(query), args...)
+}
+
+func (tx *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return tx.tx.QueryContext(ctx, tx.db.binds.bind(query), args...)
+}
+
+func (tx *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return tx.tx.QueryRowContext(ctx, tx.db.binds.bind(query), args...)
+}
+
+// placeholders returns "?, ?, …" with n marks.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}

@@ -1,0 +1,282 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// BucketInput is a bucket create or update request. Nil fields are not
+// changed by an update.
+type BucketInput struct {
+	Name          *string
+	Type          *string
+	ParticipantID *string
+	IsEnabled     *bool
+	InstrumentIDs *[]string
+}
+
+// maxBucketInstruments bounds a bucket's size.
+const maxBucketInstruments = 1000
+
+func (in BucketInput) validate(create bool) error {
+	var v venue.Validator
+	if create || in.Name != nil {
+		name := ""
+		if in.Name != nil {
+			name = strings.TrimSpace(*in.Name)
+		}
+		v.Check(name != "", "name", "is required")
+		v.Check(len(name) <= 200, "name", "must be at most 200 characters")
+	}
+	if create && in.InstrumentIDs == nil {
+		v.Addf("instruments", "is required (an array of instruments with their id)")
+	}
+	if in.InstrumentIDs != nil {
+		ids := *in.InstrumentIDs
+		v.Check(len(ids) <= maxBucketInstruments, "instruments", fmt.Sprintf("must hold at most %d instruments", maxBucketInstruments))
+		seen := map[string]bool{}
+		for i, id := range ids {
+			field := fmt.Sprintf("instruments[%d].id", i)
+			switch {
+			case id == "":
+				v.Addf(field, "is required")
+			case seen[id]:
+				v.Addf(field, "instrument %s is listed twice", id)
+			}
+			seen[id] = true
+		}
+	}
+	if in.Type != nil {
+		v.Check(*in.Type == venue.BucketPrivate || *in.Type == venue.BucketPublic, "type", "must be private or public")
+	}
+	return v.Err()
+}
+
+// CreateBucket creates a private bucket for the caller's firm.
+func (s *Service) CreateBucket(ctx context.Context, p venue.Principal, in BucketInput) (BucketView, error) {
+	if err := require(p, venue.RoleAdmin, venue.RoleTrader); err != nil {
+		return BucketView{}, err
+	}
+	if in.Type != nil && *in.Type == venue.BucketPublic {
+		return BucketView{}, venue.Forbidden("only the venue operator creates public buckets")
+	}
+	if in.ParticipantID != nil && *in.ParticipantID != "" && *in.ParticipantID != p.ParticipantID {
+		return BucketView{}, venue.NotFound("participant")
+	}
+	return s.createBucket(ctx, in, venue.BucketPrivate, p.ParticipantID)
+}
+
+// CreatePublicBucket creates a bucket every participant sees (operator).
+func (s *Service) CreatePublicBucket(ctx context.Context, p venue.Principal, in BucketInput) (BucketView, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return BucketView{}, err
+	}
+	return s.createBucket(ctx, in, venue.BucketPublic, "")
+}
+
+func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner string) (BucketView, error) {
+	if err := in.validate(true); err != nil {
+		return BucketView{}, err
+	}
+	now := s.clock()
+	b := venue.Bucket{ID: newID(), Name: strings.TrimSpace(*in.Name), Type: typ, ParticipantID: owner,
+		IsEnabled: true, InstrumentIDs: *in.InstrumentIDs, CreatedAt: now, UpdatedAt: now}
+	if in.IsEnabled != nil {
+		b.IsEnabled = *in.IsEnabled
+	}
+	var out BucketView
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		if err := checkInstruments(ctx, tx, b.InstrumentIDs); err != nil {
+			return err
+		}
+		if err := tx.CreateBucket(ctx, &b); err != nil {
+			return err
+		}
+		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
+		if err != nil {
+			return err
+		}
+		out = views[0]
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("create bucket: %w", err)
+	}
+	return out, nil
+}
+
+// checkInstruments answers a validation error naming every unknown
+// instrument id.
+func checkInstruments(ctx context.Context, tx *store.Tx, ids []string) error {
+	var v venue.Validator
+	for i, id := range ids {
+		if !validID(id) {
+			v.Addf(fmt.Sprintf("instruments[%d].id", i), "unknown instrument %q", id)
+			continue
+		}
+		if _, err := tx.Instrument(ctx, id); err != nil {
+			if venue.KindOf(err) == venue.KindNotFound {
+				v.Addf(fmt.Sprintf("instruments[%d].id", i), "unknown instrument %q", id)
+				continue
+			}
+			return err
+		}
+	}
+	return v.Err()
+}
+
+// Buckets lists public buckets and the caller's private ones (all buckets
+// for the operator).
+func (s *Service) Buckets(ctx context.Context, p venue.Principal, page venue.Page) (List[BucketView], error) {
+	var out List[BucketView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		bs, next, err := tx.Buckets(ctx, store.BucketFilter{VisibleTo: p.ParticipantID}, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		out.Items, err = s.bucketViews(ctx, tx, bs)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list buckets: %w", err)
+	}
+	return out, nil
+}
+
+// Bucket returns one visible bucket.
+func (s *Service) Bucket(ctx context.Context, p venue.Principal, id string) (BucketView, error) {
+	var out BucketView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		b, err := visibleBucket(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
+		if err == nil {
+			out = views[0]
+		}
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("get bucket: %w", err)
+	}
+	return out, nil
+}
+
+// UpdateBucket changes one of the caller's private buckets.
+func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string, in BucketInput) (BucketView, error) {
+	if err := require(p, venue.RoleAdmin, venue.RoleTrader, venue.RoleOperator); err != nil {
+		return BucketView{}, err
+	}
+	if err := in.validate(false); err != nil {
+		return BucketView{}, err
+	}
+	var out BucketView
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		b, err := s.writableBucket(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		if in.Name != nil {
+			b.Name = strings.TrimSpace(*in.Name)
+		}
+		if in.IsEnabled != nil {
+			b.IsEnabled = *in.IsEnabled
+		}
+		if in.InstrumentIDs != nil {
+			if err := checkInstruments(ctx, tx, *in.InstrumentIDs); err != nil {
+				return err
+			}
+			b.InstrumentIDs = *in.InstrumentIDs
+		}
+		b.UpdatedAt = tx.Now()
+		if err := tx.UpdateBucket(ctx, &b); err != nil {
+			return err
+		}
+		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
+		if err == nil {
+			out = views[0]
+		}
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("update bucket: %w", err)
+	}
+	return out, nil
+}
+
+// DeleteBucket deletes one of the caller's private buckets and returns its
+// final state.
+func (s *Service) DeleteBucket(ctx context.Context, p venue.Principal, id string) (BucketView, error) {
+	if err := require(p, venue.RoleAdmin, venue.RoleTrader, venue.RoleOperator); err != nil {
+		return BucketView{}, err
+	}
+	var out BucketView
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		b, err := s.writableBucket(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
+		if err != nil {
+			return err
+		}
+		out = views[0]
+		return tx.DeleteBucket(ctx, id)
+	})
+	if err != nil {
+		return out, fmt.Errorf("delete bucket: %w", err)
+	}
+	return out, nil
+}
+
+// visibleBucket loads a bucket the caller may see, else not found.
+func visibleBucket(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Bucket, error) {
+	if !validID(id) {
+		return venue.Bucket{}, venue.NotFound("bucket")
+	}
+	b, err := tx.Bucket(ctx, id)
+	if err != nil {
+		return b, err
+	}
+	if b.Type != venue.BucketPublic && !owned(p, b.ParticipantID) {
+		return venue.Bucket{}, venue.NotFound("bucket")
+	}
+	return b, nil
+}
+
+// writableBucket loads a bucket the caller may change: its own private
+// bucket, or any bucket for the operator. A public bucket is visible to
+// participants but not theirs to change: forbidden.
+func (s *Service) writableBucket(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Bucket, error) {
+	b, err := visibleBucket(ctx, tx, p, id)
+	if err != nil {
+		return b, err
+	}
+	if b.Type == venue.BucketPublic && !p.IsOperator() {
+		return b, venue.Forbidden("public buckets are maintained by the venue operator")
+	}
+	return b, nil
+}
+
+// bucketViews resolves the instruments of each bucket, in bucket order.
+func (s *Service) bucketViews(ctx context.Context, tx *store.Tx, bs []venue.Bucket) ([]BucketView, error) {
+	out := make([]BucketView, 0, len(bs))
+	for _, b := range bs {
+		v := BucketView{Bucket: b, Instruments: []InstrumentView{}}
+		for _, id := range b.InstrumentIDs {
+			in, err := tx.Instrument(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			v.Instruments = append(v.Instruments, s.instrumentView(venue.Principal{}, in, DefaultDepth))
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,62 @@
+package trading
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// Event is one entry of the event log as callers read it.
+type Event struct {
+	Seq        int64
+	Type       string
+	OccurredAt time.Time
+	Data       json.RawMessage
+}
+
+// appendEvent records a change in the caller's transaction. participantID
+// scopes who may read it; empty means every authenticated caller.
+func appendEvent(ctx context.Context, tx *store.Tx, typ, participantID string, data any) error {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("encode %s event: %w", typ, err)
+	}
+	_, err = tx.AppendEvents(ctx, []store.Event{{Type: typ, ParticipantID: participantID, Data: b}})
+	return err
+}
+
+// Events returns up to limit events after seq that the caller may see.
+func (s *Service) Events(ctx context.Context, p venue.Principal, after int64, limit int) ([]Event, error) {
+	if after < 0 {
+		return nil, venue.InvalidField("after", "must not be negative")
+	}
+	scope := p.ParticipantID
+	var out []Event
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		evs, err := tx.Events(ctx, after, scope, limit)
+		for _, e := range evs {
+			out = append(out, Event{Seq: e.Seq, Type: e.Type, OccurredAt: e.OccurredAt, Data: e.Data})
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	return out, nil
+}
+
+// newsEvent is the news record as events carry it.
+func newsEvent(n venue.News) any {
+	return struct {
+		ID          string `json:"id"`
+		Title       string `json:"title"`
+		Body        string `json:"body"`
+		Source      string `json:"source"`
+		URL         string `json:"url,omitempty"`
+		PublishedAt string `json:"published_at"`
+	}{n.ID, n.Title, n.Body, n.Source, n.URL, n.PublishedAt.Format(venue.TimestampLayout)}
+}

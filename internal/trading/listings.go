@@ -1,0 +1,291 @@
+package trading
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// MarketInput creates or changes a market. Nil fields keep their value.
+type MarketInput struct {
+	Name, Type, FacilityType, Timezone, Calendar *string
+	IsEnabled, IsPartialFillAllowed              *bool
+	SettlementLag                                *int
+}
+
+func (in MarketInput) apply(m *venue.Market) {
+	set(&m.Name, in.Name)
+	set(&m.Type, in.Type)
+	set(&m.FacilityType, in.FacilityType)
+	set(&m.Timezone, in.Timezone)
+	set(&m.Calendar, in.Calendar)
+	set(&m.IsEnabled, in.IsEnabled)
+	set(&m.IsPartialFillAllowed, in.IsPartialFillAllowed)
+	set(&m.SettlementLag, in.SettlementLag)
+}
+
+func validateMarket(m *venue.Market) error {
+	var v venue.Validator
+	v.Check(strings.TrimSpace(m.Name) != "" && len(m.Name) <= 100, "name", "is required (at most 100 characters)")
+	v.Check(m.FacilityType == venue.FacilityOTC || m.FacilityType == venue.FacilityContinuous, "facility_type",
+		"must be OTC or continues-matching")
+	_, err := time.LoadLocation(m.Timezone)
+	v.Check(m.Timezone != "" && err == nil, "timezone", "must be an IANA time zone such as UTC")
+	v.Check(m.SettlementLag >= 0 && m.SettlementLag <= 30, "settlement_lag", "must be between 0 and 30 business days")
+	v.Check(strings.EqualFold(m.Calendar, "TARGET2"), "calendar", "must be TARGET2")
+	return v.Err()
+}
+
+// CreateMarket adds a market.
+func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in MarketInput) (venue.Market, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return venue.Market{}, err
+	}
+	now := s.clock()
+	m := venue.Market{ID: newID(), Type: "secondary", Timezone: "UTC", IsEnabled: true, IsPartialFillAllowed: true,
+		SettlementLag: 2, Calendar: "TARGET2", CreatedAt: now, UpdatedAt: now}
+	in.apply(&m)
+	if err := validateMarket(&m); err != nil {
+		return m, err
+	}
+	m.Calendar = "TARGET2"
+	err := s.db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
+	if errors.Is(err, venue.ErrConflict) {
+		return m, venue.Conflict("a market named %s exists", m.Name)
+	}
+	if err != nil {
+		return m, fmt.Errorf("create market: %w", err)
+	}
+	return m, nil
+}
+
+// UpdateMarket changes a market.
+func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string, in MarketInput) (venue.Market, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return venue.Market{}, err
+	}
+	if !validID(id) {
+		return venue.Market{}, venue.NotFound("market")
+	}
+	var m venue.Market
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		if m, err = tx.Market(ctx, id); err != nil {
+			return err
+		}
+		in.apply(&m)
+		if err := validateMarket(&m); err != nil {
+			return err
+		}
+		m.UpdatedAt = tx.Now()
+		return tx.UpdateMarket(ctx, &m)
+	})
+	if errors.Is(err, venue.ErrConflict) {
+		return m, venue.Conflict("a market named %s exists", m.Name)
+	}
+	if err != nil {
+		return m, fmt.Errorf("update market: %w", err)
+	}
+	return m, nil
+}
+
+// InstrumentInput creates or changes an instrument. Terms and Static hold
+// fields by their spec names and are merged over the current values;
+// unknown names are ignored.
+type InstrumentInput struct {
+	Terms        map[string]any
+	Static       map[string]any
+	MinPiece     *udecimal.Decimal
+	MinIncrement *udecimal.Decimal
+	ParAmount    *udecimal.Decimal
+	Precision    *int
+	Enabled      *bool
+	MarketIDs    *[]string
+}
+
+// merge overlays fields onto dst through its JSON form.
+func merge(dst any, fields map[string]any) error {
+	if len(fields) == 0 {
+		return nil
+	}
+	cur, err := json.Marshal(dst)
+	if err != nil {
+		return err
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(cur, &m); err != nil {
+		return err
+	}
+	for k, v := range fields {
+		if _, known := m[k]; known {
+			m[k] = v
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, dst)
+}
+
+func (in InstrumentInput) apply(i *venue.Instrument) error {
+	var v venue.Validator
+	if err := merge(&i.Terms, in.Terms); err != nil {
+		v.Addf("instrument", "descriptive fields must be strings (lei may be null)")
+	}
+	if err := merge(&i.Static, in.Static); err != nil {
+		v.Addf("static_data", "fields must be strings, or booleans for unit_traded, flat_traded, cash_priced, bval_enabled, allow_negative_cashflow")
+	}
+	set(&i.MinPiece, in.MinPiece)
+	set(&i.MinIncrement, in.MinIncrement)
+	set(&i.ParAmount, in.ParAmount)
+	set(&i.Precision, in.Precision)
+	set(&i.Enabled, in.Enabled)
+	set(&i.MarketIDs, in.MarketIDs)
+	return v.Err()
+}
+
+func validateInstrument(i *venue.Instrument) error {
+	var v venue.Validator
+	t := &i.Terms
+	v.Check(venue.ValidISIN(t.ISIN), "isin", "must be a 12-character ISIN with a valid check digit")
+	v.Check(strings.TrimSpace(t.Name) != "", "name", "is required")
+	v.Check(venue.ValidCurrency(t.Currency), "currency", "must be an ISO 4217 code such as EUR")
+	if t.Type == "Fixed" {
+		_, ok := venue.ParseAmount(t.Coupon)
+		v.Check(ok, "coupon", "must be a decimal percentage such as 2.5")
+		v.Check(validFrequency(t.CouponFrequency), "coupon_frequency", "must be Annual, Semi-annual, Quarterly or Monthly")
+		v.Check(validDayCount(t.DayCount), "day_count", "must be an ISDA 2006 day count such as 30E/360 or ACT/ACT ICMA")
+		mat, errM := time.Parse(venue.DateLayout, t.Maturity)
+		v.Check(errM == nil, "maturity", "must be a date YYYY-MM-DD")
+		acc, errA := time.Parse(venue.DateLayout, t.InterestAccrualDate)
+		v.Check(errA == nil, "interest_accrual_date", "must be a date YYYY-MM-DD")
+		if errM == nil && errA == nil {
+			v.Check(mat.After(acc), "maturity", "must be after interest_accrual_date")
+		}
+		if t.FirstCouponDate != "" {
+			fc, err := time.Parse(venue.DateLayout, t.FirstCouponDate)
+			v.Check(err == nil && (errA != nil || fc.After(acc)) && (errM != nil || !fc.After(mat)), "first_coupon_date",
+				"must be a date YYYY-MM-DD between interest_accrual_date and maturity")
+		}
+	}
+	v.Check(i.MinPiece.IsPos(), "min_piece", "must be positive")
+	v.Check(i.MinIncrement.IsPos(), "min_increment", "must be positive")
+	v.Check(i.ParAmount.IsPos(), "par_amount", "must be positive")
+	v.Check(i.Precision >= 0 && i.Precision <= 8, "precision", "must be between 0 and 8 decimal places")
+	if i.MinIncrement.IsPos() && i.MinPiece.IsPos() {
+		_, rem, err := i.MinPiece.QuoRem(i.MinIncrement)
+		v.Check(err == nil && rem.IsZero(), "min_piece", "must be a multiple of min_increment")
+	}
+	for k, id := range i.MarketIDs {
+		v.Check(validID(id), fmt.Sprintf("market_ids[%d]", k), "must be a market id")
+	}
+	return v.Err()
+}
+
+// CreateInstrument lists a new bond.
+func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in InstrumentInput) (InstrumentDetail, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return InstrumentDetail{}, err
+	}
+	now := s.clock()
+	i := venue.Instrument{ID: newID(), Enabled: true, Precision: 4, MarketIDs: []string{}, CreatedAt: now, UpdatedAt: now}
+	i.Terms.Type, i.Terms.State, i.Terms.UnitQuotation = "Fixed", "BLANK", "percent"
+	if err := in.apply(&i); err != nil {
+		return InstrumentDetail{}, err
+	}
+	if err := validateInstrument(&i); err != nil {
+		return InstrumentDetail{}, err
+	}
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		if err := checkMarkets(ctx, tx, i.MarketIDs); err != nil {
+			return err
+		}
+		return tx.CreateInstrument(ctx, &i)
+	})
+	if errors.Is(err, venue.ErrConflict) {
+		return InstrumentDetail{}, venue.Conflict("an instrument with ISIN %s exists", i.Terms.ISIN)
+	}
+	if err != nil {
+		return InstrumentDetail{}, fmt.Errorf("create instrument: %w", err)
+	}
+	return s.Instrument(ctx, p, i.ID, DefaultDepth)
+}
+
+// UpdateInstrument changes a listed bond.
+func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id string, in InstrumentInput) (InstrumentDetail, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return InstrumentDetail{}, err
+	}
+	if !validID(id) {
+		return InstrumentDetail{}, venue.NotFound("instrument")
+	}
+	var isin string
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		i, err := tx.Instrument(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := in.apply(&i); err != nil {
+			return err
+		}
+		if err := validateInstrument(&i); err != nil {
+			return err
+		}
+		if err := checkMarkets(ctx, tx, i.MarketIDs); err != nil {
+			return err
+		}
+		isin = i.Terms.ISIN
+		i.UpdatedAt = tx.Now()
+		return tx.UpdateInstrument(ctx, &i)
+	})
+	if errors.Is(err, venue.ErrConflict) {
+		return InstrumentDetail{}, venue.Conflict("an instrument with ISIN %s exists", isin)
+	}
+	if err != nil {
+		return InstrumentDetail{}, fmt.Errorf("update instrument: %w", err)
+	}
+	return s.Instrument(ctx, p, id, DefaultDepth)
+}
+
+func checkMarkets(ctx context.Context, tx *store.Tx, ids []string) error {
+	var v venue.Validator
+	seen := map[string]bool{}
+	for k, id := range ids {
+		if seen[id] {
+			v.Addf(fmt.Sprintf("market_ids[%d]", k), "market %s is listed twice", id)
+			continue
+		}
+		seen[id] = true
+		if _, err := tx.Market(ctx, id); err != nil {
+			if venue.KindOf(err) != venue.KindNotFound {
+				return err
+			}
+			v.Addf(fmt.Sprintf("market_ids[%d]", k), "unknown market %s", id)
+		}
+	}
+	return v.Err()
+}
+
+func validFrequency(s string) bool {
+	switch strings.ToLower(s) {
+	case "annual", "semi-annual", "quarterly", "monthly":
+		return true
+	}
+	return false
+}
+
+func validDayCount(s string) bool {
+	switch strings.ToUpper(s) {
+	case "30/360", "30U/360", "30E/360", "30E/360 ISDA", "ACT/360", "ACT/365F", "ACT/ACT ISDA", "ACT/ACT ICMA":
+		return true
+	}
+	return false
+}

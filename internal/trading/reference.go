@@ -1,0 +1,376 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// ParticipantView is a participant as one caller may see it.
+type ParticipantView struct {
+	venue.Participant
+	// PublicOnly is set when the caller sees another firm's record: only
+	// id, lei, name, type, category_name, country and status.
+	PublicOnly bool
+	// Nested is set in the participants index.
+	Nested *ParticipantNested
+}
+
+// ParticipantNested holds the collections nested in the participants index.
+type ParticipantNested struct {
+	Accounts       []venue.Account
+	Users          []venue.User
+	Buckets        []BucketView
+	RiskLimits     []venue.RiskLimit
+	Markets        []venue.Market
+	Counterparties []venue.Participant
+}
+
+// BucketView is a bucket with its instruments resolved.
+type BucketView struct {
+	venue.Bucket
+	Instruments []InstrumentView
+}
+
+// InstrumentView is an instrument with its live book summary.
+type InstrumentView struct {
+	venue.Instrument
+	Limits InstrumentLimits
+}
+
+// InstrumentDetail is what the instrument retrieve operation returns.
+type InstrumentDetail struct {
+	InstrumentView
+	Markets []venue.Market
+	Buckets []venue.Bucket
+}
+
+// InstrumentLimits is the instrument's book as the caller sees it.
+type InstrumentLimits struct {
+	Ask, Bid []LimitEntry
+}
+
+// LimitEntry is one resting offer in instrument_limits.
+type LimitEntry struct {
+	Limit, Quantity       udecimal.Decimal
+	ParticipantID         string
+	ParticipantName       string
+	ParticipantLEI        string
+	OfferID               string
+	IsCounterpartyEnabled bool
+	IsExecutable          bool
+	IsMarketOrder         bool
+	IsOffer               bool
+}
+
+// List is one page of a list and the cursor of the next ("" when none).
+type List[T any] struct {
+	Items []T
+	Next  string
+}
+
+// Participants lists what the caller may see: its own participant with
+// every nested collection, or every participant for the operator.
+func (s *Service) Participants(ctx context.Context, p venue.Principal, page venue.Page) (List[ParticipantView], error) {
+	var out List[ParticipantView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var ids []string
+		if !p.IsOperator() {
+			ids = []string{p.ParticipantID}
+		}
+		ps, next, err := tx.Participants(ctx, ids, page)
+		if err != nil {
+			return err
+		}
+		markets, _, err := tx.Markets(ctx, "", venue.Page{})
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		for _, part := range ps {
+			n, err := s.nested(ctx, tx, part.ID, markets)
+			if err != nil {
+				return err
+			}
+			out.Items = append(out.Items, ParticipantView{Participant: part, Nested: n})
+		}
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("list participants: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Service) nested(ctx context.Context, tx *store.Tx, id string, markets []venue.Market) (*ParticipantNested, error) {
+	n := &ParticipantNested{Markets: markets}
+	var err error
+	if n.Accounts, _, err = tx.Accounts(ctx, id, venue.Page{}); err != nil {
+		return nil, err
+	}
+	if n.Users, _, err = tx.Users(ctx, id, venue.Page{}); err != nil {
+		return nil, err
+	}
+	if n.RiskLimits, err = tx.RiskLimits(ctx, id); err != nil {
+		return nil, err
+	}
+	buckets, _, err := tx.Buckets(ctx, store.BucketFilter{VisibleTo: id}, venue.Page{})
+	if err != nil {
+		return nil, err
+	}
+	if n.Buckets, err = s.bucketViews(ctx, tx, buckets); err != nil {
+		return nil, err
+	}
+	cps, err := tx.Counterparties(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if n.Counterparties, _, err = tx.Participants(ctx, cps, venue.Page{}); err != nil {
+		return nil, err
+	}
+	if n.Counterparties == nil {
+		n.Counterparties = []venue.Participant{}
+	}
+	return n, nil
+}
+
+// Participant returns one participant: in full for its own users and the
+// operator, public fields for an enabled counterparty, else not found.
+func (s *Service) Participant(ctx context.Context, p venue.Principal, id string) (ParticipantView, error) {
+	if !validID(id) {
+		return ParticipantView{}, venue.NotFound("participant")
+	}
+	var v ParticipantView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		if !owned(p, id) {
+			cps, err := tx.Counterparties(ctx, p.ParticipantID)
+			if err != nil {
+				return err
+			}
+			if !contains(cps, id) {
+				return venue.NotFound("participant")
+			}
+			v.PublicOnly = true
+		}
+		var err error
+		v.Participant, err = tx.Participant(ctx, id)
+		return err
+	})
+	if err != nil {
+		return v, fmt.Errorf("get participant: %w", err)
+	}
+	return v, nil
+}
+
+// Accounts lists the caller's firm's accounts (every account for the
+// operator).
+func (s *Service) Accounts(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.Account], error) {
+	var out List[venue.Account]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out.Items, out.Next, err = tx.Accounts(ctx, p.ParticipantID, page)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list accounts: %w", err)
+	}
+	return out, nil
+}
+
+// Account returns one of the caller's firm's accounts.
+func (s *Service) Account(ctx context.Context, p venue.Principal, id string) (venue.Account, error) {
+	if !validID(id) {
+		return venue.Account{}, venue.NotFound("account")
+	}
+	var a venue.Account
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		a, err = tx.Account(ctx, id)
+		if err == nil && !owned(p, a.ParticipantID) {
+			err = venue.NotFound("account")
+		}
+		return err
+	})
+	if err != nil {
+		return a, fmt.Errorf("get account: %w", err)
+	}
+	return a, nil
+}
+
+// Users lists the caller's firm's users (every user for the operator).
+func (s *Service) Users(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.User], error) {
+	var out List[venue.User]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out.Items, out.Next, err = tx.Users(ctx, p.ParticipantID, page)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list users: %w", err)
+	}
+	return out, nil
+}
+
+// User returns one user of the caller's firm.
+func (s *Service) User(ctx context.Context, p venue.Principal, id string) (venue.User, error) {
+	if !validID(id) {
+		return venue.User{}, venue.NotFound("user")
+	}
+	var u venue.User
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		u, err = tx.User(ctx, id)
+		if err == nil && !owned(p, u.ParticipantID) {
+			err = venue.NotFound("user")
+		}
+		return err
+	})
+	if err != nil {
+		return u, fmt.Errorf("get user: %w", err)
+	}
+	return u, nil
+}
+
+// Markets lists every market.
+func (s *Service) Markets(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.Market], error) {
+	var out List[venue.Market]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out.Items, out.Next, err = tx.Markets(ctx, "", page)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list markets: %w", err)
+	}
+	return out, nil
+}
+
+// Market returns one market.
+func (s *Service) Market(ctx context.Context, p venue.Principal, id string) (venue.Market, error) {
+	if !validID(id) {
+		return venue.Market{}, venue.NotFound("market")
+	}
+	var m venue.Market
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		m, err = tx.Market(ctx, id)
+		return err
+	})
+	if err != nil {
+		return m, fmt.Errorf("get market: %w", err)
+	}
+	return m, nil
+}
+
+// InstrumentFilter selects instruments in the index.
+type InstrumentFilter struct {
+	MarketID string
+	ISIN     string
+	Currency string
+}
+
+// Instruments lists instruments with their book summaries.
+func (s *Service) Instruments(ctx context.Context, p venue.Principal, f InstrumentFilter, page venue.Page) (List[InstrumentView], error) {
+	var out List[InstrumentView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		ins, next, err := tx.Instruments(ctx, store.InstrumentFilter{MarketID: f.MarketID, ISIN: f.ISIN, Currency: f.Currency}, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		for _, in := range ins {
+			out.Items = append(out.Items, s.instrumentView(p, in, DefaultDepth))
+		}
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("list instruments: %w", err)
+	}
+	return out, nil
+}
+
+// DefaultDepth is the number of book entries per side shown by default.
+const DefaultDepth = 10
+
+// Instrument returns one instrument with its markets, the buckets the
+// caller can see that hold it, and up to depth book entries per side
+// (0 = all).
+func (s *Service) Instrument(ctx context.Context, p venue.Principal, id string, depth int) (InstrumentDetail, error) {
+	if !validID(id) {
+		return InstrumentDetail{}, venue.NotFound("instrument")
+	}
+	var d InstrumentDetail
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		in, err := tx.Instrument(ctx, id)
+		if err != nil {
+			return err
+		}
+		d.InstrumentView = s.instrumentView(p, in, depth)
+		if d.Markets, _, err = tx.Markets(ctx, id, venue.Page{}); err != nil {
+			return err
+		}
+		visible := p.ParticipantID
+		if p.IsOperator() {
+			visible = ""
+		}
+		d.Buckets, _, err = tx.Buckets(ctx, store.BucketFilter{VisibleTo: visible, InstrumentID: id}, venue.Page{})
+		return err
+	})
+	if err != nil {
+		return d, fmt.Errorf("get instrument: %w", err)
+	}
+	return d, nil
+}
+
+// instrumentView adds the book summary. Until the matching engine is
+// wired in, books are empty.
+func (s *Service) instrumentView(p venue.Principal, in venue.Instrument, depth int) InstrumentView {
+	return InstrumentView{Instrument: in, Limits: InstrumentLimits{Ask: []LimitEntry{}, Bid: []LimitEntry{}}}
+}
+
+// News lists news items, newest first.
+func (s *Service) News(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.News], error) {
+	var out List[venue.News]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out.Items, out.Next, err = tx.News(ctx, page)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list news: %w", err)
+	}
+	return out, nil
+}
+
+// RiskLimits returns the caller's firm's limits with their current use.
+// Use counts open offer and quote quantity; until trading exists it is 0.
+func (s *Service) RiskLimits(ctx context.Context, p venue.Principal) ([]venue.RiskLimit, error) {
+	if p.IsOperator() {
+		return nil, venue.Forbidden("risk limits belong to a participant; the operator reads them under /admin")
+	}
+	var out []venue.RiskLimit
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = tx.RiskLimits(ctx, p.ParticipantID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("risk limits: %w", err)
+	}
+	for i := range out {
+		out[i].Used = udecimal.Zero
+	}
+	return out, nil
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,110 @@
+// Package trading holds the venue's use cases. Adapters (HTTP, later the
+// streams and FIX) call a Service method per operation; each method checks
+// the caller's role and visibility, then runs in exactly one store
+// transaction.
+package trading
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/google/uuid"
+)
+
+// Config tunes a Service.
+type Config struct {
+	// TokenTTL is the lifetime of an access token (default 15 minutes).
+	TokenTTL time.Duration
+	// Hasher hashes client secrets (default auth.DefaultHasher).
+	Hasher *auth.Hasher
+	// Now is the clock (default time.Now); tests may pin it.
+	Now func() time.Time
+	// Logger receives operational logs (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Service is the venue's application layer.
+type Service struct {
+	db       *store.DB
+	tokenTTL time.Duration
+	hasher   auth.Hasher
+	now      func() time.Time
+	log      *slog.Logger
+	// dummyHash is verified against when a client id is unknown, so a
+	// failed grant costs the same either way.
+	dummyHash string
+}
+
+// New returns a Service on db.
+func New(db *store.DB, cfg Config) *Service {
+	s := &Service{db: db, tokenTTL: cfg.TokenTTL, hasher: auth.DefaultHasher, now: cfg.Now, log: cfg.Logger}
+	if s.tokenTTL <= 0 {
+		s.tokenTTL = 15 * time.Minute
+	}
+	if cfg.Hasher != nil {
+		s.hasher = *cfg.Hasher
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.dummyHash, _ = s.hasher.Hash(auth.NewSecret())
+	return s
+}
+
+// Ready reports whether the service can serve requests: the database
+// answers and its schema is migrated.
+func (s *Service) Ready(ctx context.Context) error {
+	v, err := s.db.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	ms, err := store.Migrations(s.db.Engine())
+	if err != nil {
+		return err
+	}
+	if v < len(ms) {
+		return &venue.Error{Kind: venue.KindUnavailable, Message: "database schema not migrated"}
+	}
+	return nil
+}
+
+// Engine names the database engine behind the service.
+func (s *Service) Engine() string { return string(s.db.Engine()) }
+
+func newID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// clock returns the service time truncated to the millisecond precision
+// the store keeps.
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
+
+// require returns a forbidden error unless the caller holds one of roles.
+func require(p venue.Principal, roles ...venue.Role) error {
+	for _, r := range roles {
+		if p.Role == r {
+			return nil
+		}
+	}
+	return venue.Forbidden("role %s may not perform this operation", p.Role)
+}
+
+// readers are the roles that may read participant-scoped data.
+var readers = []venue.Role{venue.RoleOperator, venue.RoleAdmin, venue.RoleTrader, venue.RoleViewer}
+
+// validID reports whether s can be an id at all; anything else is a 404
+// without a database round trip.
+func validID(s string) bool {
+	_, err := uuid.Parse(s)
+	return err == nil && len(s) == 36
+}
+
+// owned reports whether a record of participant owner is the caller's own.
+func owned(p venue.Principal, owner string) bool {
+	return p.IsOperator() || (owner != "" && owner == p.ParticipantID)
+}

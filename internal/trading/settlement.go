@@ -1,0 +1,149 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// ProviderView is a settlement provider with its derived status: "default"
+// when it is its participant's default, else "active" or "disabled".
+type ProviderView struct {
+	venue.SettlementProvider
+	Status string
+}
+
+func providerView(sp venue.SettlementProvider, participantDefault string) ProviderView {
+	v := ProviderView{SettlementProvider: sp, Status: "active"}
+	switch {
+	case sp.ID == participantDefault:
+		v.Status = "default"
+	case !sp.Enabled:
+		v.Status = "disabled"
+	}
+	return v
+}
+
+// SettlementProviders lists the caller's firm's providers (all for the
+// operator).
+func (s *Service) SettlementProviders(ctx context.Context, p venue.Principal, page venue.Page) (List[ProviderView], error) {
+	var out List[ProviderView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		sps, next, err := tx.SettlementProviders(ctx, p.ParticipantID, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		defaults := map[string]string{}
+		for _, sp := range sps {
+			def, ok := defaults[sp.ParticipantID]
+			if !ok {
+				part, err := tx.Participant(ctx, sp.ParticipantID)
+				if err != nil {
+					return err
+				}
+				def = part.DefaultSettlementProviderID
+				defaults[sp.ParticipantID] = def
+			}
+			out.Items = append(out.Items, providerView(sp, def))
+		}
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("list settlement providers: %w", err)
+	}
+	return out, nil
+}
+
+// ToggleSettlementProvider flips a provider's enabled flag. A participant's
+// default provider cannot be disabled.
+func (s *Service) ToggleSettlementProvider(ctx context.Context, p venue.Principal, id string) (ProviderView, error) {
+	var out ProviderView
+	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) error {
+		if sp.Enabled && part.DefaultSettlementProviderID == sp.ID {
+			return venue.Conflict("settlement provider %s is the participant's default; choose another default first", sp.ID)
+		}
+		sp.Enabled = !sp.Enabled
+		return tx.SetSettlementProviderEnabled(ctx, sp.ID, sp.Enabled)
+	}, &out)
+	return out, err
+}
+
+// SetAccountDefaultProvider makes a provider the default of one of the
+// firm's accounts.
+func (s *Service) SetAccountDefaultProvider(ctx context.Context, p venue.Principal, id, accountID string) (ProviderView, error) {
+	var out ProviderView
+	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) error {
+		if !validID(accountID) {
+			return venue.NotFound("account")
+		}
+		acc, err := tx.Account(ctx, accountID)
+		if err != nil {
+			return err
+		}
+		if acc.ParticipantID != sp.ParticipantID {
+			return venue.NotFound("account")
+		}
+		if !sp.Enabled {
+			return venue.Conflict("settlement provider %s is disabled", sp.ID)
+		}
+		return tx.SetAccountDefaultProvider(ctx, accountID, sp.ID)
+	}, &out)
+	return out, err
+}
+
+// SetParticipantDefaultProvider makes a provider its firm's default.
+func (s *Service) SetParticipantDefaultProvider(ctx context.Context, p venue.Principal, id, participantID string) (ProviderView, error) {
+	var out ProviderView
+	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) error {
+		if participantID != sp.ParticipantID {
+			return venue.NotFound("participant")
+		}
+		if !sp.Enabled {
+			return venue.Conflict("settlement provider %s is disabled", sp.ID)
+		}
+		part.DefaultSettlementProviderID = sp.ID
+		return tx.SetParticipantDefaultProvider(ctx, participantID, sp.ID)
+	}, &out)
+	return out, err
+}
+
+// providerTx runs a provider change for a PARTICIPANT_ADMIN of the
+// provider's firm (or the operator) and returns the provider's new state.
+func (s *Service) providerTx(ctx context.Context, p venue.Principal, id string,
+	fn func(*store.Tx, *venue.SettlementProvider, *venue.Participant) error, out *ProviderView) error {
+	if err := require(p, venue.RoleAdmin, venue.RoleOperator); err != nil {
+		return err
+	}
+	if !validID(id) {
+		return venue.NotFound("settlement provider")
+	}
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		sp, err := tx.SettlementProvider(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !owned(p, sp.ParticipantID) {
+			return venue.NotFound("settlement provider")
+		}
+		part, err := tx.Participant(ctx, sp.ParticipantID)
+		if err != nil {
+			return err
+		}
+		if err := fn(tx, &sp, &part); err != nil {
+			return err
+		}
+		sp, err = tx.SettlementProvider(ctx, id)
+		if err != nil {
+			return err
+		}
+		*out = providerView(sp, part.DefaultSettlementProviderID)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("settlement provider %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// IssuedToken is the answer to a client-credentials grant.
+type IssuedToken struct {
+	AccessToken string
+	ExpiresIn   int // seconds
+}
+
+var errBadCredentials = venue.Unauthenticated("invalid client credentials")
+
+// IssueToken exchanges a client id and secret for a new access token.
+// Every failure answers the same error so callers cannot probe client ids.
+func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (IssuedToken, error) {
+	if clientID == "" || secret == "" || len(clientID) > 200 || len(secret) > 200 {
+		return IssuedToken{}, errBadCredentials
+	}
+	var cred venue.Credential
+	var user venue.User
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		if cred, err = tx.Credential(ctx, clientID); err != nil {
+			return err
+		}
+		user, err = tx.User(ctx, cred.UserID)
+		return err
+	})
+	if errors.Is(err, venue.ErrNotFound) {
+		// Spend the same effort as a real check so timing does not reveal
+		// whether the client id exists.
+		_, _ = auth.Verify(s.dummyHash, secret)
+		return IssuedToken{}, errBadCredentials
+	}
+	if err != nil {
+		return IssuedToken{}, fmt.Errorf("issue token: %w", err)
+	}
+	ok, err := auth.Verify(cred.SecretHash, secret)
+	if err != nil {
+		return IssuedToken{}, fmt.Errorf("issue token: %w", err)
+	}
+	if !ok || cred.RevokedAt != nil || user.Status != "active" {
+		return IssuedToken{}, errBadCredentials
+	}
+	token, hash := auth.NewToken()
+	now := s.clock()
+	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+		if err := tx.CreateToken(ctx, &venue.Token{Hash: hash, ClientID: clientID, UserID: user.ID,
+			CreatedAt: now, ExpiresAt: now.Add(s.tokenTTL)}); err != nil {
+			return err
+		}
+		return tx.TouchUser(ctx, user.ID)
+	})
+	if err != nil {
+		return IssuedToken{}, fmt.Errorf("issue token: %w", err)
+	}
+	return IssuedToken{AccessToken: token, ExpiresIn: int(s.tokenTTL.Seconds())}, nil
+}
+
+// Authenticate resolves a bearer token to its principal.
+func (s *Service) Authenticate(ctx context.Context, token string) (venue.Principal, error) {
+	if token == "" || len(token) > 200 {
+		return venue.Principal{}, venue.Unauthenticated("missing or invalid access token")
+	}
+	var p venue.Principal
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		p, err = tx.TokenPrincipal(ctx, auth.TokenHash(token), s.clock())
+		return err
+	})
+	if errors.Is(err, venue.ErrNotFound) {
+		return p, venue.Unauthenticated("missing, invalid, expired or revoked access token")
+	}
+	if err != nil {
+		return p, fmt.Errorf("authenticate: %w", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,112 @@
+package venue
+
+import (
+	"strings"
+
+	"github.com/quagmt/udecimal"
+)
+
+// ValidISIN reports whether s is a 12-character ISIN with a correct check
+// digit (ISO 6166: letters expand to two digits, then the Luhn algorithm).
+func ValidISIN(s string) bool {
+	if len(s) != 12 || !isUpperAlpha(s[0]) || !isUpperAlpha(s[1]) || !isDigit(s[11]) {
+		return false
+	}
+	var digits []byte
+	for i := 0; i < 11; i++ {
+		c := s[i]
+		switch {
+		case isDigit(c):
+			digits = append(digits, c-'0')
+		case isUpperAlpha(c):
+			v := int(c-'A') + 10
+			digits = append(digits, byte(v/10), byte(v%10))
+		default:
+			return false
+		}
+	}
+	sum := 0
+	for i := len(digits) - 1; i >= 0; i-- {
+		d := int(digits[i])
+		if (len(digits)-1-i)%2 == 0 {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return (10-sum%10)%10 == int(s[11]-'0')
+}
+
+// ValidLEI reports whether s is a 20-character legal entity identifier
+// whose last two digits satisfy ISO 17442 (ISO 7064 MOD 97-10).
+func ValidLEI(s string) bool {
+	if len(s) != 20 || !isDigit(s[18]) || !isDigit(s[19]) {
+		return false
+	}
+	rem := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isDigit(c):
+			rem = (rem*10 + int(c-'0')) % 97
+		case isUpperAlpha(c):
+			v := int(c-'A') + 10
+			rem = (rem*100 + v) % 97
+		default:
+			return false
+		}
+	}
+	return rem == 1
+}
+
+// LEICheckDigits returns the two check digits that complete an 18-character
+// LEI prefix.
+func LEICheckDigits(prefix string) string {
+	rem := 0
+	for i := 0; i < len(prefix); i++ {
+		c := prefix[i]
+		if isDigit(c) {
+			rem = (rem*10 + int(c-'0')) % 97
+		} else {
+			rem = (rem*100 + int(c-'A') + 10) % 97
+		}
+	}
+	rem = (rem * 100) % 97
+	check := 98 - rem
+	return string([]byte{byte('0' + check/10), byte('0' + check%10)})
+}
+
+// ValidCountry reports whether s looks like an ISO 3166 alpha-2 code.
+func ValidCountry(s string) bool {
+	return len(s) == 2 && isUpperAlpha(s[0]) && isUpperAlpha(s[1])
+}
+
+// ValidEmail is a deliberately loose check: one @ with text on both sides
+// and a dot in the domain.
+func ValidEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && at < len(s)-1 && strings.Contains(s[at+1:], ".") && !strings.ContainsAny(s, " \t\r\n")
+}
+
+// ValidCurrency reports whether s looks like an ISO 4217 code.
+func ValidCurrency(s string) bool {
+	return len(s) == 3 && isUpperAlpha(s[0]) && isUpperAlpha(s[1]) && isUpperAlpha(s[2])
+}
+
+// ParseAmount parses a non-negative exact decimal as sent by a client.
+func ParseAmount(s string) (udecimal.Decimal, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 40 || strings.ContainsAny(s, "eE") {
+		return udecimal.Zero, false
+	}
+	d, err := udecimal.Parse(s)
+	if err != nil || d.IsNeg() {
+		return udecimal.Zero, false
+	}
+	return d, true
+}
+
+func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
+func isUpperAlpha(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -1,0 +1,46 @@
+package venue
+
+import "testing"
+
+func TestValidISIN(t *testing.T) {
+	// Published ISINs of real bonds and securities.
+	tests := []struct {
+		isin string
+		want bool
+	}{
+		{"US0378331005", true},  // Apple Inc. (ISO 6166 worked example)
+		{"DE0001102580", true},  // Bund 0% 15/02/2032
+		{"FR0013508470", true},  // OAT 0% 25/02/2026
+		{"XS2447561403", true},  // a Eurobond
+		{"US0378331006", false}, // wrong check digit
+		{"DE000110258", false},  // too short
+		{"de0001102580", false}, // lower case
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := ValidISIN(tt.isin); got != tt.want {
+			t.Errorf("ValidISIN(%q) = %v, want %v", tt.isin, got, tt.want)
+		}
+	}
+}
+
+func TestValidLEI(t *testing.T) {
+	tests := []struct {
+		lei  string
+		want bool
+	}{
+		{"5493001KJTIIGC8Y1R12", true},  // Bloomberg Finance L.P. (GLEIF)
+		{"7LTWFZYICNSX8D621K86", true},  // Deutsche Bank AG (GLEIF)
+		{"5493001KJTIIGC8Y1R13", false}, // wrong check digits
+		{"5493001KJTIIGC8Y1R1", false},
+	}
+	for _, tt := range tests {
+		if got := ValidLEI(tt.lei); got != tt.want {
+			t.Errorf("ValidLEI(%q) = %v, want %v", tt.lei, got, tt.want)
+		}
+	}
+	prefix := "5493001KJTIIGC8Y1R"
+	if got := prefix + LEICheckDigits(prefix); got != "5493001KJTIIGC8Y1R12" {
+		t.Errorf("LEICheckDigits completes %q, want 5493001KJTIIGC8Y1R12", got)
+	}
+}
