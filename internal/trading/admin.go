@@ -184,12 +184,40 @@ func validateUser(u *venue.User) error {
 	return v.Err()
 }
 
-// CreateUser adds a user to a participant (or a venue operator).
+// CreateUser adds a user to a participant (or a venue operator). A
+// PARTICIPANT_ADMIN adds users to its own firm only, never operators.
 func (s *Service) CreateUser(ctx context.Context, p venue.Principal, in UserInput) (venue.User, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
+	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return venue.User{}, err
 	}
+	if !p.IsOperator() {
+		if in.ParticipantID == nil || *in.ParticipantID == "" {
+			in.ParticipantID = &p.ParticipantID
+		}
+		if *in.ParticipantID != p.ParticipantID {
+			return venue.User{}, venue.NotFound("participant")
+		}
+		if in.Role != nil && *in.Role == venue.RoleOperator {
+			return venue.User{}, venue.Forbidden("only the venue operator creates operator users")
+		}
+	}
 	return s.createUser(ctx, in)
+}
+
+// manageableUser loads a user the caller may administer: any for the
+// operator, its own firm's for a PARTICIPANT_ADMIN.
+func manageableUser(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.User, error) {
+	if !validID(id) {
+		return venue.User{}, venue.NotFound("user")
+	}
+	u, err := tx.User(ctx, id)
+	if err != nil {
+		return u, err
+	}
+	if !owned(p, u.ParticipantID) {
+		return venue.User{}, venue.NotFound("user")
+	}
+	return u, nil
 }
 
 func (s *Service) createUser(ctx context.Context, in UserInput) (venue.User, error) {
@@ -225,16 +253,16 @@ func (s *Service) createUser(ctx context.Context, in UserInput) (venue.User, err
 // UpdateUser changes a user's e-mail, role, status or locale. The user's
 // participant does not change.
 func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, in UserInput) (venue.User, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
+	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return venue.User{}, err
 	}
-	if !validID(id) {
-		return venue.User{}, venue.NotFound("user")
+	if !p.IsOperator() && in.Role != nil && *in.Role == venue.RoleOperator {
+		return venue.User{}, venue.Forbidden("only the venue operator grants the operator role")
 	}
 	var u venue.User
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		if u, err = tx.User(ctx, id); err != nil {
+		if u, err = manageableUser(ctx, tx, p, id); err != nil {
 			return err
 		}
 		set(&u.Email, in.Email)
@@ -263,10 +291,18 @@ type IssuedCredential struct {
 	Secret string
 }
 
-// IssueCredential creates a client id and secret for a user.
+// IssueCredential creates a client id and secret for a user (a
+// PARTICIPANT_ADMIN: for its own firm's users).
 func (s *Service) IssueCredential(ctx context.Context, p venue.Principal, userID string) (IssuedCredential, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
+	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return IssuedCredential{}, err
+	}
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		_, err := manageableUser(ctx, tx, p, userID)
+		return err
+	})
+	if err != nil {
+		return IssuedCredential{}, fmt.Errorf("issue credential: %w", err)
 	}
 	return s.issueCredential(ctx, userID)
 }
@@ -296,15 +332,12 @@ func (s *Service) issueCredential(ctx context.Context, userID string) (IssuedCre
 
 // Credentials lists a user's credentials (without secrets).
 func (s *Service) Credentials(ctx context.Context, p venue.Principal, userID string) ([]venue.Credential, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
+	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return nil, err
-	}
-	if !validID(userID) {
-		return nil, venue.NotFound("user")
 	}
 	var out []venue.Credential
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		if _, err := tx.User(ctx, userID); err != nil {
+		if _, err := manageableUser(ctx, tx, p, userID); err != nil {
 			return err
 		}
 		var err error
@@ -319,15 +352,21 @@ func (s *Service) Credentials(ctx context.Context, p venue.Principal, userID str
 
 // RevokeCredential revokes a credential and every token issued with it.
 func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clientID string) (venue.Credential, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
+	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return venue.Credential{}, err
 	}
 	var c venue.Credential
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		cur, err := tx.Credential(ctx, clientID)
+		if err != nil {
+			return err
+		}
+		if _, err := manageableUser(ctx, tx, p, cur.UserID); err != nil {
+			return venue.NotFound("credential")
+		}
 		if err := tx.RevokeCredential(ctx, clientID); err != nil {
 			return err
 		}
-		var err error
 		c, err = tx.Credential(ctx, clientID)
 		return err
 	})
@@ -398,10 +437,19 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 }
 
 // CreateSettlementProvider registers a settlement provider for a
-// participant (and optionally one of its accounts).
+// participant (and optionally one of its accounts). A PARTICIPANT_ADMIN
+// registers providers for its own firm.
 func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principal, sp venue.SettlementProvider) (ProviderView, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
+	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return ProviderView{}, err
+	}
+	if !p.IsOperator() {
+		if sp.ParticipantID == "" {
+			sp.ParticipantID = p.ParticipantID
+		}
+		if sp.ParticipantID != p.ParticipantID {
+			return ProviderView{}, venue.NotFound("participant")
+		}
 	}
 	var v venue.Validator
 	v.Check(validID(sp.ParticipantID), "participant_id", "must be a participant id")
@@ -427,7 +475,7 @@ func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principa
 				return err
 			}
 			if acc.ParticipantID != sp.ParticipantID {
-				return venue.InvalidField("account_id", "belongs to another participant")
+				return venue.NotFound("account")
 			}
 		}
 		if err := tx.CreateSettlementProvider(ctx, &sp); err != nil {

@@ -128,11 +128,11 @@ func (s *Service) nested(ctx context.Context, tx *store.Tx, id string, markets [
 	if err != nil {
 		return nil, err
 	}
-	if n.Counterparties, _, err = tx.Participants(ctx, cps, venue.Page{}); err != nil {
-		return nil, err
-	}
-	if n.Counterparties == nil {
-		n.Counterparties = []venue.Participant{}
+	n.Counterparties = []venue.Participant{}
+	if len(cps) > 0 { // a nil id list would mean every participant
+		if n.Counterparties, _, err = tx.Participants(ctx, cps, venue.Page{}); err != nil {
+			return nil, err
+		}
 	}
 	return n, nil
 }

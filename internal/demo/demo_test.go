@@ -1,0 +1,126 @@
+package demo_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+func TestLoad(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		svc := testenv.Service(t, e, trading.Config{})
+		dir := t.TempDir()
+		loaded, err := demo.Load(ctx, svc, dir, "http://127.0.0.1:8080")
+		if err != nil || !loaded {
+			t.Fatalf("Load() = %v, %v, want true, nil", loaded, err)
+		}
+		path := filepath.Join(dir, demo.CredentialsFile)
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("credentials file mode = %v, want 0600", fi.Mode().Perm())
+		}
+		c, err := demo.ReadCredentials(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.BaseURL != "http://127.0.0.1:8080" || c.Operator.ClientID == "" || c.Operator.ClientSecret == "" {
+			t.Errorf("credentials header = %+v, want base_url and an operator credential", c)
+		}
+		if len(c.Participants) != 4 {
+			t.Fatalf("got %d participants, want 4", len(c.Participants))
+		}
+		for i, p := range c.Participants {
+			if !venue.ValidLEI(p.LEI) {
+				t.Errorf("participant %d LEI %q is not valid", i, p.LEI)
+			}
+			roles := map[string]bool{}
+			for _, u := range p.Users {
+				roles[u.Role] = true
+				if u.ClientID == "" || u.ClientSecret == "" {
+					t.Errorf("participant %d user %s has no credential", i, u.Email)
+				}
+			}
+			for _, r := range venue.ParticipantRoles {
+				if !roles[string(r)] {
+					t.Errorf("participant %d has no %s user", i, r)
+				}
+			}
+			if len(p.AccountIDs) == 0 {
+				t.Errorf("participant %d has no account", i)
+			}
+		}
+
+		// Participants 0–2 are mutual counterparties; 3 has none.
+		for i, p := range c.Participants {
+			tok, err := svc.IssueToken(ctx, p.Users[0].ClientID, p.Users[0].ClientSecret)
+			if err != nil {
+				t.Fatalf("IssueToken(participant %d) = %v", i, err)
+			}
+			pr, err := svc.Authenticate(ctx, tok.AccessToken)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := svc.Participants(ctx, pr, venue.Page{})
+			if err != nil || len(l.Items) != 1 {
+				t.Fatalf("Participants() = %v, %v", l, err)
+			}
+			n := l.Items[0].Nested
+			want := 2
+			if i == 3 {
+				want = 0
+			}
+			if len(n.Counterparties) != want {
+				t.Errorf("participant %d has %d counterparties, want %d", i, len(n.Counterparties), want)
+			}
+			if len(n.RiskLimits) != 3 || len(n.Markets) != 3 || len(n.Buckets) != 1 {
+				t.Errorf("participant %d: %d risk limits, %d markets, %d buckets; want 3, 3, 1", i, len(n.RiskLimits), len(n.Markets), len(n.Buckets))
+			}
+		}
+
+		ins, err := svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ins.Items) < 10 {
+			t.Errorf("got %d instruments, want at least 10", len(ins.Items))
+		}
+		conventions := map[string]bool{}
+		for _, in := range ins.Items {
+			if !venue.ValidISIN(in.Terms.ISIN) || in.Terms.Currency != "EUR" {
+				t.Errorf("instrument %s: ISIN valid %v, currency %s", in.Terms.ISIN, venue.ValidISIN(in.Terms.ISIN), in.Terms.Currency)
+			}
+			conventions[in.Terms.DayCount+" "+in.Terms.CouponFrequency] = true
+		}
+		for _, want := range []string{"30E/360 Annual", "ACT/ACT ICMA Annual", "ACT/ACT ICMA Semi-annual"} {
+			if !conventions[want] {
+				t.Errorf("no demo bond with %s", want)
+			}
+		}
+
+		// A second start with --demo changes nothing.
+		before, _ := os.ReadFile(path)
+		loaded, err = demo.Load(ctx, svc, dir, "http://127.0.0.1:9999")
+		if err != nil || loaded {
+			t.Fatalf("second Load() = %v, %v, want false, nil", loaded, err)
+		}
+		after, _ := os.ReadFile(path)
+		if string(before) != string(after) {
+			t.Error("second Load rewrote the credentials file")
+		}
+		all, err := svc.Participants(ctx, trading.System, venue.Page{})
+		if err != nil || len(all.Items) != 4 {
+			t.Errorf("after second Load: %d participants, %v; want 4", len(all.Items), err)
+		}
+	})
+}
