@@ -93,26 +93,38 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		out = map[string]string{"user_id": u.ID, "email": u.Email, "client_id": c.ClientID, "client_secret": c.Secret}
 	case "participant":
-		out, err = svc.CreateParticipant(ctx, sys, trading.ParticipantInput{Name: name, LEI: lei, Country: country})
+		var p venue.Participant
+		p, err = svc.CreateParticipant(ctx, sys, trading.ParticipantInput{Name: name, LEI: lei, Country: country})
+		out = map[string]string{"id": p.ID, "name": p.Name, "lei": p.LEI, "country": p.Country}
 	case "account":
-		out, err = svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: *participantID, Number: *number, Type: *accountType})
+		var a venue.Account
+		a, err = svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: *participantID, Number: *number, Type: *accountType})
+		out = map[string]string{"id": a.ID, "participant_id": a.ParticipantID, "number": a.Number, "type": a.Type}
 	case "user":
 		r := venue.Role(*role)
-		out, err = svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: participantID, Email: email, Role: &r})
+		var u venue.User
+		u, err = svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: participantID, Email: email, Role: &r})
+		out = map[string]string{"id": u.ID, "participant_id": u.ParticipantID, "email": u.Email, "role": string(u.Role)}
 	case "credential-issue":
 		var c trading.IssuedCredential
 		c, err = svc.IssueCredential(ctx, sys, *userID)
 		out = map[string]string{"user_id": c.UserID, "client_id": c.ClientID, "client_secret": c.Secret}
 	case "credential-revoke":
-		out, err = svc.RevokeCredential(ctx, sys, *clientID)
+		var c venue.Credential
+		c, err = svc.RevokeCredential(ctx, sys, *clientID)
+		out = map[string]any{"client_id": c.ClientID, "user_id": c.UserID, "revoked_at": c.RevokedAt}
 	case "counterparty":
-		out, err = svc.SetCounterparty(ctx, sys, *participantID, *counterpartyID, *enabled)
+		var rel venue.CounterpartyRelation
+		rel, err = svc.SetCounterparty(ctx, sys, *participantID, *counterpartyID, *enabled)
+		out = map[string]any{"participant_id": rel.ParticipantID, "counterparty_id": rel.CounterpartyID, "enabled": rel.Enabled}
 	case "risk-limit":
 		v, ok := venue.ParseAmount(*value)
 		if !ok {
 			return usageError{"--value must be a non-negative decimal"}
 		}
-		out, err = svc.SetRiskLimit(ctx, sys, *participantID, *limitName, v)
+		var l venue.RiskLimit
+		l, err = svc.SetRiskLimit(ctx, sys, *participantID, *limitName, v)
+		out = map[string]string{"participant_id": l.ParticipantID, "name": l.Name, "value": l.Value.String()}
 	}
 	if err != nil {
 		return err
