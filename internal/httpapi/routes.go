@@ -39,6 +39,15 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/news", s.authed(s.listNews))
 	m.Handle("GET "+v1+"/participant/risk-limits", s.authed(s.listRiskLimits))
 
+	// Bond calculator.
+	m.Handle("POST "+v1+"/analytics/day-count", s.authed(s.dayCount))
+	m.Handle("POST "+v1+"/analytics/accrued-interest", s.authed(s.accruedInterest))
+	m.Handle("POST "+v1+"/analytics/price", s.authed(s.price))
+	m.Handle("POST "+v1+"/analytics/yield", s.authed(s.yield))
+	m.Handle("GET "+v1+"/calendars/{calendar}/settlement-date", s.authed(s.settlementDate))
+	m.Handle("GET "+v1+"/calendars/{calendar}/holidays", s.authed(s.holidays))
+	m.Handle("GET "+v1+"/instruments/{instrument_id}/analytics", s.authed(s.instrumentAnalytics))
+
 	// Buckets.
 	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))
 	m.Handle("GET "+v1+"/participant/buckets", s.authed(s.listBuckets))

@@ -252,14 +252,15 @@ func visibleBucket(ctx context.Context, tx *store.Tx, p venue.Principal, id stri
 
 // writableBucket loads a bucket the caller may change: its own private
 // bucket, or any bucket for the operator. A public bucket is visible to
-// participants but not theirs to change: forbidden.
+// participants but not theirs to change: not found, like any record that is
+// not the caller's (DESIGN §2).
 func (s *Service) writableBucket(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Bucket, error) {
 	b, err := visibleBucket(ctx, tx, p, id)
 	if err != nil {
 		return b, err
 	}
 	if b.Type == venue.BucketPublic && !p.IsOperator() {
-		return b, venue.Forbidden("public buckets are maintained by the venue operator")
+		return venue.Bucket{}, venue.NotFound("bucket")
 	}
 	return b, nil
 }

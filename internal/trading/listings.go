@@ -159,21 +159,12 @@ func validateInstrument(i *venue.Instrument) error {
 	v.Check(strings.TrimSpace(t.Name) != "", "name", "is required")
 	v.Check(venue.ValidCurrency(t.Currency), "currency", "must be an ISO 4217 code such as EUR")
 	if t.Type == "Fixed" {
-		_, ok := venue.ParseAmount(t.Coupon)
-		v.Check(ok, "coupon", "must be a decimal percentage such as 2.5")
-		v.Check(validFrequency(t.CouponFrequency), "coupon_frequency", "must be Annual, Semi-annual, Quarterly or Monthly")
-		v.Check(validDayCount(t.DayCount), "day_count", "must be an ISDA 2006 day count such as 30E/360 or ACT/ACT ICMA")
-		mat, errM := time.Parse(venue.DateLayout, t.Maturity)
-		v.Check(errM == nil, "maturity", "must be a date YYYY-MM-DD")
-		acc, errA := time.Parse(venue.DateLayout, t.InterestAccrualDate)
-		v.Check(errA == nil, "interest_accrual_date", "must be a date YYYY-MM-DD")
-		if errM == nil && errA == nil {
-			v.Check(mat.After(acc), "maturity", "must be after interest_accrual_date")
-		}
-		if t.FirstCouponDate != "" {
-			fc, err := time.Parse(venue.DateLayout, t.FirstCouponDate)
-			v.Check(err == nil && (errA != nil || fc.After(acc)) && (errM != nil || !fc.After(mat)), "first_coupon_date",
-				"must be a date YYYY-MM-DD between interest_accrual_date and maturity")
+		// A fixed-coupon bond must be priceable: its terms go through the
+		// bond calculator's own validation.
+		if _, err := bondOf(*i); err != nil {
+			if err := v.Merge(err); err != nil {
+				return err
+			}
 		}
 	}
 	v.Check(i.MinPiece.IsPos(), "min_piece", "must be positive")
@@ -272,20 +263,4 @@ func checkMarkets(ctx context.Context, tx *store.Tx, ids []string) error {
 		}
 	}
 	return v.Err()
-}
-
-func validFrequency(s string) bool {
-	switch strings.ToLower(s) {
-	case "annual", "semi-annual", "quarterly", "monthly":
-		return true
-	}
-	return false
-}
-
-func validDayCount(s string) bool {
-	switch strings.ToUpper(s) {
-	case "30/360", "30U/360", "30E/360", "30E/360 ISDA", "ACT/360", "ACT/365F", "ACT/ACT ISDA", "ACT/ACT ICMA":
-		return true
-	}
-	return false
 }

@@ -51,6 +51,7 @@ func New(db *store.DB, cfg Config) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	db.SetClock(s.now)
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -133,3 +133,20 @@ func (v *Validator) Err() error {
 	}
 	return Invalid("Validation Error", v.issues...)
 }
+
+// Merge adds the details of a validation error to v and returns nil; any
+// other error is returned unchanged for the caller to pass on.
+func (v *Validator) Merge(err error) error {
+	var e *Error
+	if err == nil {
+		return nil
+	}
+	if errors.As(err, &e) && e.Kind == KindInvalid {
+		if len(e.Details) == 0 {
+			v.issues = append(v.issues, FieldIssue{Field: "", Issue: e.Message})
+		}
+		v.issues = append(v.issues, e.Details...)
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,294 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file is the bond calculator (DESIGN §6): thin use cases over the
+// pure bondmath package, plus the terms of listed instruments.
+
+// mathErr turns a bondmath input error into a validation error naming the
+// field; other errors pass through.
+func mathErr(err error) error {
+	var fe *bondmath.FieldError
+	if errors.As(err, &fe) {
+		return venue.InvalidField(fe.Field, fe.Issue)
+	}
+	if errors.Is(err, bondmath.ErrInvalid) {
+		return venue.Invalid(err.Error())
+	}
+	return err
+}
+
+// round applies an optional rounding (half away from zero) to outputs.
+func round(d udecimal.Decimal, decimals *int) udecimal.Decimal {
+	if decimals == nil {
+		return d
+	}
+	return d.RoundHAZ(uint8(*decimals))
+}
+
+// DayCountInput asks for a day count between two dates.
+type DayCountInput struct {
+	DayCount         bondmath.DayCount
+	Start, End       bondmath.Date
+	Maturity         bondmath.Date
+	Frequency        bondmath.Frequency
+	RefStart, RefEnd bondmath.Date
+	Decimals         *int
+}
+
+// DayCountResult is the answer of DayCount.
+type DayCountResult struct {
+	Days         int
+	YearFraction udecimal.Decimal
+}
+
+// DayCount computes days and the year fraction between two dates.
+func (s *Service) DayCount(in DayCountInput) (DayCountResult, error) {
+	opts := bondmath.YearFractionOpts{Maturity: in.Maturity, Frequency: in.Frequency, RefStart: in.RefStart, RefEnd: in.RefEnd}
+	days, err := bondmath.Days(in.DayCount, in.Start, in.End, opts)
+	if err != nil {
+		return DayCountResult{}, mathErr(err)
+	}
+	yf, err := bondmath.YearFraction(in.DayCount, in.Start, in.End, opts)
+	if err != nil {
+		return DayCountResult{}, mathErr(err)
+	}
+	return DayCountResult{Days: days, YearFraction: round(yf, in.Decimals)}, nil
+}
+
+// BondInput is a bond's terms with a settlement date, as the calculator
+// endpoints take them.
+type BondInput struct {
+	Bond       bondmath.Bond
+	Settlement bondmath.Date
+	Nominal    udecimal.Decimal // default 100
+	Decimals   *int
+}
+
+// AccruedResult is the answer of AccruedInterest.
+type AccruedResult struct {
+	bondmath.AccruedResult
+	Amount udecimal.Decimal // for the nominal
+}
+
+// AccruedInterest computes accrued interest per 100 and for the nominal.
+func (s *Service) AccruedInterest(in BondInput) (AccruedResult, error) {
+	r, err := bondmath.Accrued(in.Bond, in.Settlement)
+	if err != nil {
+		return AccruedResult{}, mathErr(err)
+	}
+	nominal := in.Nominal
+	if nominal.IsZero() {
+		nominal = hundred
+	}
+	out := AccruedResult{AccruedResult: r, Amount: round(bondmath.AccruedAmount(r.PerHundred, nominal), in.Decimals)}
+	out.YearFraction = round(out.YearFraction, in.Decimals)
+	out.PerHundred = round(out.PerHundred, in.Decimals)
+	return out, nil
+}
+
+var hundred = udecimal.MustParse("100")
+
+// Price computes clean and dirty price from a yield in percent.
+func (s *Service) Price(in BondInput, yield udecimal.Decimal) (bondmath.PriceResult, error) {
+	r, err := bondmath.Price(in.Bond, in.Settlement, yield)
+	if err != nil {
+		return r, mathErr(err)
+	}
+	r.Clean, r.Dirty, r.AccruedPer100 = round(r.Clean, in.Decimals), round(r.Dirty, in.Decimals), round(r.AccruedPer100, in.Decimals)
+	return r, nil
+}
+
+// Yield solves the yield in percent from a clean price.
+func (s *Service) Yield(in BondInput, clean udecimal.Decimal) (bondmath.YieldResult, error) {
+	if !clean.IsPos() {
+		return bondmath.YieldResult{}, venue.InvalidField("clean_price", "must be greater than 0")
+	}
+	r, err := bondmath.Yield(in.Bond, in.Settlement, clean)
+	if err != nil {
+		return r, mathErr(err)
+	}
+	r.Yield, r.Dirty, r.AccruedPer100 = round(r.Yield, in.Decimals), round(r.Dirty, in.Decimals), round(r.AccruedPer100, in.Decimals)
+	return r, nil
+}
+
+// calendar parses a calendar name as a path parameter: unknown → 404.
+func calendar(name string) (bondmath.Calendar, error) {
+	c, err := bondmath.ParseCalendar(name)
+	if err != nil {
+		return c, venue.NotFound("calendar " + name)
+	}
+	return c, nil
+}
+
+// SettlementDate returns trade date + lag business days of the calendar.
+func (s *Service) SettlementDate(name string, trade bondmath.Date, lag int) (string, bondmath.Date, error) {
+	c, err := calendar(name)
+	if err != nil {
+		return "", bondmath.Date{}, err
+	}
+	if lag < 0 || lag > 30 {
+		return "", bondmath.Date{}, venue.InvalidField("lag", "must be between 0 and 30 business days")
+	}
+	return c.String(), c.AddBusinessDays(trade, lag), nil
+}
+
+// Holiday is a named non-business weekday of a calendar.
+type Holiday struct {
+	Date bondmath.Date
+	Name string
+}
+
+// Holidays lists a calendar's holidays in a year.
+func (s *Service) Holidays(name string, year int) (string, []Holiday, error) {
+	c, err := calendar(name)
+	if err != nil {
+		return "", nil, err
+	}
+	if year < 1999 || year > 2199 {
+		return "", nil, venue.InvalidField("year", "must be between 1999 and 2199")
+	}
+	easter := bondmath.Easter(year)
+	names := map[bondmath.Date]string{
+		bondmath.MustDate(year, time.January, 1):   "New Year's Day",
+		easter.AddDays(-2):                         "Good Friday",
+		easter.AddDays(1):                          "Easter Monday",
+		bondmath.MustDate(year, time.May, 1):       "Labour Day",
+		bondmath.MustDate(year, time.December, 25): "Christmas Day",
+		bondmath.MustDate(year, time.December, 26): "Christmas Holiday",
+	}
+	out := []Holiday{}
+	for _, d := range c.Holidays(year) {
+		if d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+			continue
+		}
+		n, ok := names[d]
+		if !ok {
+			n = "TARGET closing day"
+		}
+		out = append(out, Holiday{Date: d, Name: n})
+	}
+	return c.String(), out, nil
+}
+
+// bondOf reads a listed instrument's terms as a bond. Withheld or invalid
+// terms are a validation error: the instrument cannot be priced.
+func bondOf(in venue.Instrument) (bondmath.Bond, error) {
+	t := in.Terms
+	var v venue.Validator
+	var b bondmath.Bond
+	var err error
+	if b.Coupon, err = bondmath.ParseDecimal(t.Coupon); err != nil {
+		v.Addf("coupon", "instrument coupon %q is not a decimal", t.Coupon)
+	}
+	if b.Frequency, err = bondmath.ParseFrequency(t.CouponFrequency); err != nil {
+		v.Addf("coupon_frequency", "instrument coupon frequency %q is not supported", t.CouponFrequency)
+	}
+	if b.DayCount, err = bondmath.ParseDayCount(t.DayCount); err != nil {
+		v.Addf("day_count", "instrument day count %q is not supported", t.DayCount)
+	}
+	if b.AccrualStart, err = bondmath.ParseDate(t.InterestAccrualDate); err != nil {
+		v.Addf("interest_accrual_date", "instrument accrual date %q is not a date", t.InterestAccrualDate)
+	}
+	if b.Maturity, err = bondmath.ParseDate(t.Maturity); err != nil {
+		v.Addf("maturity", "instrument maturity %q is not a date", t.Maturity)
+	}
+	if t.FirstCouponDate != "" {
+		if b.FirstCoupon, err = bondmath.ParseDate(t.FirstCouponDate); err != nil {
+			v.Addf("first_coupon_date", "instrument first coupon date %q is not a date", t.FirstCouponDate)
+		}
+	}
+	if err := v.Err(); err != nil {
+		return b, err
+	}
+	b.EndOfMonth = b.Maturity.IsEndOfMonth()
+	if err := b.Validate(); err != nil {
+		var fe *bondmath.FieldError
+		if errors.As(err, &fe) && fe.Field == "accrual_start" {
+			return b, venue.InvalidField("interest_accrual_date", fe.Issue)
+		}
+		return b, mathErr(err)
+	}
+	return b, nil
+}
+
+// InstrumentAnalyticsInput asks for a listed instrument's figures.
+type InstrumentAnalyticsInput struct {
+	Settlement *bondmath.Date    // default: today + 2 TARGET2 business days
+	Price      *udecimal.Decimal // clean, percent of par
+	Nominal    *udecimal.Decimal // default 100
+}
+
+// InstrumentAnalytics is the answer of the instrument analytics operation.
+type InstrumentAnalytics struct {
+	InstrumentID, ISIN string
+	Settlement         bondmath.Date
+	Nominal            udecimal.Decimal
+	Accrued            AccruedResult
+	Clean, Dirty       *udecimal.Decimal
+	Yield              *udecimal.Decimal
+}
+
+// InstrumentAnalytics computes accrued interest (and, given a clean price,
+// dirty price and yield) for a listed instrument.
+func (s *Service) InstrumentAnalytics(ctx context.Context, p venue.Principal, id string, in InstrumentAnalyticsInput) (InstrumentAnalytics, error) {
+	if !validID(id) {
+		return InstrumentAnalytics{}, venue.NotFound("instrument")
+	}
+	var instr venue.Instrument
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		instr, err = tx.Instrument(ctx, id)
+		return err
+	})
+	if err != nil {
+		return InstrumentAnalytics{}, fmt.Errorf("instrument analytics: %w", err)
+	}
+	b, err := bondOf(instr)
+	if err != nil {
+		return InstrumentAnalytics{}, err
+	}
+	out := InstrumentAnalytics{InstrumentID: instr.ID, ISIN: instr.Terms.ISIN, Nominal: hundred}
+	if in.Nominal != nil {
+		if !in.Nominal.IsPos() {
+			return out, venue.InvalidField("nominal", "must be greater than 0")
+		}
+		out.Nominal = *in.Nominal
+	}
+	if in.Settlement != nil {
+		out.Settlement = *in.Settlement
+	} else {
+		out.Settlement = bondmath.TARGET2.AddBusinessDays(bondmath.DateOf(s.now().UTC()), 2)
+	}
+	bi := BondInput{Bond: b, Settlement: out.Settlement, Nominal: out.Nominal}
+	if out.Accrued, err = s.AccruedInterest(bi); err != nil {
+		return out, err
+	}
+	if in.Price != nil {
+		y, err := s.Yield(bi, *in.Price)
+		if err != nil {
+			var ve *venue.Error
+			if errors.As(err, &ve) {
+				for i := range ve.Details {
+					if ve.Details[i].Field == "clean_price" {
+						ve.Details[i].Field = "price"
+					}
+				}
+			}
+			return out, err
+		}
+		clean := *in.Price
+		out.Clean, out.Dirty, out.Yield = &clean, &y.Dirty, &y.Yield
+	}
+	return out, nil
+}
