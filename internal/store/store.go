@@ -46,6 +46,16 @@ type DB struct {
 	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
 	read   *sql.DB // SQLite: a pool of readers; PostgreSQL: the same pool
 	binds  *rebinder
+	clock  func() time.Time
+}
+
+// SetClock makes transactions read now instead of time.Now for Tx.Now, so
+// a service with a pinned clock writes every timestamp from that clock. Call
+// it before the database is used.
+func (db *DB) SetClock(now func() time.Time) {
+	if now != nil {
+		db.clock = now
+	}
 }
 
 // Open connects to the configured database. It does not migrate.
@@ -151,7 +161,12 @@ type Tx struct {
 func (tx *Tx) Now() time.Time { return tx.now }
 
 // maxAttempts bounds InTx retries of serialization failures and busy errors.
-const maxAttempts = 10
+// Under contention on one hot row (16 writers) a transaction may lose ten
+// rounds, so the bound leaves room; maxBackoff keeps the waits short.
+const maxAttempts = 30
+
+// maxBackoff caps the wait before one retry (before jitter).
+const maxBackoff = 100 * time.Millisecond
 
 // InTx runs fn in a write transaction: it commits when fn returns nil, rolls
 // back when fn returns an error or panics, and retries the whole function
@@ -173,7 +188,7 @@ func (db *DB) run(ctx context.Context, readOnly bool, fn func(*Tx) error) error 
 		if err == nil || !retryable(err) || attempt == maxAttempts {
 			break
 		}
-		backoff := time.Duration(attempt*attempt) * time.Millisecond
+		backoff := min(time.Duration(attempt*attempt)*time.Millisecond, maxBackoff)
 		backoff += time.Duration(rand.Int64N(int64(backoff)))
 		select {
 		case <-ctx.Done():
@@ -197,7 +212,11 @@ func (db *DB) once(ctx context.Context, readOnly bool, fn func(*Tx) error) (err 
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	tx := &Tx{tx: sqlTx, db: db, engine: db.engine, now: time.Now().UTC().Truncate(time.Millisecond)}
+	clock := time.Now
+	if db.clock != nil {
+		clock = db.clock
+	}
+	tx := &Tx{tx: sqlTx, db: db, engine: db.engine, now: clock().UTC().Truncate(time.Millisecond)}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()
