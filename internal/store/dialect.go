@@ -52,5 +52,17 @@ func (tx *Tx) lockEvents(ctx context.Context) error {
 	return err
 }
 
+// hasMigrationsTable reports whether schema_migrations exists, so an
+// unmigrated database reads as schema version 0.
+func (tx *Tx) hasMigrationsTable(ctx context.Context) (bool, error) {
+	q := "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+	if tx.engine == Postgres {
+		q = "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 ELSE 1 END"
+	}
+	var n int
+	err := tx.queryRow(ctx, q).Scan(&n)
+	return n > 0, err
+}
+
 // migrationLock serialises concurrent migrators on PostgreSQL.
 const migrationLockKey = 7242000

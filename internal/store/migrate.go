@@ -104,6 +104,9 @@ func (db *DB) Migrate(ctx context.Context) ([]int, error) {
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := db.View(ctx, func(tx *Tx) error {
+		if ok, err := tx.hasMigrationsTable(ctx); err != nil || !ok {
+			return err
+		}
 		return tx.queryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&v)
 	})
 	return v, err
