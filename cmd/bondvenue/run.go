@@ -169,6 +169,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 	}
 
+	if err := svc.Start(ctx); err != nil {
+		ln.Close()
+		return err
+	}
+	defer svc.Close()
 	api := httpapi.New(svc, httpapi.Config{Logger: log, RateLimit: *rateLimit})
 	srv := &http.Server{
 		Handler:           api.Handler(),
@@ -191,8 +196,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	shutdownErr := srv.Shutdown(shutdownCtx)
+	svc.Close() // after HTTP: in-flight requests got their answers
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)

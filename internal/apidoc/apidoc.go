@@ -143,7 +143,12 @@ func writeStatic(w http.ResponseWriter, r *http.Request, contentType string, bod
 
 // writeNotFound answers an unknown asset with the API's error body, so the
 // response matches the document. It is the only error this package writes.
+// The error id is the request id the server's middleware set, if any.
 func writeNotFound(w http.ResponseWriter, r *http.Request) {
+	id := w.Header().Get("X-Request-Id")
+	if id == "" {
+		id = newUUID()
+	}
 	body, _ := json.Marshal(struct {
 		ID         string `json:"id"`
 		Timestamp  string `json:"timestamp"`
@@ -152,7 +157,7 @@ func writeNotFound(w http.ResponseWriter, r *http.Request) {
 		Error      string `json:"error"`
 		Path       string `json:"path"`
 	}{
-		ID:         newUUID(),
+		ID:         id,
 		Timestamp:  time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
 		StatusCode: http.StatusNotFound,
 		Message:    "Record Not Found",

@@ -42,6 +42,9 @@ type retryAfter struct {
 	after time.Duration
 }
 
+// Unwrap exposes the wrapped error, so its kind picks the status.
+func (r *retryAfter) Unwrap() error { return r.error }
+
 // writeError answers err in the error body. Client-safe text comes only
 // from *venue.Error; anything else is logged under the request id and
 // answered as a generic 500.
@@ -50,6 +53,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	kind := venue.KindOf(err)
 	status := statusOf[kind]
 	body := errorBody{ID: id, Timestamp: ts(s.now()), StatusCode: status, Message: http.StatusText(status), Path: r.URL.Path}
+	if status == http.StatusNotFound {
+		body.Message = "Record Not Found" // the spec's label (§7)
+	}
 	var ve *venue.Error
 	if kind != venue.KindInternal && errors.As(err, &ve) {
 		body.Error = ve.Message

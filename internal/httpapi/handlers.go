@@ -286,7 +286,9 @@ func (s *Server) createBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	b, err := s.svc.CreateBucket(r.Context(), p, body.input())
+	in := body.input()
+	in.Type = nil // server-owned: a participant's bucket is private (the document: ignored)
+	b, err := s.svc.CreateBucket(r.Context(), p, in)
 	if err != nil {
 		return err
 	}

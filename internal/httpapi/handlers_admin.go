@@ -354,7 +354,7 @@ func (s *Server) adminCreateBucket(w http.ResponseWriter, r *http.Request, p ven
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, bucketView(b))
+	writeJSON(w, http.StatusAccepted, bucketView(b))
 	return nil
 }
 

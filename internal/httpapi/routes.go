@@ -55,6 +55,23 @@ func (s *Server) routes() {
 	m.Handle("PUT "+v1+"/participant/buckets/{bucketId}", s.authed(s.updateBucket))
 	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(s.deleteBucket))
 
+	// Offers, quotes, RFQs and trades.
+	m.Handle("POST "+v1+"/participant/offers", s.authed(s.createOffer))
+	m.Handle("GET "+v1+"/participant/offers", s.authed(s.listOffers))
+	m.Handle("GET "+v1+"/participant/offers/{offerId}", s.authed(s.getOffer))
+	m.Handle("PUT "+v1+"/participant/offers/{offerId}", s.authed(s.updateOffer))
+	m.Handle("DELETE "+v1+"/participant/offers/{offerId}", s.authed(s.deleteOffer))
+	m.Handle("PUT "+v1+"/participant/offers/{offerId}/accept", s.authed(s.acceptQuote))
+	m.Handle("POST "+v1+"/participant/rfq", s.authed(s.createRFQ))
+	m.Handle("GET "+v1+"/participant/rfq", s.authed(s.listRFQs))
+	m.Handle("GET "+v1+"/participant/rfq/{rfqId}", s.authed(s.getRFQ))
+	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}", s.authed(s.updateRFQ))
+	m.Handle("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(s.cancelRFQ))
+	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(s.declineRFQ))
+	m.Handle("GET "+v1+"/trades", s.authed(s.listTrades))
+	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(s.getTrade))
+	m.Handle("GET "+v1+"/events", s.authed(s.listEvents))
+
 	// Settlement providers.
 	m.Handle("GET "+v1+"/settlement-providers", s.authed(s.listProviders))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(s.toggleProvider))

@@ -13,7 +13,10 @@ type Event struct {
 	Type          string
 	OccurredAt    time.Time
 	ParticipantID string // empty: visible to every authenticated caller
-	Data          []byte // the record as JSON
+	// Audience lists further participants who may read the event (RFQ
+	// recipients, a trade's counterparty).
+	Audience []string
+	Data     []byte // the record as JSON
 }
 
 // AppendEvents adds events to the log in order, assigning each the next
@@ -40,6 +43,15 @@ func (tx *Tx) AppendEvents(ctx context.Context, events []Event) ([]Event, error)
 			last, events[i].Type, ms(events[i].OccurredAt), nullStr(events[i].ParticipantID), string(events[i].Data)); err != nil {
 			return nil, fmt.Errorf("append event: %w", normalize(err))
 		}
+		for _, p := range events[i].Audience {
+			if p == "" || p == events[i].ParticipantID {
+				continue
+			}
+			if _, err := tx.exec(ctx, "INSERT INTO event_audience (seq, participant_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+				last, p); err != nil {
+				return nil, fmt.Errorf("append event audience: %w", normalize(err))
+			}
+		}
 	}
 	return events, nil
 }
@@ -49,8 +61,8 @@ func (tx *Tx) AppendEvents(ctx context.Context, events []Event) ([]Event, error)
 func (tx *Tx) Events(ctx context.Context, after int64, participantID string, limit int) ([]Event, error) {
 	q, args := "SELECT seq, type, occurred_at, participant_id, data FROM events WHERE seq > ?", []any{after}
 	if participantID != "" {
-		q += " AND (participant_id IS NULL OR participant_id = ?)"
-		args = append(args, participantID)
+		q += " AND (participant_id IS NULL OR participant_id = ? OR seq IN (SELECT seq FROM event_audience WHERE participant_id = ?))"
+		args = append(args, participantID, participantID)
 	}
 	q += " ORDER BY seq LIMIT ?"
 	args = append(args, limit)

@@ -45,3 +45,18 @@ func (tx *Tx) RiskLimits(ctx context.Context, participantID string) ([]venue.Ris
 	}
 	return ls, nil
 }
+
+// AllRiskLimits returns every participant's limits, for the engine.
+func (tx *Tx) AllRiskLimits(ctx context.Context) ([]venue.RiskLimit, error) {
+	ls, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.RiskLimit, error) {
+		var l venue.RiskLimit
+		var created, updated int64
+		err := r.Scan(&l.ID, &l.ParticipantID, &l.Name, decimal{&l.Value}, &created, &updated)
+		l.CreatedAt, l.UpdatedAt = fromMS(created), fromMS(updated)
+		return l, err
+	}, `SELECT id, participant_id, name, value, created_at, updated_at FROM risk_limits ORDER BY participant_id, name`)
+	if err != nil {
+		return nil, fmt.Errorf("all risk limits: %w", normalize(err))
+	}
+	return ls, nil
+}

@@ -115,7 +115,12 @@ func Service(t testing.TB, e store.Engine, cfg trading.Config) *trading.Service 
 		h := auth.FastHasher
 		cfg.Hasher = &h
 	}
-	return trading.New(Open(t, e), cfg)
+	svc := trading.New(Open(t, e), cfg)
+	if err := svc.Start(context.Background()); err != nil {
+		t.Fatalf("start trading engine: %v", err)
+	}
+	t.Cleanup(svc.Close)
+	return svc
 }
 
 // ForEach runs fn as a subtest per engine.

@@ -179,7 +179,7 @@ func validateUser(u *venue.User) error {
 	} else if u.Role.Valid() {
 		v.Check(validID(u.ParticipantID), "participant_id", "is required for a participant role")
 	}
-	v.Check(u.Status == "active" || u.Status == "suspended", "status", "must be active or suspended")
+	v.Check(u.Status == "active" || u.Status == "disabled", "status", "must be active or disabled")
 	v.Check(len(u.Locale) >= 2 && len(u.Locale) <= 10, "locale", "must be a language tag such as en")
 	return v.Err()
 }
@@ -403,6 +403,9 @@ func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b s
 	if err != nil {
 		return rel, fmt.Errorf("set counterparty: %w", err)
 	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return rel, err
+	}
 	return rel, nil
 }
 
@@ -432,6 +435,9 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 	})
 	if err != nil {
 		return out, fmt.Errorf("set risk limit: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return out, err
 	}
 	return out, nil
 }

@@ -269,15 +269,19 @@ func (s *Service) writableBucket(ctx context.Context, tx *store.Tx, p venue.Prin
 func (s *Service) bucketViews(ctx context.Context, tx *store.Tx, bs []venue.Bucket) ([]BucketView, error) {
 	out := make([]BucketView, 0, len(bs))
 	for _, b := range bs {
-		v := BucketView{Bucket: b, Instruments: []InstrumentView{}}
+		ins := make([]venue.Instrument, 0, len(b.InstrumentIDs))
 		for _, id := range b.InstrumentIDs {
 			in, err := tx.Instrument(ctx, id)
 			if err != nil {
 				return nil, err
 			}
-			v.Instruments = append(v.Instruments, s.instrumentView(venue.Principal{}, in, DefaultDepth))
+			ins = append(ins, in)
 		}
-		out = append(out, v)
+		views, err := s.instrumentViews(ctx, tx, venue.Principal{}, ins, ListDepth)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, BucketView{Bucket: b, Instruments: views})
 	}
 	return out, nil
 }

@@ -63,6 +63,9 @@ func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in Market
 	if err != nil {
 		return m, fmt.Errorf("create market: %w", err)
 	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return m, err
+	}
 	return m, nil
 }
 
@@ -92,6 +95,9 @@ func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string
 	}
 	if err != nil {
 		return m, fmt.Errorf("update market: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return m, err
 	}
 	return m, nil
 }
@@ -207,6 +213,9 @@ func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in In
 	if err != nil {
 		return InstrumentDetail{}, fmt.Errorf("create instrument: %w", err)
 	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return InstrumentDetail{}, err
+	}
 	return s.Instrument(ctx, p, i.ID, DefaultDepth)
 }
 
@@ -242,6 +251,9 @@ func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id st
 	}
 	if err != nil {
 		return InstrumentDetail{}, fmt.Errorf("update instrument: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return InstrumentDetail{}, err
 	}
 	return s.Instrument(ctx, p, id, DefaultDepth)
 }

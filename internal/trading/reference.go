@@ -3,6 +3,7 @@ package trading
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -281,10 +282,8 @@ func (s *Service) Instruments(ctx context.Context, p venue.Principal, f Instrume
 			return err
 		}
 		out.Next = next
-		for _, in := range ins {
-			out.Items = append(out.Items, s.instrumentView(p, in, DefaultDepth))
-		}
-		return nil
+		out.Items, err = s.instrumentViews(ctx, tx, p, ins, ListDepth)
+		return err
 	})
 	if err != nil {
 		return out, fmt.Errorf("list instruments: %w", err)
@@ -308,7 +307,11 @@ func (s *Service) Instrument(ctx context.Context, p venue.Principal, id string, 
 		if err != nil {
 			return err
 		}
-		d.InstrumentView = s.instrumentView(p, in, depth)
+		views, err := s.instrumentViews(ctx, tx, p, []venue.Instrument{in}, depth)
+		if err != nil {
+			return err
+		}
+		d.InstrumentView = views[0]
 		if d.Markets, _, err = tx.Markets(ctx, id, venue.Page{}); err != nil {
 			return err
 		}
@@ -325,10 +328,55 @@ func (s *Service) Instrument(ctx context.Context, p venue.Principal, id string, 
 	return d, nil
 }
 
-// instrumentView adds the book summary. Until the matching engine is
-// wired in, books are empty.
-func (s *Service) instrumentView(p venue.Principal, in venue.Instrument, depth int) InstrumentView {
-	return InstrumentView{Instrument: in, Limits: InstrumentLimits{Ask: []LimitEntry{}, Bid: []LimitEntry{}}}
+// ListDepth is the number of book entries per side shown in instrument
+// lists and buckets.
+const ListDepth = 1
+
+// instrumentViews adds each instrument's book as the caller sees it: open
+// firm offers on every market listing it, best price first, then time; up
+// to depth entries per side (0 = all).
+func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Principal, ins []venue.Instrument, depth int) ([]InstrumentView, error) {
+	ids := make([]string, 0, len(ins))
+	for _, in := range ins {
+		ids = append(ids, in.ID)
+	}
+	entries, err := tx.BookEntries(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var cps []string
+	if p.ParticipantID != "" && len(entries) > 0 {
+		if cps, err = tx.Counterparties(ctx, p.ParticipantID); err != nil {
+			return nil, err
+		}
+	}
+	byInstrument := map[string][]store.BookEntry{}
+	for _, e := range entries {
+		byInstrument[e.InstrumentID] = append(byInstrument[e.InstrumentID], e)
+	}
+	out := make([]InstrumentView, 0, len(ins))
+	for _, in := range ins {
+		v := InstrumentView{Instrument: in, Limits: InstrumentLimits{Ask: []LimitEntry{}, Bid: []LimitEntry{}}}
+		for _, e := range byInstrument[in.ID] {
+			le := LimitEntry{Limit: e.Price.Price, Quantity: e.Price.Quantity.Sub(e.Price.Filled), ParticipantID: e.ParticipantID,
+				ParticipantName: e.ParticipantName, ParticipantLEI: e.ParticipantLEI, OfferID: e.OfferID,
+				IsCounterpartyEnabled: contains(cps, e.ParticipantID), IsExecutable: true, IsMarketOrder: e.MarketOrder, IsOffer: true}
+			if e.Direction == venue.Ask {
+				v.Limits.Ask = append(v.Limits.Ask, le)
+			} else {
+				v.Limits.Bid = append(v.Limits.Bid, le)
+			}
+		}
+		// Entries arrive in time priority; a stable sort by price keeps it.
+		sort.SliceStable(v.Limits.Ask, func(i, j int) bool { return v.Limits.Ask[i].Limit.LessThan(v.Limits.Ask[j].Limit) })
+		sort.SliceStable(v.Limits.Bid, func(i, j int) bool { return v.Limits.Bid[i].Limit.GreaterThan(v.Limits.Bid[j].Limit) })
+		if depth > 0 {
+			v.Limits.Ask = v.Limits.Ask[:min(depth, len(v.Limits.Ask))]
+			v.Limits.Bid = v.Limits.Bid[:min(depth, len(v.Limits.Bid))]
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // News lists news items, newest first.
@@ -360,8 +408,21 @@ func (s *Service) RiskLimits(ctx context.Context, p venue.Principal) ([]venue.Ri
 	if err != nil {
 		return nil, fmt.Errorf("risk limits: %w", err)
 	}
+	// Use is the engine's: the open offer and quote quantity it counts.
+	v, err := s.eng.do(ctx, func(st *state, b *batch) (any, error) {
+		return [2]udecimal.Decimal{st.used[p.ParticipantID], st.usedUser[p.UserID]}, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("risk limits: %w", err)
+	}
+	used := v.([2]udecimal.Decimal)
 	for i := range out {
-		out[i].Used = udecimal.Zero
+		out[i].Used = used[0]
+		if out[i].Name == venue.LimitAllOfferUserSum {
+			out[i].Used = used[1]
+		} else if out[i].Name == venue.LimitMaxOffer {
+			out[i].Used = udecimal.Zero // caps one offer; nothing accumulates
+		}
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ package trading
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -34,6 +35,7 @@ type Service struct {
 	hasher   auth.Hasher
 	now      func() time.Time
 	log      *slog.Logger
+	eng      *engine
 	// dummyHash is verified against when a client id is unknown, so a
 	// failed grant costs the same either way.
 	dummyHash string
@@ -56,7 +58,34 @@ func New(db *store.DB, cfg Config) *Service {
 		s.log = slog.Default()
 	}
 	s.dummyHash, _ = s.hasher.Hash(auth.NewSecret())
+	s.eng = newEngine(db, s.log, s.now)
 	return s
+}
+
+// Start rebuilds the trading engine's books and risk state from the
+// database and starts the sequencer. Reads work without it; trading
+// commands answer 502 until it runs.
+func (s *Service) Start(ctx context.Context) error {
+	return s.eng.start(ctx)
+}
+
+// Close stops the sequencer after the commands already queued.
+func (s *Service) Close() {
+	if s.eng.running.Load() {
+		s.eng.stop()
+	}
+}
+
+// refreshEngine makes the sequencer reload reference data after an
+// operator change; without a running engine there is nothing to refresh.
+func (s *Service) refreshEngine(ctx context.Context) error {
+	if !s.eng.running.Load() {
+		return nil
+	}
+	if err := s.eng.refresh(ctx); err != nil {
+		return fmt.Errorf("refresh engine: %w", err)
+	}
+	return nil
 }
 
 // Ready reports whether the service can serve requests: the database

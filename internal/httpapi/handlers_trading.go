@@ -1,0 +1,392 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
+)
+
+// offerBody is the create body of an offer, quote or RFQ (spec §4.2).
+// Server-owned fields (id, status, filled_quantity, accrued_interest) are
+// read and ignored.
+type offerBody struct {
+	ParticipantID        string       `json:"participant_id"`
+	AccountID            string       `json:"account_id"`
+	UserID               string       `json:"user_id"`
+	InstrumentID         string       `json:"instrument_id"`
+	MarketID             string       `json:"market_id"`
+	SettlementProviderID string       `json:"settlement_provider_id"`
+	Direction            string       `json:"direction"`
+	Price                decimalInput `json:"price"`
+	PricePerUnit         decimalInput `json:"price_per_unit"`
+	Quantity             decimalInput `json:"quantity"`
+	MatchedOfferID       string       `json:"matched_offer_id"`
+	Notes                string       `json:"notes"`
+	MarketOrder          bool         `json:"market_order"`
+	IsExecutable         bool         `json:"is_executable"`
+	SettlementDate       *string      `json:"settlement_date"`
+	Validity             string       `json:"validity"`
+	ValidUntil           *string      `json:"valid_until"`
+	Counterparties       []string     `json:"counterparties"`
+}
+
+func (b offerBody) input() (trading.OfferInput, error) {
+	var f fields
+	in := trading.OfferInput{ParticipantID: b.ParticipantID, AccountID: b.AccountID, UserID: b.UserID,
+		InstrumentID: b.InstrumentID, MarketID: b.MarketID, SettlementProviderID: b.SettlementProviderID,
+		Direction: b.Direction, MatchedOfferID: b.MatchedOfferID, Notes: b.Notes, MarketOrder: b.MarketOrder,
+		IsExecutable: b.IsExecutable, Validity: b.Validity, Counterparties: b.Counterparties}
+	// price_per_unit is the clean price; a client sending only price means
+	// the same.
+	price := b.PricePerUnit
+	name := "price_per_unit"
+	if !price.Set && !price.Bad {
+		price, name = b.Price, "price"
+	}
+	f.decimal(name, price, false)
+	in.Price = price.ptr()
+	f.decimal("quantity", b.Quantity, false)
+	in.Quantity = b.Quantity.ptr()
+	if b.SettlementDate != nil && *b.SettlementDate != "" {
+		d := f.date("settlement_date", b.SettlementDate, true)
+		in.SettlementDate = &d
+	}
+	in.ValidUntil = f.instant("valid_until", b.ValidUntil)
+	return in, f.v.Err()
+}
+
+func (f *fields) instant(name string, s *string) *time.Time {
+	if s == nil || *s == "" {
+		return nil
+	}
+	t, err := parseInstant(*s)
+	if err != nil {
+		f.v.Addf(name, "must be a timestamp (YYYY-MM-DD HH:MM:SS UTC or ISO 8601)")
+		return nil
+	}
+	return &t
+}
+
+// changeBody is the update entity (spec §4.3).
+type changeBody struct {
+	PricePerUnit   decimalInput `json:"price_per_unit"`
+	Price          decimalInput `json:"price"`
+	Quantity       decimalInput `json:"quantity"`
+	SettlementDate *string      `json:"settlement_date"`
+	Validity       *string      `json:"validity"`
+	ValidUntil     *string      `json:"valid_until"`
+	Notes          *string      `json:"notes"`
+}
+
+func (b changeBody) input() (trading.ChangeInput, error) {
+	var f fields
+	price, name := b.PricePerUnit, "price_per_unit"
+	if !price.Set && !price.Bad {
+		price, name = b.Price, "price"
+	}
+	f.decimal(name, price, false)
+	f.decimal("quantity", b.Quantity, false)
+	in := trading.ChangeInput{Price: price.ptr(), Quantity: b.Quantity.ptr(), Validity: b.Validity, Notes: b.Notes}
+	if b.SettlementDate != nil {
+		d := f.date("settlement_date", b.SettlementDate, true)
+		in.SettlementDate = &d
+	}
+	in.ValidUntil = f.instant("valid_until", b.ValidUntil)
+	if in.Price == nil && in.Quantity == nil && in.SettlementDate == nil && in.Validity == nil && in.Notes == nil && in.ValidUntil == nil {
+		f.v.Addf("entity", "names nothing to change (price_per_unit, quantity, settlement_date, validity, valid_until, notes)")
+	}
+	return in, f.v.Err()
+}
+
+// offerJSON is an offer record with the objects nested where the spec
+// shows them.
+type offerJSON struct {
+	wire.Offer
+	Instrument    *instrumentJSON  `json:"instrument,omitempty"`
+	Market        *marketJSON      `json:"market,omitempty"`
+	Participant   *participantJSON `json:"participant,omitempty"`
+	Account       *accountJSON     `json:"account,omitempty"`
+	User          *userJSON        `json:"user,omitempty"`
+	MatchedOffers []wire.Offer     `json:"matched_offers,omitempty"`
+}
+
+func offerView(v trading.OfferView) offerJSON {
+	out := offerJSON{Offer: wire.OfferOf(v.Offer, v.ShowRecipients)}
+	if v.Instrument != nil {
+		in := instrumentListView(trading.InstrumentView{Instrument: *v.Instrument,
+			Limits: trading.InstrumentLimits{Ask: []trading.LimitEntry{}, Bid: []trading.LimitEntry{}}})
+		out.Instrument = &in
+	}
+	if v.Market != nil {
+		m := marketView(*v.Market)
+		out.Market = &m
+	}
+	if v.Participant != nil {
+		p := participantFull(*v.Participant)
+		out.Participant = &p
+	}
+	if v.Account != nil {
+		a := accountView(*v.Account)
+		out.Account = &a
+	}
+	if v.User != nil {
+		u := userView(*v.User)
+		out.User = &u
+	}
+	if v.MatchedOffers != nil {
+		out.MatchedOffers = make([]wire.Offer, 0, len(v.MatchedOffers))
+		for _, q := range v.MatchedOffers {
+			out.MatchedOffers = append(out.MatchedOffers, wire.OfferOf(q, false))
+		}
+	}
+	return out
+}
+
+// rfqJSON always carries matched_offers, even when empty.
+type rfqJSON struct {
+	offerJSON
+	MatchedOffers []wire.Offer `json:"matched_offers"`
+}
+
+func rfqView(v trading.OfferView) rfqJSON {
+	o := offerView(v)
+	out := rfqJSON{offerJSON: o, MatchedOffers: o.MatchedOffers}
+	if out.MatchedOffers == nil {
+		out.MatchedOffers = []wire.Offer{}
+	}
+	return out
+}
+
+func recordView(o venue.Offer) wire.Offer { return wire.OfferOf(o, true) }
+
+// tradeJSON is a trade with its orders and market nested.
+type tradeJSON struct {
+	wire.Trade
+	AskOrder orderJSON `json:"ask_order"`
+	BidOrder orderJSON `json:"bid_order"`
+}
+
+type orderJSON struct {
+	wire.Order
+	Account     *struct{} `json:"account"`
+	Participant *struct{} `json:"participant"`
+	Instrument  *struct{} `json:"instrument"`
+	Offer       *struct{} `json:"offer"`
+}
+
+func tradeView(t venue.Trade) tradeJSON {
+	return tradeJSON{Trade: wire.TradeOf(t), AskOrder: orderJSON{Order: wire.OrderOf(t.AskOrder)},
+		BidOrder: orderJSON{Order: wire.OrderOf(t.BidOrder)}}
+}
+
+func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body offerBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	in, err := body.input()
+	if err != nil {
+		return err
+	}
+	v, err := s.svc.CreateOffer(r.Context(), p, in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, offerView(v))
+	return nil
+}
+
+func offerFilter(r *http.Request) (trading.OfferFilter, venue.Page, error) {
+	q := r.URL.Query()
+	page, err := pageParams(q)
+	return trading.OfferFilter{Status: q.Get("status"), Type: q.Get("type"), InstrumentID: q.Get("instrument_id"),
+		MarketID: q.Get("market_id")}, page, err
+}
+
+func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	f, page, err := offerFilter(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.Offers(r.Context(), p, f, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, recordView)
+	return nil
+}
+
+func (s *Server) getOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.Offer(r.Context(), p, r.PathValue("offerId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, offerView(v))
+	return nil
+}
+
+func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body changeBody
+	if err := entity(r, &body); err != nil {
+		return err
+	}
+	in, err := body.input()
+	if err != nil {
+		return err
+	}
+	v, err := s.svc.UpdateOffer(r.Context(), p, r.PathValue("offerId"), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, offerView(v))
+	return nil
+}
+
+func (s *Server) deleteOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.DeleteOffer(r.Context(), p, r.PathValue("offerId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, offerView(v))
+	return nil
+}
+
+func (s *Server) acceptQuote(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	t, err := s.svc.AcceptQuote(r.Context(), p, r.PathValue("offerId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, tradeView(t))
+	return nil
+}
+
+func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body offerBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	in, err := body.input()
+	if err != nil {
+		return err
+	}
+	v, err := s.svc.CreateRFQ(r.Context(), p, in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, offerView(v))
+	return nil
+}
+
+func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	f, page, err := offerFilter(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.RFQs(r.Context(), p, f, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer { return wire.OfferOf(o, o.ParticipantID == p.ParticipantID) })
+	return nil
+}
+
+func (s *Server) getRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.RFQ(r.Context(), p, r.PathValue("rfqId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, rfqView(v))
+	return nil
+}
+
+func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body changeBody
+	if err := entity(r, &body); err != nil {
+		return err
+	}
+	in, err := body.input()
+	if err != nil {
+		return err
+	}
+	v, err := s.svc.UpdateRFQ(r.Context(), p, r.PathValue("rfqId"), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, rfqView(v))
+	return nil
+}
+
+func (s *Server) cancelRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.CancelRFQ(r.Context(), p, r.PathValue("rfqId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, rfqView(v))
+	return nil
+}
+
+func (s *Server) declineRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	v, err := s.svc.DeclineRFQ(r.Context(), p, r.PathValue("rfqId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, rfqView(v))
+	return nil
+}
+
+func (s *Server) listTrades(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	q := r.URL.Query()
+	page, err := pageParams(q)
+	if err != nil {
+		return err
+	}
+	l, err := s.svc.Trades(r.Context(), p, trading.TradeFilter{InstrumentID: q.Get("instrument_id"),
+		MarketID: q.Get("market_id"), OfferID: q.Get("offer_id")}, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, tradeView)
+	return nil
+}
+
+func (s *Server) getTrade(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	t, err := s.svc.Trade(r.Context(), p, r.PathValue("tradeId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, tradeView(t))
+	return nil
+}
+
+func (s *Server) listEvents(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	q := r.URL.Query()
+	var v venue.Validator
+	after, limit := int64(0), 100
+	if s := q.Get("after"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		v.Check(err == nil && n >= 0, "after", "must be a non-negative sequence number")
+		after = n
+	}
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		v.Check(err == nil && n >= 1 && n <= 1000, "limit", "must be an integer between 1 and 1000")
+		limit = n
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	evs, err := s.svc.Events(r.Context(), p, after, limit)
+	if err != nil {
+		return err
+	}
+	out := make([]eventJSON, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, eventJSON{Seq: e.Seq, Type: e.Type, OccurredAt: ts(e.OccurredAt), Data: e.Data})
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

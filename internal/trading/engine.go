@@ -1,0 +1,505 @@
+package trading
+
+import (
+	"container/heap"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/matching"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// The engine is the sequencer of DESIGN §7: one goroutine owns the books,
+// the open offers and the risk state and applies commands in arrival order.
+// Commands that arrive together form a batch; the batch's writes and events
+// are persisted in one database transaction (group commit) and the callers
+// are answered only after that commit. If the commit fails, every caller
+// in the batch gets an error and the state is rebuilt from the database, so
+// memory never runs ahead of what is durable.
+
+// maxBatch bounds the commands applied per transaction.
+const maxBatch = 256
+
+// command is one unit of work for the sequencer. run applies it to the
+// state and records writes in the batch; it must check everything before it
+// changes anything, so a returned error leaves the state untouched.
+type command struct {
+	run   func(st *state, b *batch) (any, error)
+	reply chan result
+}
+
+type result struct {
+	v   any
+	err error
+}
+
+// engine is the sequencer.
+type engine struct {
+	db   *store.DB
+	log  *slog.Logger
+	now  func() time.Time
+	in   chan *command
+	quit chan struct{}
+	done chan struct{}
+	st   *state
+	// running is set once start has rebuilt the state.
+	running atomic.Bool
+	// publish receives each committed batch's events, in order.
+	publish func([]store.Event)
+}
+
+func newEngine(db *store.DB, log *slog.Logger, now func() time.Time) *engine {
+	return &engine{db: db, log: log, now: now, in: make(chan *command, 1024), quit: make(chan struct{}),
+		done: make(chan struct{})}
+}
+
+// start rebuilds the state from the database and starts the loop.
+func (e *engine) start(ctx context.Context) error {
+	st, err := e.rebuild(ctx)
+	if err != nil {
+		return err
+	}
+	e.st = st
+	e.running.Store(true)
+	go e.loop()
+	return nil
+}
+
+// stop lets queued commands finish, then ends the loop.
+func (e *engine) stop() {
+	select {
+	case <-e.quit:
+	default:
+		close(e.quit)
+	}
+	<-e.done
+}
+
+var errStopped = &venue.Error{Kind: venue.KindUnavailable, Message: "the trading engine is not running"}
+
+// do submits a command and waits for its answer. Once submitted, a command
+// runs to completion even if ctx ends, so its answer is never lost.
+func (e *engine) do(ctx context.Context, run func(*state, *batch) (any, error)) (any, error) {
+	c := &command{run: run, reply: make(chan result, 1)}
+	select {
+	case e.in <- c:
+	case <-e.done:
+		return nil, errStopped
+	case <-ctx.Done():
+		return nil, &venue.Error{Kind: venue.KindUnavailable, Message: "request cancelled before it reached the engine"}
+	}
+	r := <-c.reply
+	return r.v, r.err
+}
+
+func (e *engine) loop() {
+	defer close(e.done)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	cmds := make([]*command, 0, maxBatch)
+	for {
+		e.arm(timer)
+		select {
+		case c := <-e.in:
+			cmds = append(cmds[:0], c)
+		drain:
+			for len(cmds) < maxBatch {
+				select {
+				case c := <-e.in:
+					cmds = append(cmds, c)
+				default:
+					break drain
+				}
+			}
+			e.runBatch(cmds)
+		case <-timer.C:
+			e.runBatch([]*command{{run: expireDue, reply: make(chan result, 1)}})
+		case <-e.quit:
+			for {
+				select {
+				case c := <-e.in:
+					e.runBatch([]*command{c})
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// arm sets the timer to the next expiry.
+func (e *engine) arm(t *time.Timer) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	d := time.Hour
+	if next, ok := e.st.expiries.next(); ok {
+		d = max(next.Sub(e.now()), time.Millisecond)
+	}
+	t.Reset(d)
+}
+
+func (e *engine) runBatch(cmds []*command) {
+	b := &batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}
+	e.st.now = b.now
+	type done struct {
+		c *command
+		v any
+	}
+	var ok []done
+	for _, c := range cmds {
+		v, err := e.apply(c, b)
+		if err != nil {
+			c.reply <- result{err: err}
+			continue
+		}
+		ok = append(ok, done{c, v})
+	}
+	if !b.empty() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		var events []store.Event
+		err := e.db.InTx(ctx, func(tx *store.Tx) error {
+			var err error
+			events, err = b.persist(ctx, tx)
+			return err
+		})
+		cancel()
+		if err != nil {
+			e.log.Error("engine commit failed; rebuilding state from the database", "err", err.Error(), "commands", len(ok))
+			for _, d := range ok {
+				d.c.reply <- result{err: fmt.Errorf("commit: %w", err)}
+			}
+			e.recover()
+			return
+		}
+		if e.publish != nil {
+			e.publish(events)
+		}
+	}
+	for _, d := range ok {
+		d.c.reply <- result{v: d.v}
+	}
+}
+
+// apply runs one command, turning a panic into an error (and a rebuild:
+// the state may be half changed).
+func (e *engine) apply(c *command, b *batch) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("engine command panicked", "panic", fmt.Sprint(p))
+			err = fmt.Errorf("engine command panicked: %v", p)
+			b.poisoned = true
+		}
+	}()
+	return c.run(e.st, b)
+}
+
+// recover replaces the state with one rebuilt from the database, retrying
+// until the database answers.
+func (e *engine) recover() {
+	for attempt := 0; ; attempt++ {
+		st, err := e.rebuild(context.Background())
+		if err == nil {
+			e.st = st
+			return
+		}
+		e.log.Error("engine rebuild failed", "err", err.Error(), "attempt", attempt)
+		select {
+		case <-e.quit:
+			return
+		case <-time.After(min(time.Duration(attempt+1)*100*time.Millisecond, 5*time.Second)):
+		}
+	}
+}
+
+// refresh reloads reference data (markets, instruments, limits,
+// counterparties) inside the sequencer, after an operator changed them.
+func (e *engine) refresh(ctx context.Context) error {
+	_, err := e.do(ctx, func(st *state, b *batch) (any, error) {
+		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return nil, e.db.View(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) })
+	})
+	return err
+}
+
+// bookKey names one order book.
+type bookKey struct{ market, instrument string }
+
+// state is everything the sequencer owns.
+type state struct {
+	now         time.Time
+	books       map[bookKey]*matching.Book
+	open        map[string]*venue.Offer      // open offers, quotes and RFQs
+	recipients  map[string]map[string]bool   // open RFQ → recipient → declined
+	rfqOwner    map[string]string            // RFQ → requester participant
+	quotes      map[string]map[string]string // open RFQ → dealer → its open quote
+	used        map[string]udecimal.Decimal  // open offer+quote quantity per participant
+	usedUser    map[string]udecimal.Decimal  // … per user
+	limits      map[string]map[string]udecimal.Decimal
+	cps         map[[2]string]bool
+	markets     map[string]venue.Market
+	instruments map[string]venue.Instrument
+	bonds       map[string]bondmath.Bond
+	priority    uint64
+	expiries    expiryHeap
+	fills       []matching.Fill
+}
+
+func (e *engine) rebuild(ctx context.Context) (*state, error) {
+	st := &state{books: map[bookKey]*matching.Book{}, open: map[string]*venue.Offer{},
+		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
+		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC()}
+	err := e.db.View(ctx, func(tx *store.Tx) error {
+		if err := st.loadReference(ctx, tx); err != nil {
+			return err
+		}
+		var err error
+		if st.priority, err = tx.MaxPriority(ctx); err != nil {
+			return err
+		}
+		offers, err := tx.OpenOffers(ctx)
+		if err != nil {
+			return err
+		}
+		for i := range offers {
+			o := &offers[i]
+			st.open[o.ID] = o
+			if o.Type == venue.TypeRFQ {
+				rs, err := tx.Recipients(ctx, o.ID)
+				if err != nil {
+					return err
+				}
+				m := map[string]bool{}
+				for _, r := range rs {
+					m[r.ParticipantID] = r.Declined
+				}
+				st.recipients[o.ID] = m
+				st.rfqOwner[o.ID] = o.ParticipantID
+			} else {
+				st.addUse(o, o.Remaining())
+			}
+			if o.Type == venue.TypeQuote {
+				st.addQuote(o)
+			}
+			if o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
+				if err := st.book(o.MarketID, o.InstrumentID).Restore(bookOrder(o)); err != nil {
+					return fmt.Errorf("restore offer %s: %w", o.ID, err)
+				}
+			}
+			if o.ValidUntil != nil {
+				heap.Push(&st.expiries, expiry{at: *o.ValidUntil, id: o.ID})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rebuild engine state: %w", err)
+	}
+	return st, nil
+}
+
+func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
+	ms, _, err := tx.Markets(ctx, "", venue.Page{})
+	if err != nil {
+		return err
+	}
+	st.markets = map[string]venue.Market{}
+	for _, m := range ms {
+		st.markets[m.ID] = m
+	}
+	ins, _, err := tx.Instruments(ctx, store.InstrumentFilter{}, venue.Page{})
+	if err != nil {
+		return err
+	}
+	st.instruments, st.bonds = map[string]venue.Instrument{}, map[string]bondmath.Bond{}
+	for _, in := range ins {
+		st.instruments[in.ID] = in
+		if b, err := bondOf(in); err == nil {
+			st.bonds[in.ID] = b
+		}
+	}
+	rels, err := tx.CounterpartyRelations(ctx)
+	if err != nil {
+		return err
+	}
+	st.cps = map[[2]string]bool{}
+	for _, r := range rels {
+		st.cps[[2]string{r.ParticipantID, r.CounterpartyID}] = r.Enabled
+	}
+	ls, err := tx.AllRiskLimits(ctx)
+	if err != nil {
+		return err
+	}
+	st.limits = map[string]map[string]udecimal.Decimal{}
+	for _, l := range ls {
+		if st.limits[l.ParticipantID] == nil {
+			st.limits[l.ParticipantID] = map[string]udecimal.Decimal{}
+		}
+		st.limits[l.ParticipantID][l.Name] = l.Value
+	}
+	return nil
+}
+
+// eligible reports whether a and b are enabled counterparties of each
+// other.
+func (st *state) eligible(a, b string) bool {
+	return a != b && st.cps[[2]string{a, b}] && st.cps[[2]string{b, a}]
+}
+
+func (st *state) continuous(marketID string) bool {
+	return st.markets[marketID].FacilityType == venue.FacilityContinuous
+}
+
+func (st *state) book(market, instrument string) *matching.Book {
+	k := bookKey{market, instrument}
+	b := st.books[k]
+	if b == nil {
+		b = matching.New(matching.Config{AllOrNone: !st.markets[market].IsPartialFillAllowed, Eligible: st.eligible})
+		st.books[k] = b
+	}
+	return b
+}
+
+func bookOrder(o *venue.Offer) matching.Order {
+	side := matching.Bid
+	if o.Direction == venue.Ask {
+		side = matching.Ask
+	}
+	return matching.Order{ID: o.ID, Participant: o.ParticipantID, User: o.UserID, Side: side, Price: o.Price,
+		Quantity: o.Quantity, Filled: o.Filled, Market: o.MarketOrder, Seq: o.Priority}
+}
+
+// addUse changes the open quantity counted against a participant's and a
+// user's limits.
+func (st *state) addUse(o *venue.Offer, d udecimal.Decimal) {
+	st.used[o.ParticipantID] = st.used[o.ParticipantID].Add(d)
+	st.usedUser[o.UserID] = st.usedUser[o.UserID].Add(d)
+}
+
+// checkRisk answers a limit error if adding `more` open quantity for o's
+// participant and user (with o's own open quantity becoming `total`) would
+// breach a limit.
+func (st *state) checkRisk(o *venue.Offer, total, more udecimal.Decimal) error {
+	lim := st.limits[o.ParticipantID]
+	check := func(name string, used, want udecimal.Decimal) error {
+		v, ok := lim[name]
+		if !ok {
+			return nil // no such limit configured: not enforced
+		}
+		if want.GreaterThan(v) {
+			return &venue.Error{Kind: venue.KindLimit, Message: fmt.Sprintf(
+				"risk limit %s breached: limit %s, in use %s, this request needs %s", name, v, used, want.Sub(used)),
+				Details: []venue.FieldIssue{{Field: "quantity", Issue: fmt.Sprintf("%s limit %s, in use %s", name, v, used)}}}
+		}
+		return nil
+	}
+	if err := check(venue.LimitMaxOffer, udecimal.Zero, total); err != nil {
+		return err
+	}
+	if !more.IsPos() {
+		return nil
+	}
+	if err := check(venue.LimitAllOfferSum, st.used[o.ParticipantID], st.used[o.ParticipantID].Add(more)); err != nil {
+		return err
+	}
+	return check(venue.LimitAllOfferUserSum, st.usedUser[o.UserID], st.usedUser[o.UserID].Add(more))
+}
+
+// batch collects the writes and events of the commands of one
+// transaction.
+type batch struct {
+	now        time.Time
+	offers     map[string]*venue.Offer // final state of every changed record
+	order      []string                // offers in first-change order
+	recipients []recipientWrite
+	trades     []venue.Trade
+	events     []store.Event
+	poisoned   bool
+}
+
+type recipientWrite struct {
+	rfq string
+	r   store.Recipient
+}
+
+func (b *batch) empty() bool {
+	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0
+}
+
+// save records o's current state to be written.
+func (b *batch) save(o *venue.Offer) {
+	if _, ok := b.offers[o.ID]; !ok {
+		b.order = append(b.order, o.ID)
+	}
+	cp := *o
+	b.offers[o.ID] = &cp
+}
+
+// event records a change. owner reads it; audience are further readers.
+func (b *batch) event(typ, owner string, audience []string, data any) {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		raw = []byte(`{}`)
+	}
+	b.events = append(b.events, store.Event{Type: typ, OccurredAt: b.now, ParticipantID: owner, Audience: audience, Data: raw})
+}
+
+func (b *batch) persist(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
+	if b.poisoned {
+		return nil, fmt.Errorf("batch abandoned after a failed command")
+	}
+	for _, id := range b.order {
+		if err := tx.UpsertOffer(ctx, b.offers[id]); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range b.recipients {
+		if err := tx.UpsertRecipient(ctx, r.rfq, r.r); err != nil {
+			return nil, err
+		}
+	}
+	for i := range b.trades {
+		if err := tx.InsertTrade(ctx, &b.trades[i]); err != nil {
+			return nil, err
+		}
+	}
+	events := append([]store.Event(nil), b.events...)
+	return tx.AppendEvents(ctx, events)
+}
+
+// expiry is a gtd record's deadline.
+type expiry struct {
+	at time.Time
+	id string
+}
+
+type expiryHeap []expiry
+
+func (h expiryHeap) Len() int           { return len(h) }
+func (h expiryHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
+func (h expiryHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *expiryHeap) Push(x any)        { *h = append(*h, x.(expiry)) }
+func (h *expiryHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (h expiryHeap) next() (time.Time, bool) {
+	if len(h) == 0 {
+		return time.Time{}, false
+	}
+	return h[0].at, true
+}

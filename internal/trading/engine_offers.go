@@ -1,0 +1,323 @@
+package trading
+
+import (
+	"container/heap"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/matching"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
+	"github.com/quagmt/udecimal"
+)
+
+// This file holds the sequencer's commands for offers, RFQs and quotes.
+// Each runs on the engine goroutine against *state; each checks first and
+// changes second.
+
+// centDigits is the precision of cash amounts: accrued interest and
+// settlement amounts are rounded half away from zero to the currency's
+// minor unit (the venue lists EUR bonds: cents), as settlement
+// instructions carry them. Prices and per-100 figures are never rounded.
+const centDigits = 2
+
+// accrued is the accrued interest amount of quantity nominal of an
+// instrument settling on settle, in cents (zero when the instrument has no
+// priceable terms).
+func (st *state) accrued(instrumentID string, settle bondmath.Date, quantity udecimal.Decimal) udecimal.Decimal {
+	b, ok := st.bonds[instrumentID]
+	if !ok {
+		return udecimal.Zero
+	}
+	r, err := bondmath.Accrued(b, settle)
+	if err != nil {
+		return udecimal.Zero
+	}
+	return bondmath.AccruedAmount(r.PerHundred, quantity).RoundHAZ(centDigits)
+}
+
+// kind is the event name prefix of a record type.
+func kind(o *venue.Offer) string {
+	switch o.Type {
+	case venue.TypeRFQ:
+		return "rfq"
+	case venue.TypeQuote:
+		return "quote"
+	}
+	return "offer"
+}
+
+// audience lists who besides the owner may read o's events.
+func (st *state) audience(o *venue.Offer) []string {
+	switch o.Type {
+	case venue.TypeRFQ:
+		var out []string
+		for p := range st.recipients[o.ID] {
+			out = append(out, p)
+		}
+		return out
+	case venue.TypeQuote:
+		if owner, ok := st.rfqOwner[o.MatchedOfferID]; ok {
+			return []string{owner}
+		}
+	}
+	return nil
+}
+
+// emit saves o and records its event (create, update or delete).
+func (st *state) emit(b *batch, o *venue.Offer, verb string) {
+	o.UpdatedAt = st.now
+	b.save(o)
+	b.event(kind(o)+"."+verb, o.ParticipantID, st.audience(o), wire.OfferOf(*o, o.Type == venue.TypeRFQ))
+}
+
+// close takes o out of the open set with a final status.
+func (st *state) close(b *batch, o *venue.Offer, status string) {
+	if o.Type != venue.TypeRFQ {
+		st.addUse(o, o.Remaining().Neg())
+	}
+	if o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
+		_, _ = st.book(o.MarketID, o.InstrumentID).Cancel(o.ID) // absent when it never rested
+	}
+	o.Status = status
+	delete(st.open, o.ID)
+	verb := "update"
+	if status == venue.StatusCancelled || status == venue.StatusRejected || status == venue.StatusExpired {
+		verb = "delete"
+	}
+	st.emit(b, o, verb)
+}
+
+// rest makes o open: counted against limits, scheduled for expiry.
+func (st *state) rest(o *venue.Offer) {
+	st.open[o.ID] = o
+	if o.Type != venue.TypeRFQ {
+		st.addUse(o, o.Remaining())
+	}
+	if o.ValidUntil != nil {
+		heap.Push(&st.expiries, expiry{at: *o.ValidUntil, id: o.ID})
+	}
+}
+
+func (st *state) nextPriority() uint64 {
+	st.priority++
+	return st.priority
+}
+
+// trade records a fill between an ask and a bid at a clean price.
+func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Decimal, settle bondmath.Date, exec string) venue.Trade {
+	acc := st.accrued(ask.InstrumentID, settle, qty)
+	t := venue.Trade{ID: newID(), MarketID: ask.MarketID, InstrumentID: ask.InstrumentID, Status: "successful",
+		Quantity: qty, PricePerUnit: price, AccruedInterest: acc,
+		Price: bondmath.SettlementAmount(qty, price, udecimal.Zero).RoundHAZ(centDigits).Add(acc), Fee: udecimal.Zero,
+		SettlementDate: settle, ExecutionType: exec, CreatedAt: st.now, UpdatedAt: st.now}
+	t.TransactionIdentificationCode = "BV" + strings.ToUpper(strings.ReplaceAll(t.ID, "-", ""))
+	order := func(o *venue.Offer) venue.Order {
+		return venue.Order{ID: newID(), OfferID: o.ID, Direction: o.Direction, ParticipantID: o.ParticipantID,
+			AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID, Quantity: o.Quantity,
+			PricePerUnit: price, Filled: o.Filled, Status: "internally_approved", Type: "limit_order",
+			CreatedAt: st.now, UpdatedAt: st.now}
+	}
+	t.AskOrder, t.BidOrder = order(ask), order(bid)
+	b.trades = append(b.trades, t)
+	b.event("trade.create", ask.ParticipantID, []string{bid.ParticipantID}, wire.TradeOf(t))
+	return t
+}
+
+// continuousSettlement is the settlement date of a book trade: the resting
+// offer's, but never before the trade date plus the market's lag.
+func (st *state) continuousSettlement(resting *venue.Offer) bondmath.Date {
+	m := st.markets[resting.MarketID]
+	std := bondmath.TARGET2.AddBusinessDays(bondmath.DateOf(st.now), m.SettlementLag)
+	if resting.SettlementDate.Before(std) {
+		return std
+	}
+	return resting.SettlementDate
+}
+
+// OfferResult is a command's answer: the record and the trades it made.
+type OfferResult struct {
+	Offer  venue.Offer
+	Trades []venue.Trade
+}
+
+// createOffer adds a firm offer: on a continuous market it matches first.
+func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
+	if _, ok := st.markets[o.MarketID]; !ok {
+		return OfferResult{}, venue.NotFound("market")
+	}
+	if err := st.checkRisk(o, o.Quantity, o.Quantity); err != nil {
+		return OfferResult{}, err
+	}
+	o.Priority = st.nextPriority()
+	o.CreatedAt, o.UpdatedAt, o.ModifiedAt = st.now, st.now, st.now
+	o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
+	var res OfferResult
+	if !st.continuous(o.MarketID) {
+		o.Status = venue.StatusCreated
+		st.rest(o)
+		st.emit(b, o, "create")
+		res.Offer = *o
+		return res, nil
+	}
+	r, err := st.book(o.MarketID, o.InstrumentID).AddInto(bookOrder(o), st.fills[:0])
+	if err != nil {
+		return OfferResult{}, venue.Invalid(err.Error())
+	}
+	st.fills = r.Fills
+	o.Status = venue.StatusCreated
+	st.emit(b, o, "create")
+	res.Trades = st.applyFills(b, o, r)
+	res.Offer = *o
+	return res, nil
+}
+
+// applyFills books the fills of an incoming (new or re-entered) offer and
+// settles its final state.
+func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue.Trade {
+	var trades []venue.Trade
+	for _, f := range r.Fills {
+		resting := st.open[f.RestingID]
+		resting.Filled = f.RestingFilled
+		st.addUse(resting, f.Quantity.Neg())
+		o.Filled = o.Filled.Add(f.Quantity)
+		if o.Type == venue.TypeOffer && st.open[o.ID] != nil {
+			st.addUse(o, f.Quantity.Neg()) // an amended offer already counted
+		}
+		ask, bid := resting, o
+		if o.Direction == venue.Ask {
+			ask, bid = o, resting
+		}
+		trades = append(trades, st.trade(b, ask, bid, f.Quantity, f.Price, st.continuousSettlement(resting), venue.ExecutionContinuous))
+		resting.ModifiedAt = st.now
+		if !resting.Remaining().IsPos() {
+			resting.Status = venue.StatusClosed
+			delete(st.open, resting.ID)
+			st.emit(b, resting, "update")
+		} else {
+			st.emit(b, resting, "update")
+		}
+	}
+	o.Priority = r.Order.Seq
+	wasOpen := st.open[o.ID] != nil
+	switch r.Status {
+	case matching.StatusResting:
+		o.Status = venue.StatusCreated
+		if !wasOpen {
+			st.rest(o)
+		}
+	case matching.StatusFilled:
+		o.Status = venue.StatusClosed
+		if wasOpen {
+			st.addUse(o, o.Remaining().Neg())
+			delete(st.open, o.ID)
+		}
+	default: // the unfilled rest of a market or all-or-none order is cancelled
+		o.Status = venue.StatusCancelled
+		if wasOpen {
+			st.addUse(o, o.Remaining().Neg())
+			delete(st.open, o.ID)
+		}
+	}
+	if len(r.Fills) > 0 || r.Status != matching.StatusResting {
+		st.emit(b, o, "update")
+	}
+	return trades
+}
+
+// OfferChange is an amendment; nil fields are unchanged.
+type OfferChange struct {
+	Price          *udecimal.Decimal
+	Quantity       *udecimal.Decimal // new total quantity
+	SettlementDate *bondmath.Date
+	Validity       *string
+	ValidUntil     *time.Time
+	Notes          *string
+}
+
+// amendOffer changes an open offer or quote of the caller's firm.
+func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChange) (OfferResult, error) {
+	o := st.open[id]
+	if o == nil || o.ParticipantID != p.ParticipantID || o.Type == venue.TypeRFQ {
+		return OfferResult{}, errNotOpen
+	}
+	newQty, newPrice := o.Quantity, o.Price
+	if ch.Quantity != nil {
+		newQty = *ch.Quantity
+		if newQty.LessThan(o.Filled) || !newQty.GreaterThan(o.Filled) {
+			return OfferResult{}, venue.InvalidField("quantity", fmt.Sprintf("must be greater than the filled quantity %s", o.Filled))
+		}
+	}
+	if ch.Price != nil {
+		if o.MarketOrder {
+			return OfferResult{}, venue.InvalidField("price_per_unit", "a market order has no price")
+		}
+		newPrice = *ch.Price
+	}
+	newRemaining := newQty.Sub(o.Filled)
+	if err := st.checkRisk(o, newRemaining, newRemaining.Sub(o.Remaining())); err != nil {
+		return OfferResult{}, err
+	}
+	if ch.SettlementDate != nil {
+		o.SettlementDate = *ch.SettlementDate
+	}
+	if ch.Validity != nil {
+		o.Validity = *ch.Validity
+		o.ValidUntil = nil
+	}
+	if ch.ValidUntil != nil {
+		vu := *ch.ValidUntil
+		o.ValidUntil = &vu
+		heap.Push(&st.expiries, expiry{at: vu, id: o.ID})
+	}
+	if ch.Notes != nil {
+		o.Notes = *ch.Notes
+	}
+	o.ModifiedAt = st.now
+	var res OfferResult
+	if o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
+		r, err := st.book(o.MarketID, o.InstrumentID).AmendInto(o.ID, newPrice, newQty, st.fills[:0])
+		if err != nil {
+			return OfferResult{}, venue.Invalid(err.Error())
+		}
+		st.fills = r.Fills
+		st.addUse(o, newRemaining.Sub(o.Remaining()))
+		o.Quantity, o.Price = newQty, newPrice
+		o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
+		st.emit(b, o, "update")
+		res.Trades = st.applyFills(b, o, r)
+		res.Offer = *o
+		return res, nil
+	}
+	if !newPrice.Equal(o.Price) || newQty.GreaterThan(o.Quantity) {
+		o.Priority = st.nextPriority()
+	}
+	st.addUse(o, newRemaining.Sub(o.Remaining()))
+	o.Quantity, o.Price = newQty, newPrice
+	o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
+	st.emit(b, o, "update")
+	res.Offer = *o
+	return res, nil
+}
+
+var errNotOpen = venue.NotFound("open offer")
+
+// cancelOffer ends an offer or quote: its owner cancels it; the requester
+// of the RFQ a quote answers rejects it.
+func (st *state) cancelOffer(b *batch, p venue.Principal, id string) (OfferResult, error) {
+	o := st.open[id]
+	if o == nil || o.Type == venue.TypeRFQ {
+		return OfferResult{}, errNotOpen
+	}
+	switch {
+	case o.ParticipantID == p.ParticipantID:
+		st.close(b, o, venue.StatusCancelled)
+	case o.Type == venue.TypeQuote && st.rfqOwner[o.MatchedOfferID] == p.ParticipantID:
+		st.close(b, o, venue.StatusRejected)
+	default:
+		return OfferResult{}, errNotOpen
+	}
+	return OfferResult{Offer: *o}, nil
+}

@@ -1,0 +1,268 @@
+package trading
+
+import (
+	"container/heap"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// This file holds the sequencer's RFQ commands: request, quote, accept,
+// reject, decline, cancel, update, and expiry.
+
+func (st *state) addQuote(q *venue.Offer) {
+	m := st.quotes[q.MatchedOfferID]
+	if m == nil {
+		m = map[string]string{}
+		st.quotes[q.MatchedOfferID] = m
+	}
+	m[q.ParticipantID] = q.ID
+}
+
+// createRFQ opens a request for quote to its recipients (already resolved
+// and checked to be enabled counterparties by the use case).
+func (st *state) createRFQ(b *batch, r *venue.Offer) (OfferResult, error) {
+	r.Priority = st.nextPriority()
+	r.CreatedAt, r.UpdatedAt, r.ModifiedAt = st.now, st.now, st.now
+	r.Status = venue.StatusCreated
+	r.AccruedInterest = st.accrued(r.InstrumentID, r.SettlementDate, r.Quantity)
+	m := map[string]bool{}
+	for _, p := range r.Counterparties {
+		if !st.eligible(r.ParticipantID, p) {
+			return OfferResult{}, venue.InvalidField("counterparties", "participant "+p+" is not an enabled counterparty")
+		}
+		m[p] = false
+	}
+	st.recipients[r.ID] = m
+	st.rfqOwner[r.ID] = r.ParticipantID
+	for _, p := range r.Counterparties {
+		b.recipients = append(b.recipients, recipientWrite{rfq: r.ID, r: store.Recipient{ParticipantID: p}})
+	}
+	st.rest(r)
+	st.emit(b, r, "create")
+	return OfferResult{Offer: *r}, nil
+}
+
+// executable reports whether a quote's price meets an executable RFQ's
+// limit.
+func executable(rfq, q *venue.Offer) bool {
+	if !rfq.IsExecutable || !rfq.HasPrice || !q.HasPrice {
+		return false
+	}
+	if rfq.Direction == venue.Bid { // the requester buys: the quote's ask must be at or below the limit
+		return q.Price.LessThanOrEqual(rfq.Price)
+	}
+	return q.Price.GreaterThanOrEqual(rfq.Price)
+}
+
+// createQuote answers an RFQ. A dealer has at most one live quote per RFQ:
+// a new one replaces the previous. A quote at or better than an executable
+// RFQ's limit trades at once.
+func (st *state) createQuote(b *batch, q *venue.Offer) (OfferResult, error) {
+	rfq := st.open[q.MatchedOfferID]
+	declined, invited := st.recipients[q.MatchedOfferID][q.ParticipantID]
+	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
+		return OfferResult{}, venue.NotFound("open request for quote")
+	}
+	if declined {
+		return OfferResult{}, venue.Conflict("you declined this request for quote")
+	}
+	var v venue.Validator
+	v.Check(q.Direction != rfq.Direction, "direction", "must be the opposite of the request's direction "+rfq.Direction)
+	v.Check(q.Quantity.Equal(rfq.Quantity), "quantity", "must equal the request's quantity "+rfq.Quantity.String())
+	v.Check(q.InstrumentID == rfq.InstrumentID && q.MarketID == rfq.MarketID, "instrument_id", "must be the request's instrument and market")
+	if err := v.Err(); err != nil {
+		return OfferResult{}, err
+	}
+	var prev *venue.Offer
+	if id, ok := st.quotes[rfq.ID][q.ParticipantID]; ok {
+		prev = st.open[id]
+	}
+	more := q.Quantity
+	if prev != nil {
+		more = more.Sub(prev.Remaining())
+	}
+	if err := st.checkRisk(q, q.Quantity, more); err != nil {
+		return OfferResult{}, err
+	}
+	if prev != nil {
+		st.close(b, prev, venue.StatusCancelled)
+	}
+	q.Priority = st.nextPriority()
+	q.CreatedAt, q.UpdatedAt, q.ModifiedAt = st.now, st.now, st.now
+	q.Status = venue.StatusCreated
+	q.SettlementDate = rfq.SettlementDate
+	q.AccruedInterest = st.accrued(q.InstrumentID, q.SettlementDate, q.Quantity)
+	st.rest(q)
+	st.addQuote(q)
+	st.emit(b, q, "create")
+	res := OfferResult{Offer: *q}
+	if executable(rfq, q) {
+		t := st.execute(b, rfq, q)
+		res.Offer, res.Trades = *q, []venue.Trade{t}
+	}
+	return res, nil
+}
+
+// execute trades an RFQ with one of its quotes: both close, the other
+// quotes are rejected.
+func (st *state) execute(b *batch, rfq, q *venue.Offer) venue.Trade {
+	qty := q.Quantity
+	rfq.Filled, q.Filled = qty, qty
+	st.addUse(q, qty.Neg())
+	ask, bid := q, rfq
+	if rfq.Direction == venue.Ask {
+		ask, bid = rfq, q
+	}
+	t := st.trade(b, ask, bid, qty, q.Price, rfq.SettlementDate, venue.ExecutionOTC)
+	q.Status, rfq.Status = venue.StatusClosed, venue.StatusClosed
+	q.ModifiedAt, rfq.ModifiedAt = st.now, st.now
+	delete(st.open, q.ID)
+	st.emit(b, q, "update")
+	for dealer, id := range st.quotes[rfq.ID] {
+		if other := st.open[id]; other != nil && dealer != q.ParticipantID {
+			st.close(b, other, venue.StatusRejected)
+		}
+	}
+	st.endRFQ(rfq)
+	st.emit(b, rfq, "update")
+	return t
+}
+
+// endRFQ forgets an RFQ that is no longer open.
+func (st *state) endRFQ(rfq *venue.Offer) {
+	delete(st.open, rfq.ID)
+	delete(st.quotes, rfq.ID)
+	delete(st.recipients, rfq.ID)
+}
+
+// acceptQuote is the requester taking a quote.
+func (st *state) acceptQuote(b *batch, p venue.Principal, quoteID string) (OfferResult, error) {
+	q := st.open[quoteID]
+	if q == nil || q.Type != venue.TypeQuote {
+		return OfferResult{}, errNotOpen
+	}
+	rfq := st.open[q.MatchedOfferID]
+	if rfq == nil || rfq.ParticipantID != p.ParticipantID {
+		return OfferResult{}, errNotOpen
+	}
+	t := st.execute(b, rfq, q)
+	return OfferResult{Offer: *q, Trades: []venue.Trade{t}}, nil
+}
+
+// declineRFQ is an invited dealer saying no. When every dealer has
+// declined, the RFQ is rejected.
+func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferResult, error) {
+	rfq := st.open[rfqID]
+	declined, invited := st.recipients[rfqID][p.ParticipantID]
+	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
+		return OfferResult{}, venue.NotFound("open request for quote")
+	}
+	if declined {
+		return OfferResult{}, venue.Conflict("already declined")
+	}
+	if id, ok := st.quotes[rfqID][p.ParticipantID]; ok {
+		if q := st.open[id]; q != nil {
+			st.close(b, q, venue.StatusCancelled)
+		}
+	}
+	st.recipients[rfqID][p.ParticipantID] = true
+	b.recipients = append(b.recipients, recipientWrite{rfq: rfqID, r: store.Recipient{ParticipantID: p.ParticipantID, Declined: true}})
+	all := true
+	for _, d := range st.recipients[rfqID] {
+		all = all && d
+	}
+	rfq.ModifiedAt = st.now
+	if all {
+		rfq.Status = venue.StatusRejected
+		st.closeQuotes(b, rfq, venue.StatusRejected)
+		st.endRFQ(rfq)
+		st.emit(b, rfq, "delete")
+	} else {
+		st.emit(b, rfq, "update")
+	}
+	return OfferResult{Offer: *rfq}, nil
+}
+
+func (st *state) closeQuotes(b *batch, rfq *venue.Offer, status string) {
+	for _, id := range st.quotes[rfq.ID] {
+		if q := st.open[id]; q != nil {
+			st.close(b, q, status)
+		}
+	}
+}
+
+// cancelRFQ is the requester withdrawing its RFQ; live quotes are
+// rejected.
+func (st *state) cancelRFQ(b *batch, p venue.Principal, rfqID string) (OfferResult, error) {
+	rfq := st.open[rfqID]
+	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
+		return OfferResult{}, errNotOpen
+	}
+	st.closeQuotes(b, rfq, venue.StatusRejected)
+	rfq.Status, rfq.ModifiedAt = venue.StatusCancelled, st.now
+	st.endRFQ(rfq)
+	st.emit(b, rfq, "delete")
+	return OfferResult{Offer: *rfq}, nil
+}
+
+// updateRFQ changes an open RFQ. A new quantity or settlement date rejects
+// the live quotes: dealers quote again.
+func (st *state) updateRFQ(b *batch, p venue.Principal, rfqID string, ch OfferChange) (OfferResult, error) {
+	rfq := st.open[rfqID]
+	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
+		return OfferResult{}, errNotOpen
+	}
+	requote := (ch.Quantity != nil && !ch.Quantity.Equal(rfq.Quantity)) ||
+		(ch.SettlementDate != nil && *ch.SettlementDate != rfq.SettlementDate)
+	if ch.Quantity != nil {
+		rfq.Quantity = *ch.Quantity
+	}
+	if ch.Price != nil {
+		rfq.Price, rfq.HasPrice = *ch.Price, true
+	}
+	if ch.SettlementDate != nil {
+		rfq.SettlementDate = *ch.SettlementDate
+	}
+	if ch.Validity != nil {
+		rfq.Validity, rfq.ValidUntil = *ch.Validity, nil
+	}
+	if ch.ValidUntil != nil {
+		vu := *ch.ValidUntil
+		rfq.ValidUntil = &vu
+		heap.Push(&st.expiries, expiry{at: vu, id: rfq.ID})
+	}
+	if ch.Notes != nil {
+		rfq.Notes = *ch.Notes
+	}
+	if requote {
+		st.closeQuotes(b, rfq, venue.StatusRejected)
+		delete(st.quotes, rfq.ID)
+	}
+	rfq.AccruedInterest = st.accrued(rfq.InstrumentID, rfq.SettlementDate, rfq.Quantity)
+	rfq.ModifiedAt = st.now
+	st.emit(b, rfq, "update")
+	return OfferResult{Offer: *rfq}, nil
+}
+
+// expireDue expires every gtd record whose deadline has passed. An
+// expiring RFQ takes its live quotes with it.
+func expireDue(st *state, b *batch) (any, error) {
+	for len(st.expiries) > 0 && !st.expiries[0].at.After(st.now) {
+		e := heap.Pop(&st.expiries).(expiry)
+		o := st.open[e.id]
+		if o == nil || o.ValidUntil == nil || o.ValidUntil.After(st.now) {
+			continue // closed meanwhile, or its deadline moved
+		}
+		if o.Type == venue.TypeRFQ {
+			st.closeQuotes(b, o, venue.StatusExpired)
+			o.Status, o.ModifiedAt = venue.StatusExpired, st.now
+			st.endRFQ(o)
+			st.emit(b, o, "delete")
+			continue
+		}
+		o.ModifiedAt = st.now
+		st.close(b, o, venue.StatusExpired)
+	}
+	return nil, nil
+}

@@ -1,0 +1,736 @@
+package trading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// OfferInput is the create body of an offer, a quote or an RFQ (spec §4.2).
+// Server-owned fields (id, status, filled_quantity, accrued_interest,
+// timestamps) are not part of it.
+type OfferInput struct {
+	ParticipantID        string
+	AccountID            string
+	UserID               string
+	InstrumentID         string
+	MarketID             string
+	SettlementProviderID string
+	Direction            string
+	Price                *udecimal.Decimal // clean price per unit, percent of par
+	Quantity             *udecimal.Decimal
+	MatchedOfferID       string
+	Notes                string
+	MarketOrder          bool
+	IsExecutable         bool
+	SettlementDate       *bondmath.Date
+	Validity             string
+	ValidUntil           *time.Time
+	Counterparties       []string
+}
+
+// OfferView is a record with the objects the spec nests in it.
+type OfferView struct {
+	venue.Offer
+	Instrument    *venue.Instrument
+	Market        *venue.Market
+	Participant   *venue.Participant
+	Account       *venue.Account
+	User          *venue.User
+	MatchedOffers []venue.Offer
+	// ShowRecipients is set when the caller may see an RFQ's recipients.
+	ShowRecipients bool
+	Trades         []venue.Trade
+}
+
+var traders = []venue.Role{venue.RoleAdmin, venue.RoleTrader}
+
+func direction(s string) (string, bool) {
+	switch strings.ToLower(s) {
+	case "ask", "sell":
+		return venue.Ask, true
+	case "bid", "buy":
+		return venue.Bid, true
+	}
+	return "", false
+}
+
+// prepared is a validated create request with the reference records it
+// names.
+type prepared struct {
+	offer      venue.Offer
+	instrument venue.Instrument
+	market     venue.Market
+}
+
+// prepare validates a create request against reference data and returns
+// the record to submit. typ is the record type being created.
+func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput, typ string) (prepared, error) {
+	var pr prepared
+	if err := require(p, traders...); err != nil {
+		return pr, err
+	}
+	now := s.clock()
+	today := bondmath.DateOf(now)
+	var v venue.Validator
+	dir, ok := direction(in.Direction)
+	v.Check(ok, "direction", "must be ask or bid (sell or buy)")
+	if in.Quantity == nil {
+		v.Addf("quantity", "is required")
+	}
+	if in.Price != nil && !in.Price.IsPos() {
+		v.Addf("price_per_unit", "must be greater than 0")
+	}
+	if typ != venue.TypeRFQ && !in.MarketOrder && in.Price == nil {
+		v.Addf("price_per_unit", "is required (the clean price in percent of par) unless market_order is true")
+	}
+	v.Check(validID(in.InstrumentID), "instrument_id", "is required: an instrument id")
+	v.Check(validID(in.MarketID), "market_id", "is required: a market id")
+	validity := strings.ToLower(in.Validity)
+	if validity == "" {
+		validity = venue.GTC
+	}
+	v.Check(validity == venue.GTC || validity == venue.GTD, "validity", "must be gtc or gtd")
+	if validity == venue.GTD {
+		v.Check(in.ValidUntil != nil && in.ValidUntil.After(now), "valid_until", "is required with gtd and must be in the future")
+	}
+	if err := v.Err(); err != nil {
+		return pr, err
+	}
+	if in.ParticipantID != "" && in.ParticipantID != p.ParticipantID {
+		return pr, venue.NotFound("participant")
+	}
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		if pr.instrument, err = tx.Instrument(ctx, in.InstrumentID); err != nil {
+			if errors.Is(err, venue.ErrNotFound) {
+				return venue.InvalidField("instrument_id", "unknown instrument")
+			}
+			return err
+		}
+		if pr.market, err = tx.Market(ctx, in.MarketID); err != nil {
+			if errors.Is(err, venue.ErrNotFound) {
+				return venue.InvalidField("market_id", "unknown market")
+			}
+			return err
+		}
+		if in.AccountID == "" {
+			as, _, err := tx.Accounts(ctx, p.ParticipantID, venue.Page{Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(as) == 0 {
+				return venue.InvalidField("account_id", "is required: the participant has no account")
+			}
+			in.AccountID = as[len(as)-1].ID
+		}
+		if !validID(in.AccountID) {
+			return venue.NotFound("account")
+		}
+		acc, err := tx.Account(ctx, in.AccountID)
+		if err != nil || acc.ParticipantID != p.ParticipantID {
+			return notFoundOr(err, "account")
+		}
+		if in.UserID != "" && in.UserID != p.UserID {
+			if !validID(in.UserID) {
+				return venue.NotFound("user")
+			}
+			u, err := tx.User(ctx, in.UserID)
+			if err != nil || u.ParticipantID != p.ParticipantID {
+				return notFoundOr(err, "user")
+			}
+		}
+		if in.SettlementProviderID == "" {
+			in.SettlementProviderID = acc.DefaultSettlementProviderID
+		}
+		if in.SettlementProviderID != "" {
+			if !validID(in.SettlementProviderID) {
+				return venue.NotFound("settlement provider")
+			}
+			sp, err := tx.SettlementProvider(ctx, in.SettlementProviderID)
+			if err != nil || sp.ParticipantID != p.ParticipantID {
+				return notFoundOr(err, "settlement provider")
+			}
+			if !sp.Enabled {
+				return venue.InvalidField("settlement_provider_id", "the settlement provider is disabled")
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return pr, err
+	}
+	in2 := pr.instrument
+	listed := false
+	for _, m := range in2.MarketIDs {
+		listed = listed || m == pr.market.ID
+	}
+	v.Check(listed, "market_id", "the instrument is not listed on this market")
+	v.Check(pr.market.IsEnabled, "market_id", "the market is closed")
+	v.Check(in2.Enabled, "instrument_id", "the instrument is not enabled for trading")
+	otc := pr.market.FacilityType == venue.FacilityOTC
+	if typ == venue.TypeRFQ || typ == venue.TypeQuote {
+		v.Check(otc, "market_id", "requests for quote and quotes trade on an OTC market")
+	}
+	if in.MarketOrder {
+		v.Check(!otc, "market_order", "market orders are not allowed on an OTC market")
+		v.Check(typ == venue.TypeOffer, "market_order", "only an offer can be a market order")
+	}
+	q := *in.Quantity
+	v.Check(q.IsPos(), "quantity", "must be greater than 0")
+	if q.IsPos() {
+		v.Check(q.GreaterThanOrEqual(in2.MinPiece), "quantity", "must be at least min_piece "+in2.MinPiece.String())
+		_, rem, err := q.QuoRem(in2.MinIncrement)
+		v.Check(err == nil && rem.IsZero(), "quantity", "must be a multiple of min_increment "+in2.MinIncrement.String())
+	}
+	if in.Price != nil && in.Price.Prec() > in2.Precision {
+		v.Addf("price_per_unit", "has more than the instrument's %d decimal places", in2.Precision)
+	}
+	bond, bondErr := bondOf(in2)
+	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
+	settle := bondmath.TARGET2.AddBusinessDays(today, pr.market.SettlementLag)
+	if in.SettlementDate != nil {
+		settle = *in.SettlementDate
+		v.Check(bondmath.TARGET2.IsBusinessDay(settle), "settlement_date", "must be a TARGET2 business day")
+		v.Check(!settle.Before(today), "settlement_date", "must not be before the trade date "+today.String())
+	}
+	if bondErr == nil {
+		v.Check(settle.Before(bond.Maturity), "settlement_date", "must be before the instrument's maturity "+bond.Maturity.String())
+	}
+	for i, c := range in.Counterparties {
+		v.Check(validID(c), fmt.Sprintf("counterparties[%d]", i), "must be a participant id")
+	}
+	if err := v.Err(); err != nil {
+		return pr, err
+	}
+	o := venue.Offer{ID: newID(), Type: typ, Direction: dir, ParticipantID: p.ParticipantID, AccountID: in.AccountID,
+		UserID: p.UserID, MarketID: pr.market.ID, InstrumentID: in2.ID, SettlementProviderID: in.SettlementProviderID,
+		Quantity: q, MatchedOfferID: in.MatchedOfferID, Notes: in.Notes, MarketOrder: in.MarketOrder,
+		IsExecutable: in.IsExecutable, SettlementDate: settle, Validity: validity, Counterparties: in.Counterparties}
+	if in.UserID != "" {
+		o.UserID = in.UserID
+	}
+	if in.Price != nil && !in.MarketOrder {
+		o.Price, o.HasPrice = *in.Price, true
+	}
+	if validity == venue.GTD {
+		vu := in.ValidUntil.UTC().Truncate(time.Millisecond)
+		o.ValidUntil = &vu
+	}
+	pr.offer = o
+	return pr, nil
+}
+
+func notFoundOr(err error, what string) error {
+	if err == nil || errors.Is(err, venue.ErrNotFound) {
+		return venue.NotFound(what)
+	}
+	return err
+}
+
+// CreateOffer creates a firm offer, or — with matched_offer_id naming an
+// RFQ — a quote on that RFQ.
+func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
+	typ := venue.TypeOffer
+	if in.MatchedOfferID != "" {
+		typ = venue.TypeQuote
+		if !validID(in.MatchedOfferID) {
+			return OfferView{}, venue.NotFound("request for quote")
+		}
+	}
+	pr, err := s.prepare(ctx, p, in, typ)
+	if err != nil {
+		return OfferView{}, err
+	}
+	o := pr.offer
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) {
+		if typ == venue.TypeQuote {
+			return st.createQuote(b, &o)
+		}
+		return st.createOffer(b, &o)
+	})
+	if err != nil {
+		return OfferView{}, fmt.Errorf("create %s: %w", typ, err)
+	}
+	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, Trades: res.Trades}, nil
+}
+
+// CreateRFQ sends a request for quote. Without counterparties it goes to
+// every enabled counterparty; with matched_offer_id naming a resting offer
+// it goes to that offer's owner.
+func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
+	target := in.MatchedOfferID
+	in.MatchedOfferID = ""
+	if in.Validity == "" {
+		in.Validity = venue.GTD
+		if in.ValidUntil == nil {
+			vu := s.clock().Add(15 * time.Minute)
+			in.ValidUntil = &vu
+		}
+	}
+	pr, err := s.prepare(ctx, p, in, venue.TypeRFQ)
+	if err != nil {
+		return OfferView{}, err
+	}
+	r := pr.offer
+	err = s.db.View(ctx, func(tx *store.Tx) error {
+		cps, err := tx.Counterparties(ctx, p.ParticipantID)
+		if err != nil {
+			return err
+		}
+		if target != "" {
+			if !validID(target) {
+				return venue.NotFound("offer")
+			}
+			t, err := tx.Offer(ctx, target)
+			if err != nil || t.Type != venue.TypeOffer || !t.Open() || !contains(cps, t.ParticipantID) {
+				return notFoundOr(err, "offer")
+			}
+			r.MatchedOfferID, r.Counterparties = t.ID, []string{t.ParticipantID}
+			return nil
+		}
+		if len(r.Counterparties) == 0 {
+			r.Counterparties = cps
+		}
+		var v venue.Validator
+		seen := map[string]bool{}
+		for i, c := range r.Counterparties {
+			v.Check(contains(cps, c) && !seen[c], fmt.Sprintf("counterparties[%d]", i), "must be an enabled counterparty, listed once")
+			seen[c] = true
+		}
+		v.Check(len(r.Counterparties) > 0, "counterparties", "the participant has no enabled counterparty to ask")
+		return v.Err()
+	})
+	if err != nil {
+		return OfferView{}, fmt.Errorf("create rfq: %w", err)
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.createRFQ(b, &r) })
+	if err != nil {
+		return OfferView{}, fmt.Errorf("create rfq: %w", err)
+	}
+	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, ShowRecipients: true}, nil
+}
+
+// submit runs an engine command and types its answer.
+func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResult, error)) (OfferResult, error) {
+	v, err := s.eng.do(ctx, func(st *state, b *batch) (any, error) { return fn(st, b) })
+	if err != nil {
+		return OfferResult{}, err
+	}
+	return v.(OfferResult), nil
+}
+
+// ChangeInput is the update entity of an offer or RFQ (spec §4.3).
+type ChangeInput struct {
+	Price          *udecimal.Decimal
+	Quantity       *udecimal.Decimal
+	SettlementDate *bondmath.Date
+	Validity       *string
+	ValidUntil     *time.Time
+	Notes          *string
+}
+
+// change validates an update entity for a record on an instrument.
+func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (OfferChange, error) {
+	var v venue.Validator
+	ch := OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes}
+	var instr venue.Instrument
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		instr, err = tx.Instrument(ctx, o.InstrumentID)
+		return err
+	})
+	if err != nil {
+		return ch, err
+	}
+	if in.Price != nil {
+		v.Check(in.Price.IsPos(), "price_per_unit", "must be greater than 0")
+		v.Check(in.Price.Prec() <= instr.Precision, "price_per_unit", fmt.Sprintf("has more than the instrument's %d decimal places", instr.Precision))
+	}
+	if q := in.Quantity; q != nil {
+		v.Check(q.IsPos(), "quantity", "must be greater than 0")
+		if q.IsPos() {
+			v.Check(q.GreaterThanOrEqual(instr.MinPiece), "quantity", "must be at least min_piece "+instr.MinPiece.String())
+			_, rem, err := q.QuoRem(instr.MinIncrement)
+			v.Check(err == nil && rem.IsZero(), "quantity", "must be a multiple of min_increment "+instr.MinIncrement.String())
+		}
+	}
+	if d := in.SettlementDate; d != nil {
+		today := bondmath.DateOf(s.clock())
+		v.Check(bondmath.TARGET2.IsBusinessDay(*d), "settlement_date", "must be a TARGET2 business day")
+		v.Check(!d.Before(today), "settlement_date", "must not be before the trade date "+today.String())
+	}
+	if in.Validity != nil {
+		val := strings.ToLower(*in.Validity)
+		v.Check(val == venue.GTC || val == venue.GTD, "validity", "must be gtc or gtd")
+		if val == venue.GTD {
+			v.Check(in.ValidUntil != nil && in.ValidUntil.After(s.clock()), "valid_until", "is required with gtd and must be in the future")
+		}
+		ch.Validity = &val
+	}
+	if in.ValidUntil != nil && in.Validity != nil && strings.ToLower(*in.Validity) == venue.GTD {
+		vu := in.ValidUntil.UTC().Truncate(time.Millisecond)
+		ch.ValidUntil = &vu
+	}
+	return ch, v.Err()
+}
+
+// visibleOffer loads a record the caller may see: its own, a quote on its
+// RFQ, an RFQ it sent or was invited to; the operator sees all.
+func (s *Service) visibleOffer(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Offer, error) {
+	if !validID(id) {
+		return venue.Offer{}, venue.NotFound("offer")
+	}
+	o, err := tx.Offer(ctx, id)
+	if err != nil {
+		return o, err
+	}
+	if p.IsOperator() || o.ParticipantID == p.ParticipantID {
+		return o, nil
+	}
+	switch o.Type {
+	case venue.TypeQuote:
+		rfq, err := tx.Offer(ctx, o.MatchedOfferID)
+		if err == nil && rfq.ParticipantID == p.ParticipantID {
+			return o, nil
+		}
+	case venue.TypeRFQ:
+		if contains(o.Counterparties, p.ParticipantID) {
+			return o, nil
+		}
+	}
+	return venue.Offer{}, venue.NotFound("offer")
+}
+
+// view loads the nested objects of a record for the caller.
+func (s *Service) view(ctx context.Context, tx *store.Tx, p venue.Principal, o venue.Offer) (OfferView, error) {
+	v := OfferView{Offer: o, ShowRecipients: p.IsOperator() || o.ParticipantID == p.ParticipantID}
+	in, err := tx.Instrument(ctx, o.InstrumentID)
+	if err != nil {
+		return v, err
+	}
+	m, err := tx.Market(ctx, o.MarketID)
+	if err != nil {
+		return v, err
+	}
+	v.Instrument, v.Market = &in, &m
+	if v.ShowRecipients {
+		part, err := tx.Participant(ctx, o.ParticipantID)
+		if err != nil {
+			return v, err
+		}
+		acc, err := tx.Account(ctx, o.AccountID)
+		if err != nil {
+			return v, err
+		}
+		u, err := tx.User(ctx, o.UserID)
+		if err != nil {
+			return v, err
+		}
+		v.Participant, v.Account, v.User = &part, &acc, &u
+	}
+	if o.Type == venue.TypeRFQ {
+		f := store.OfferFilter{Types: []string{venue.TypeQuote}, MatchedOfferID: o.ID}
+		qs, _, err := tx.Offers(ctx, f, venue.Page{})
+		if err != nil {
+			return v, err
+		}
+		v.MatchedOffers = []venue.Offer{}
+		for _, q := range qs {
+			if v.ShowRecipients || q.ParticipantID == p.ParticipantID {
+				v.MatchedOffers = append(v.MatchedOffers, q)
+			}
+		}
+	}
+	return v, nil
+}
+
+// Offer returns one visible offer or quote with its nested objects.
+func (s *Service) Offer(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
+	var out OfferView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		o, err := s.visibleOffer(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		if o.Type == venue.TypeRFQ {
+			return venue.NotFound("offer")
+		}
+		out, err = s.view(ctx, tx, p, o)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("get offer: %w", err)
+	}
+	return out, nil
+}
+
+// RFQ returns one visible RFQ with its quotes (a dealer sees only its own).
+func (s *Service) RFQ(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
+	var out OfferView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		o, err := s.visibleOffer(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		if o.Type != venue.TypeRFQ {
+			return venue.NotFound("request for quote")
+		}
+		out, err = s.view(ctx, tx, p, o)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("get rfq: %w", err)
+	}
+	return out, nil
+}
+
+// OfferFilter selects offers or RFQs in a list.
+type OfferFilter struct {
+	Status, Type, InstrumentID, MarketID string
+}
+
+// Offers lists the caller's offers and quotes (all for the operator).
+func (s *Service) Offers(ctx context.Context, p venue.Principal, f OfferFilter, page venue.Page) (List[venue.Offer], error) {
+	types := []string{venue.TypeOffer, venue.TypeQuote}
+	if f.Type != "" {
+		if f.Type != venue.TypeOffer && f.Type != venue.TypeQuote {
+			return List[venue.Offer]{}, venue.InvalidField("type", "must be offer or quote")
+		}
+		types = []string{f.Type}
+	}
+	return s.listOffers(ctx, store.OfferFilter{Types: types, Owner: p.ParticipantID, Status: f.Status,
+		InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
+}
+
+// RFQs lists the RFQs the caller sent or was invited to.
+func (s *Service) RFQs(ctx context.Context, p venue.Principal, f OfferFilter, page venue.Page) (List[venue.Offer], error) {
+	return s.listOffers(ctx, store.OfferFilter{Types: []string{venue.TypeRFQ}, Owner: p.ParticipantID,
+		RecipientOf: p.ParticipantID, Status: f.Status, InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
+}
+
+func (s *Service) listOffers(ctx context.Context, f store.OfferFilter, page venue.Page) (List[venue.Offer], error) {
+	if f.Status != "" && !contains([]string{venue.StatusCreated, venue.StatusClosed, venue.StatusCancelled,
+		venue.StatusRejected, venue.StatusExpired}, f.Status) {
+		return List[venue.Offer]{}, venue.InvalidField("status", "must be created, closed, cancelled, rejected or expired")
+	}
+	for _, id := range []string{f.InstrumentID, f.MarketID} {
+		if id != "" && !validID(id) {
+			return List[venue.Offer]{}, venue.InvalidField("instrument_id", "must be an id")
+		}
+	}
+	var out List[venue.Offer]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out.Items, out.Next, err = tx.Offers(ctx, f, page)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list offers: %w", err)
+	}
+	return out, nil
+}
+
+// UpdateOffer amends the caller's open offer or quote.
+func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string, in ChangeInput) (OfferView, error) {
+	if err := require(p, traders...); err != nil {
+		return OfferView{}, err
+	}
+	cur, err := s.ownedOpen(ctx, p, id, "offer")
+	if err != nil {
+		return OfferView{}, err
+	}
+	if cur.Type == venue.TypeRFQ {
+		return OfferView{}, venue.NotFound("offer")
+	}
+	ch, err := s.change(ctx, cur, in)
+	if err != nil {
+		return OfferView{}, err
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.amendOffer(b, p, id, ch) })
+	if err != nil {
+		return OfferView{}, fmt.Errorf("update offer: %w", err)
+	}
+	return s.reload(ctx, p, res)
+}
+
+// ownedOpen loads a record of the caller's firm; a closed one is a 409.
+func (s *Service) ownedOpen(ctx context.Context, p venue.Principal, id, what string) (venue.Offer, error) {
+	var o venue.Offer
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		o, err = s.visibleOffer(ctx, tx, p, id)
+		return err
+	})
+	if err != nil {
+		return o, err
+	}
+	if o.ParticipantID != p.ParticipantID {
+		return o, venue.NotFound(what)
+	}
+	if !o.Open() {
+		return o, venue.Conflict("%s %s is %s", what, id, o.Status)
+	}
+	return o, nil
+}
+
+// reload answers a command with the committed record and its nested
+// objects.
+func (s *Service) reload(ctx context.Context, p venue.Principal, res OfferResult) (OfferView, error) {
+	var out OfferView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = s.view(ctx, tx, p, res.Offer)
+		return err
+	})
+	out.Trades = res.Trades
+	return out, err
+}
+
+// engineErr turns "not open" from the engine into a 409 when the record
+// exists and is visible but closed.
+func (s *Service) engineErr(ctx context.Context, p venue.Principal, id string, err error) error {
+	if !errors.Is(err, errNotOpen) {
+		return err
+	}
+	var o venue.Offer
+	verr := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		o, err = s.visibleOffer(ctx, tx, p, id)
+		return err
+	})
+	if verr != nil {
+		return venue.NotFound("offer")
+	}
+	if !o.Open() {
+		return venue.Conflict("%s %s is %s", strings.ReplaceAll(o.Type, "_", " "), id, o.Status)
+	}
+	return venue.NotFound("offer")
+}
+
+// DeleteOffer cancels the caller's offer or quote, or rejects a quote on
+// the caller's RFQ.
+func (s *Service) DeleteOffer(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
+	if err := require(p, traders...); err != nil {
+		return OfferView{}, err
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.cancelOffer(b, p, id) })
+	if err != nil {
+		return OfferView{}, fmt.Errorf("delete offer: %w", s.engineErr(ctx, p, id, err))
+	}
+	return s.reload(ctx, p, res)
+}
+
+// AcceptQuote trades the caller's RFQ with a quote; it answers the trade.
+func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string) (venue.Trade, error) {
+	if err := require(p, traders...); err != nil {
+		return venue.Trade{}, err
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.acceptQuote(b, p, id) })
+	if err != nil {
+		return venue.Trade{}, fmt.Errorf("accept quote: %w", s.engineErr(ctx, p, id, err))
+	}
+	return res.Trades[0], nil
+}
+
+// UpdateRFQ changes the caller's open RFQ.
+func (s *Service) UpdateRFQ(ctx context.Context, p venue.Principal, id string, in ChangeInput) (OfferView, error) {
+	if err := require(p, traders...); err != nil {
+		return OfferView{}, err
+	}
+	cur, err := s.ownedOpen(ctx, p, id, "request for quote")
+	if err != nil {
+		return OfferView{}, err
+	}
+	if cur.Type != venue.TypeRFQ {
+		return OfferView{}, venue.NotFound("request for quote")
+	}
+	ch, err := s.change(ctx, cur, in)
+	if err != nil {
+		return OfferView{}, err
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.updateRFQ(b, p, id, ch) })
+	if err != nil {
+		return OfferView{}, fmt.Errorf("update rfq: %w", s.engineErr(ctx, p, id, err))
+	}
+	return s.reload(ctx, p, res)
+}
+
+// CancelRFQ withdraws the caller's RFQ.
+func (s *Service) CancelRFQ(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
+	if err := require(p, traders...); err != nil {
+		return OfferView{}, err
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.cancelRFQ(b, p, id) })
+	if err != nil {
+		return OfferView{}, fmt.Errorf("cancel rfq: %w", s.engineErr(ctx, p, id, err))
+	}
+	return s.reload(ctx, p, res)
+}
+
+// DeclineRFQ is an invited dealer declining an RFQ.
+func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
+	if err := require(p, traders...); err != nil {
+		return OfferView{}, err
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.declineRFQ(b, p, id) })
+	if err != nil {
+		if errors.Is(err, venue.ErrNotFound) {
+			err = s.engineErr(ctx, p, id, errNotOpen)
+		}
+		return OfferView{}, fmt.Errorf("decline rfq: %w", err)
+	}
+	return s.reload(ctx, p, res)
+}
+
+// TradeFilter selects trades in a list.
+type TradeFilter struct {
+	InstrumentID, MarketID, OfferID string
+}
+
+// Trades lists trades the caller is party to (all for the operator).
+func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, page venue.Page) (List[venue.Trade], error) {
+	for _, id := range []string{f.InstrumentID, f.MarketID, f.OfferID} {
+		if id != "" && !validID(id) {
+			return List[venue.Trade]{}, venue.Invalid("filters instrument_id, market_id and offer_id take ids")
+		}
+	}
+	var out List[venue.Trade]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out.Items, out.Next, err = tx.Trades(ctx, store.TradeFilter{Party: p.ParticipantID, InstrumentID: f.InstrumentID,
+			MarketID: f.MarketID, OfferID: f.OfferID}, page)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list trades: %w", err)
+	}
+	return out, nil
+}
+
+// Trade returns one trade the caller is party to.
+func (s *Service) Trade(ctx context.Context, p venue.Principal, id string) (venue.Trade, error) {
+	if !validID(id) {
+		return venue.Trade{}, venue.NotFound("trade")
+	}
+	var t venue.Trade
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		t, err = tx.Trade(ctx, id)
+		if err == nil && !p.IsOperator() && t.AskOrder.ParticipantID != p.ParticipantID && t.BidOrder.ParticipantID != p.ParticipantID {
+			err = venue.NotFound("trade")
+		}
+		return err
+	})
+	if err != nil {
+		return t, fmt.Errorf("get trade: %w", err)
+	}
+	return t, nil
+}

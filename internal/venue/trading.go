@@ -1,0 +1,136 @@
+package venue
+
+import (
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/quagmt/udecimal"
+)
+
+// Offer types: one record shape serves firm offers, requests for quote and
+// dealers' quotes (spec §2 "Offer and RFQ record").
+const (
+	TypeOffer = "offer"
+	TypeRFQ   = "request_for_quote"
+	TypeQuote = "quote"
+)
+
+// Directions. "sell" and "buy" are accepted as input aliases.
+const (
+	Ask = "ask"
+	Bid = "bid"
+)
+
+// Offer, RFQ and quote states. Created is open; the others are final.
+const (
+	StatusCreated   = "created"
+	StatusClosed    = "closed"
+	StatusCancelled = "cancelled"
+	StatusRejected  = "rejected"
+	StatusExpired   = "expired"
+)
+
+// Validities.
+const (
+	GTC = "gtc"
+	GTD = "gtd"
+)
+
+// Execution types of trades.
+const (
+	ExecutionOTC        = "otc"
+	ExecutionContinuous = "continuous"
+)
+
+// Offer is a firm offer, an RFQ or a quote.
+type Offer struct {
+	ID                   string
+	Type                 string
+	Direction            string
+	ParticipantID        string
+	AccountID            string
+	UserID               string
+	MarketID             string
+	InstrumentID         string
+	SettlementProviderID string
+	// Price is the clean price per unit in percent of par; HasPrice is false
+	// for a market order and for an RFQ without a limit.
+	Price           udecimal.Decimal
+	HasPrice        bool
+	Quantity        udecimal.Decimal
+	Filled          udecimal.Decimal
+	Status          string
+	MatchedOfferID  string // quote: its RFQ; RFQ: the resting offer it was sent for
+	Notes           string
+	MarketOrder     bool
+	IsExecutable    bool
+	SettlementDate  bondmath.Date
+	Validity        string
+	ValidUntil      *time.Time
+	AccruedInterest udecimal.Decimal // for Quantity at SettlementDate
+	Message         string
+	Priority        uint64 // time priority in the book
+	// Counterparties are an RFQ's recipients (participant ids).
+	Counterparties []string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	ModifiedAt     time.Time
+}
+
+// Open reports whether the offer is still live.
+func (o *Offer) Open() bool { return o.Status == StatusCreated }
+
+// Remaining is the unfilled quantity.
+func (o *Offer) Remaining() udecimal.Decimal { return o.Quantity.Sub(o.Filled) }
+
+// Trade is one fill between an ask and a bid.
+type Trade struct {
+	ID                            string
+	TransactionIdentificationCode string
+	MarketID                      string
+	InstrumentID                  string
+	AskOrder, BidOrder            Order
+	Status                        string
+	Quantity                      udecimal.Decimal
+	PricePerUnit                  udecimal.Decimal // clean, percent of par
+	AccruedInterest               udecimal.Decimal // amount for Quantity
+	Price                         udecimal.Decimal // settlement amount: Quantity × clean/100 + accrued
+	Fee                           udecimal.Decimal
+	SettlementDate                bondmath.Date
+	ExecutionType                 string
+	CreatedAt, UpdatedAt          time.Time
+}
+
+// Order is one side of a trade: the offer's part in the fill.
+type Order struct {
+	ID            string
+	OfferID       string
+	Direction     string
+	ParticipantID string
+	AccountID     string
+	MarketID      string
+	InstrumentID  string
+	Quantity      udecimal.Decimal // the offer's quantity
+	PricePerUnit  udecimal.Decimal
+	Filled        udecimal.Decimal // the offer's filled quantity after this fill
+	Status        string
+	Type          string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// IndicativePrice is a non-firm two-way price a participant publishes.
+type IndicativePrice struct {
+	ID                   string
+	ParticipantID        string
+	AccountID            string
+	UserID               string
+	InstrumentID         string
+	BidPrice, AskPrice   *udecimal.Decimal
+	BidQuantity          *udecimal.Decimal
+	AskQuantity          *udecimal.Decimal
+	BidYield, AskYield   *udecimal.Decimal
+	SettlementDate       bondmath.Date
+	ValidUntil           *time.Time
+	CreatedAt, UpdatedAt time.Time
+}

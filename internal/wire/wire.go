@@ -1,0 +1,156 @@
+// Package wire renders trading records (offers, RFQs, quotes, trades) in
+// the spec's shapes. The REST adapter and the event log both use it, so an
+// event's data is exactly the record a client reads.
+package wire
+
+import (
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// Num writes an exact decimal as a JSON number.
+type Num udecimal.Decimal
+
+// MarshalJSON writes the decimal's digits unquoted.
+func (n Num) MarshalJSON() ([]byte, error) { return []byte(udecimal.Decimal(n).String()), nil }
+
+// Time formats an instant as ISO 8601 UTC with milliseconds.
+func Time(t time.Time) string { return t.UTC().Format(venue.TimestampLayout) }
+
+func timePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := Time(*t)
+	return &s
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// LimitPrice is the spec's price_per_unit object.
+type LimitPrice struct {
+	LimitPrice *Num   `json:"limit_price"`
+	Typename   string `json:"__typename"`
+}
+
+// Offer is the offer/RFQ/quote record. Nested objects and matched_offers
+// are added by the adapter where the spec shows them.
+type Offer struct {
+	ID                   string     `json:"id"`
+	Type                 string     `json:"type"`
+	Direction            string     `json:"direction"`
+	Price                *Num       `json:"price"`
+	Quantity             Num        `json:"quantity"`
+	PricePerUnitClean    *Num       `json:"price_per_unit_clean"`
+	FilledQuantity       Num        `json:"filled_quantity"`
+	PricePerUnit         LimitPrice `json:"price_per_unit"`
+	Status               string     `json:"status"`
+	MatchedOfferID       *string    `json:"matched_offer_id"`
+	Notes                string     `json:"notes"`
+	MarketOrder          bool       `json:"market_order"`
+	IsExecutable         bool       `json:"is_executable"`
+	SettlementDate       *string    `json:"settlement_date"`
+	Validity             string     `json:"validity"`
+	ValidUntil           *string    `json:"valid_until"`
+	ParticipantID        string     `json:"participant_id"`
+	AccountID            string     `json:"account_id"`
+	MarketID             string     `json:"market_id"`
+	InstrumentID         string     `json:"instrument_id"`
+	UserID               string     `json:"user_id"`
+	SettlementProviderID *string    `json:"settlement_provider_id"`
+	Counterparties       []string   `json:"counterparties,omitempty"`
+	AccruedInterest      string     `json:"accrued_interest"`
+	Message              *string    `json:"message"`
+	ModifiedAt           string     `json:"modified_at"`
+	CreatedAt            string     `json:"createdAt"`
+	UpdatedAt            string     `json:"updatedAt"`
+}
+
+// OfferOf renders o. Counterparties (an RFQ's recipients) are included
+// only when withRecipients is set: dealers do not see who else was asked.
+func OfferOf(o venue.Offer, withRecipients bool) Offer {
+	out := Offer{ID: o.ID, Type: o.Type, Direction: o.Direction, Quantity: Num(o.Quantity),
+		FilledQuantity: Num(o.Filled), PricePerUnit: LimitPrice{Typename: "LimitOrderPrice"}, Status: o.Status,
+		MatchedOfferID: nullable(o.MatchedOfferID), Notes: o.Notes, MarketOrder: o.MarketOrder,
+		IsExecutable: o.IsExecutable, Validity: o.Validity, ValidUntil: timePtr(o.ValidUntil),
+		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
+		UserID: o.UserID, SettlementProviderID: nullable(o.SettlementProviderID),
+		AccruedInterest: o.AccruedInterest.String(), Message: nullable(o.Message), ModifiedAt: Time(o.ModifiedAt),
+		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
+	if o.HasPrice {
+		p := Num(o.Price)
+		out.Price, out.PricePerUnitClean, out.PricePerUnit.LimitPrice = &p, &p, &p
+	}
+	if !o.SettlementDate.IsZero() {
+		s := o.SettlementDate.String()
+		out.SettlementDate = &s
+	}
+	if withRecipients && o.Type == venue.TypeRFQ {
+		out.Counterparties = append([]string{}, o.Counterparties...)
+	}
+	return out
+}
+
+// Order is a trade's order record (decimal text where the spec says so).
+type Order struct {
+	ID             string  `json:"id"`
+	Direction      string  `json:"direction"`
+	Price          Num     `json:"price"`
+	Quantity       string  `json:"quantity"`
+	PricePerUnit   string  `json:"price_per_unit"`
+	FilledQuantity string  `json:"filled_quantity"`
+	Status         string  `json:"status"`
+	Type           string  `json:"type"`
+	ExpiresAt      *string `json:"expires_at"`
+	AccountID      string  `json:"account_id"`
+	ParticipantID  string  `json:"participant_id"`
+	MarketID       string  `json:"market_id"`
+	InstrumentID   string  `json:"instrument_id"`
+	OfferID        string  `json:"offer_id"`
+	CreatedAt      string  `json:"createdAt"`
+	UpdatedAt      string  `json:"updatedAt"`
+}
+
+// OrderOf renders one side of a trade.
+func OrderOf(o venue.Order) Order {
+	return Order{ID: o.ID, Direction: o.Direction, Price: Num(o.PricePerUnit), Quantity: o.Quantity.String(),
+		PricePerUnit: o.PricePerUnit.String(), FilledQuantity: o.Filled.String(), Status: o.Status, Type: o.Type,
+		AccountID: o.AccountID, ParticipantID: o.ParticipantID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
+		OfferID: o.OfferID, CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
+}
+
+// Trade is the trade record without nested objects.
+type Trade struct {
+	ID                            string `json:"id"`
+	TransactionIdentificationCode string `json:"transaction_identification_code"`
+	AskOrderID                    string `json:"ask_order_id"`
+	BidOrderID                    string `json:"bid_order_id"`
+	MarketID                      string `json:"market_id"`
+	InstrumentID                  string `json:"instrument_id"`
+	Status                        string `json:"status"`
+	Quantity                      Num    `json:"quantity"`
+	Price                         Num    `json:"price"`
+	PricePerUnit                  Num    `json:"price_per_unit"`
+	AccruedInterest               string `json:"accrued_interest"`
+	Fee                           Num    `json:"fee"`
+	SettlementDate                string `json:"settlement_date"`
+	ExecutionType                 string `json:"execution_type"`
+	CreatedAt                     string `json:"createdAt"`
+	UpdatedAt                     string `json:"updatedAt"`
+}
+
+// TradeOf renders t.
+func TradeOf(t venue.Trade) Trade {
+	return Trade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, AskOrderID: t.AskOrder.ID,
+		BidOrderID: t.BidOrder.ID, MarketID: t.MarketID, InstrumentID: t.InstrumentID, Status: t.Status,
+		Quantity: Num(t.Quantity), Price: Num(t.Price), PricePerUnit: Num(t.PricePerUnit),
+		AccruedInterest: t.AccruedInterest.String(), Fee: Num(t.Fee), SettlementDate: t.SettlementDate.String(),
+		ExecutionType: t.ExecutionType, CreatedAt: Time(t.CreatedAt), UpdatedAt: Time(t.UpdatedAt)}
+}
