@@ -4,7 +4,12 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -113,10 +118,78 @@ func (s *Server) authed(fn authedFunc) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
+		if key := r.Header.Get("Idempotency-Key"); key != "" && r.Method != http.MethodGet {
+			s.idempotent(w, r, p, key, fn)
+			return
+		}
 		if err := fn(w, r, p); err != nil {
 			s.writeError(w, r, err)
 		}
 	})
+}
+
+// idempotent runs a write under an Idempotency-Key: a retry gets the first
+// answer again (with Idempotent-Replayed: true); the same key with another
+// method, path or body is a 422; a retry while the first is running is a
+// 409. Server errors are not kept, so their retries run again.
+func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Principal, key string, fn authedFunc) {
+	body, err := readBody(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s?%s\n", r.Method, r.URL.Path, r.URL.RawQuery)
+	h.Write(body)
+	hash := hex.EncodeToString(h.Sum(nil))
+	stored, err := s.svc.ClaimIdempotencyKey(r.Context(), p, key, hash)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if stored != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Idempotent-Replayed", "true")
+		w.WriteHeader(stored.Status)
+		_, _ = w.Write(stored.Body)
+		return
+	}
+	rec := &captureWriter{ResponseWriter: w}
+	if err := fn(rec, r, p); err != nil {
+		s.writeError(rec, r, err)
+	}
+	ctx := context.WithoutCancel(r.Context())
+	if rec.status >= 500 {
+		err = s.svc.ReleaseIdempotencyKey(ctx, p, key)
+	} else {
+		err = s.svc.FinishIdempotencyKey(ctx, p, key, rec.status, rec.buf.Bytes())
+	}
+	if err != nil {
+		s.log.ErrorContext(ctx, "idempotency record not saved", "id", requestID(ctx), "err", err.Error())
+	}
+}
+
+// captureWriter writes through and keeps a copy of the status and body.
+type captureWriter struct {
+	http.ResponseWriter
+	status int
+	buf    bytes.Buffer
+}
+
+func (c *captureWriter) WriteHeader(code int) {
+	if c.status == 0 {
+		c.status = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *captureWriter) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	c.buf.Write(b)
+	return c.ResponseWriter.Write(b)
 }
 
 func (s *Server) authenticate(r *http.Request) (venue.Principal, error) {
