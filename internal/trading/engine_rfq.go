@@ -124,8 +124,8 @@ func (st *state) execute(b *batch, rfq, q *venue.Offer) venue.Trade {
 			st.close(b, other, venue.StatusRejected)
 		}
 	}
+	st.emit(b, rfq, "update") // before endRFQ: the recipients are its audience
 	st.endRFQ(rfq)
-	st.emit(b, rfq, "update")
 	return t
 }
 
@@ -176,8 +176,8 @@ func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferRes
 	if all {
 		rfq.Status = venue.StatusRejected
 		st.closeQuotes(b, rfq, venue.StatusRejected)
-		st.endRFQ(rfq)
 		st.emit(b, rfq, "delete")
+		st.endRFQ(rfq)
 	} else {
 		st.emit(b, rfq, "update")
 	}
@@ -201,8 +201,8 @@ func (st *state) cancelRFQ(b *batch, p venue.Principal, rfqID string) (OfferResu
 	}
 	st.closeQuotes(b, rfq, venue.StatusRejected)
 	rfq.Status, rfq.ModifiedAt = venue.StatusCancelled, st.now
-	st.endRFQ(rfq)
 	st.emit(b, rfq, "delete")
+	st.endRFQ(rfq)
 	return OfferResult{Offer: *rfq}, nil
 }
 
@@ -257,8 +257,8 @@ func expireDue(st *state, b *batch) (any, error) {
 		if o.Type == venue.TypeRFQ {
 			st.closeQuotes(b, o, venue.StatusExpired)
 			o.Status, o.ModifiedAt = venue.StatusExpired, st.now
-			st.endRFQ(o)
 			st.emit(b, o, "delete")
+			st.endRFQ(o)
 			continue
 		}
 		o.ModifiedAt = st.now
