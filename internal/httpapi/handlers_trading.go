@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -114,8 +117,26 @@ type offerJSON struct {
 	MatchedOffers []wire.Offer     `json:"matched_offers,omitempty"`
 }
 
-func offerView(v trading.OfferView) offerJSON {
+// redactOffer blanks the ids of another firm's account, user and
+// settlement provider in a record the caller sees (an RFQ it was invited
+// to, a quote on its RFQ): another firm shows only its public participant
+// id (DESIGN §2).
+func redactOffer(p venue.Principal, o *wire.Offer) {
+	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
+		o.AccountID, o.UserID, o.SettlementProviderID = "", "", nil
+	}
+}
+
+// redactOrder blanks the counterparty's account id in a trade's order.
+func redactOrder(p venue.Principal, o *wire.Order) {
+	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
+		o.AccountID = ""
+	}
+}
+
+func offerView(p venue.Principal, v trading.OfferView) offerJSON {
 	out := offerJSON{Offer: wire.OfferOf(v.Offer, v.ShowRecipients)}
+	redactOffer(p, &out.Offer)
 	if v.Instrument != nil {
 		in := instrumentListView(trading.InstrumentView{Instrument: *v.Instrument,
 			Limits: trading.InstrumentLimits{Ask: []trading.LimitEntry{}, Bid: []trading.LimitEntry{}}})
@@ -140,7 +161,9 @@ func offerView(v trading.OfferView) offerJSON {
 	if v.MatchedOffers != nil {
 		out.MatchedOffers = make([]wire.Offer, 0, len(v.MatchedOffers))
 		for _, q := range v.MatchedOffers {
-			out.MatchedOffers = append(out.MatchedOffers, wire.OfferOf(q, false))
+			o := wire.OfferOf(q, false)
+			redactOffer(p, &o)
+			out.MatchedOffers = append(out.MatchedOffers, o)
 		}
 	}
 	return out
@@ -152,8 +175,8 @@ type rfqJSON struct {
 	MatchedOffers []wire.Offer `json:"matched_offers"`
 }
 
-func rfqView(v trading.OfferView) rfqJSON {
-	o := offerView(v)
+func rfqView(p venue.Principal, v trading.OfferView) rfqJSON {
+	o := offerView(p, v)
 	out := rfqJSON{offerJSON: o, MatchedOffers: o.MatchedOffers}
 	if out.MatchedOffers == nil {
 		out.MatchedOffers = []wire.Offer{}
@@ -161,13 +184,18 @@ func rfqView(v trading.OfferView) rfqJSON {
 	return out
 }
 
-func recordView(o venue.Offer) wire.Offer { return wire.OfferOf(o, true) }
+func recordView(p venue.Principal, o venue.Offer) wire.Offer {
+	out := wire.OfferOf(o, true)
+	redactOffer(p, &out)
+	return out
+}
 
 // tradeJSON is a trade with its orders and market nested.
 type tradeJSON struct {
 	wire.Trade
-	AskOrder orderJSON `json:"ask_order"`
-	BidOrder orderJSON `json:"bid_order"`
+	Market   marketJSON `json:"market"`
+	AskOrder orderJSON  `json:"ask_order"`
+	BidOrder orderJSON  `json:"bid_order"`
 }
 
 type orderJSON struct {
@@ -178,9 +206,12 @@ type orderJSON struct {
 	Offer       *struct{} `json:"offer"`
 }
 
-func tradeView(t venue.Trade) tradeJSON {
-	return tradeJSON{Trade: wire.TradeOf(t), AskOrder: orderJSON{Order: wire.OrderOf(t.AskOrder)},
-		BidOrder: orderJSON{Order: wire.OrderOf(t.BidOrder)}}
+func tradeView(p venue.Principal, t trading.TradeView) tradeJSON {
+	out := tradeJSON{Trade: wire.TradeOf(t.Trade), Market: marketView(t.Market),
+		AskOrder: orderJSON{Order: wire.OrderOf(t.AskOrder)}, BidOrder: orderJSON{Order: wire.OrderOf(t.BidOrder)}}
+	redactOrder(p, &out.AskOrder.Order)
+	redactOrder(p, &out.BidOrder.Order)
+	return out
 }
 
 func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
@@ -196,7 +227,7 @@ func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	writeJSON(w, http.StatusOK, offerView(p, v))
 	return nil
 }
 
@@ -216,7 +247,7 @@ func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, recordView)
+	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer { return recordView(p, o) })
 	return nil
 }
 
@@ -225,7 +256,7 @@ func (s *Server) getOffer(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	writeJSON(w, http.StatusOK, offerView(p, v))
 	return nil
 }
 
@@ -242,7 +273,7 @@ func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	writeJSON(w, http.StatusOK, offerView(p, v))
 	return nil
 }
 
@@ -251,7 +282,7 @@ func (s *Server) deleteOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	writeJSON(w, http.StatusOK, offerView(p, v))
 	return nil
 }
 
@@ -260,7 +291,7 @@ func (s *Server) acceptQuote(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, tradeView(t))
+	writeJSON(w, http.StatusOK, tradeView(p, t))
 	return nil
 }
 
@@ -277,7 +308,7 @@ func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	writeJSON(w, http.StatusOK, offerView(p, v))
 	return nil
 }
 
@@ -290,7 +321,11 @@ func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer { return wire.OfferOf(o, o.ParticipantID == p.ParticipantID) })
+	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer {
+		out := wire.OfferOf(o, o.ParticipantID == p.ParticipantID)
+		redactOffer(p, &out)
+		return out
+	})
 	return nil
 }
 
@@ -299,7 +334,7 @@ func (s *Server) getRFQ(w http.ResponseWriter, r *http.Request, p venue.Principa
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, rfqView(v))
+	writeJSON(w, http.StatusOK, rfqView(p, v))
 	return nil
 }
 
@@ -316,7 +351,7 @@ func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, rfqView(v))
+	writeJSON(w, http.StatusOK, rfqView(p, v))
 	return nil
 }
 
@@ -325,7 +360,7 @@ func (s *Server) cancelRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, rfqView(v))
+	writeJSON(w, http.StatusOK, rfqView(p, v))
 	return nil
 }
 
@@ -334,7 +369,7 @@ func (s *Server) declineRFQ(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, rfqView(v))
+	writeJSON(w, http.StatusOK, rfqView(p, v))
 	return nil
 }
 
@@ -349,7 +384,7 @@ func (s *Server) listTrades(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, tradeView)
+	writeList(w, r, l.Items, l.Next, func(t trading.TradeView) tradeJSON { return tradeView(p, t) })
 	return nil
 }
 
@@ -358,7 +393,7 @@ func (s *Server) getTrade(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, tradeView(t))
+	writeJSON(w, http.StatusOK, tradeView(p, t))
 	return nil
 }
 
@@ -385,8 +420,31 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request, p venue.Prin
 	}
 	out := make([]eventJSON, 0, len(evs))
 	for _, e := range evs {
-		out = append(out, eventJSON{Seq: e.Seq, Type: e.Type, OccurredAt: ts(e.OccurredAt), Data: e.Data})
+		out = append(out, eventJSON{Seq: e.Seq, Type: e.Type, OccurredAt: ts(e.OccurredAt), Data: redactEvent(p, e.Type, e.Data)})
+	}
+	if len(out) == limit {
+		w.Header().Set("Link", fmt.Sprintf(`<%s?after=%d&limit=%d>; rel="next"`, r.URL.Path, out[len(out)-1].Seq, limit))
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// redactEvent applies redactOffer to the record of an offer, RFQ or quote
+// event: the event log keeps the full record, a participant reading it sees
+// what GET answers would show it.
+func redactEvent(p venue.Principal, typ string, data json.RawMessage) json.RawMessage {
+	if p.IsOperator() || !(strings.HasPrefix(typ, "offer.") || strings.HasPrefix(typ, "rfq.") || strings.HasPrefix(typ, "quote.")) {
+		return data
+	}
+	var m map[string]json.RawMessage
+	var owner string
+	if json.Unmarshal(data, &m) != nil || json.Unmarshal(m["participant_id"], &owner) != nil || owner == p.ParticipantID {
+		return data
+	}
+	m["account_id"], m["user_id"], m["settlement_provider_id"] = json.RawMessage(`""`), json.RawMessage(`""`), json.RawMessage(`null`)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return data
+	}
+	return b
 }

@@ -72,6 +72,12 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(s.getTrade))
 	m.Handle("GET "+v1+"/events", s.authed(s.listEvents))
 
+	// Indicative prices.
+	m.Handle("GET "+v1+"/participant/indicative-price", s.authed(s.listIndicativePrices))
+	m.Handle("POST "+v1+"/participant/indicative-price", s.authed(s.createIndicativePrice))
+	m.Handle("PUT "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(s.updateIndicativePrice))
+	m.Handle("DELETE "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(s.deleteIndicativePrice))
+
 	// Settlement providers.
 	m.Handle("GET "+v1+"/settlement-providers", s.authed(s.listProviders))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(s.toggleProvider))

@@ -39,16 +39,26 @@ func (tx *Tx) AppendEvents(ctx context.Context, events []Event) ([]Event, error)
 		if events[i].OccurredAt.IsZero() {
 			events[i].OccurredAt = tx.now
 		}
-		if _, err := tx.exec(ctx, "INSERT INTO events (seq, type, occurred_at, participant_id, data) VALUES (?, ?, ?, ?, ?)",
-			last, events[i].Type, ms(events[i].OccurredAt), nullStr(events[i].ParticipantID), string(events[i].Data)); err != nil {
-			return nil, fmt.Errorf("append event: %w", normalize(err))
+	}
+	// Multi-row statements: a sequencer batch appends hundreds of events.
+	err := tx.inChunks(len(events), func(from, n int) error {
+		args := make([]any, 0, n*5)
+		for _, e := range events[from : from+n] {
+			args = append(args, e.Seq, e.Type, ms(e.OccurredAt), nullStr(e.ParticipantID), string(e.Data))
 		}
-		for _, p := range events[i].Audience {
-			if p == "" || p == events[i].ParticipantID {
+		_, err := tx.exec(ctx, "INSERT INTO events (seq, type, occurred_at, participant_id, data) VALUES "+rows(n, 5), args...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("append event: %w", normalize(err))
+	}
+	for _, e := range events {
+		for _, p := range e.Audience {
+			if p == "" || p == e.ParticipantID {
 				continue
 			}
 			if _, err := tx.exec(ctx, "INSERT INTO event_audience (seq, participant_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-				last, p); err != nil {
+				e.Seq, p); err != nil {
 				return nil, fmt.Errorf("append event audience: %w", normalize(err))
 			}
 		}

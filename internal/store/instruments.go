@@ -101,6 +101,28 @@ func (tx *Tx) Instrument(ctx context.Context, id string) (venue.Instrument, erro
 	return in, nil
 }
 
+// InstrumentListings returns the market ids of every listed instrument,
+// sorted, in one query (Instruments lists instruments without them).
+func (tx *Tx) InstrumentListings(ctx context.Context) (map[string][]string, error) {
+	rows, err := tx.query(ctx, "SELECT instrument_id, market_id FROM instrument_markets ORDER BY instrument_id, market_id")
+	if err != nil {
+		return nil, fmt.Errorf("instrument listings: %w", normalize(err))
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var in, m string
+		if err := rows.Scan(&in, &m); err != nil {
+			return nil, fmt.Errorf("instrument listings: %w", normalize(err))
+		}
+		out[in] = append(out[in], m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("instrument listings: %w", normalize(err))
+	}
+	return out, nil
+}
+
 // InstrumentFilter selects instruments in a list.
 type InstrumentFilter struct {
 	IDs      []string // nil: any

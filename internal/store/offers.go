@@ -45,25 +45,40 @@ func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 
 // UpsertOffer inserts an offer or overwrites its mutable fields.
 func (tx *Tx) UpsertOffer(ctx context.Context, o *venue.Offer) error {
-	var price any
-	if o.HasPrice {
-		price = o.Price.String()
-	}
-	_, err := tx.exec(ctx, "INSERT INTO offers ("+offerCols+") VALUES ("+placeholders(26)+`)
+	return tx.UpsertOffers(ctx, []*venue.Offer{o})
+}
+
+// UpsertOffers is UpsertOffer for many offers of distinct ids, in a few
+// multi-row statements: the sequencer writes a whole batch at once, and
+// one statement per offer would cost PostgreSQL a round trip each.
+func (tx *Tx) UpsertOffers(ctx context.Context, offers []*venue.Offer) error {
+	return tx.inChunks(len(offers), func(from, n int) error {
+		args := make([]any, 0, n*26)
+		for _, o := range offers[from : from+n] {
+			var price any
+			if o.HasPrice {
+				price = o.Price.String()
+			}
+			args = append(args, o.ID, o.Type, o.Direction, o.ParticipantID, o.AccountID, o.UserID, o.MarketID, o.InstrumentID,
+				nullStr(o.SettlementProviderID), price, o.Quantity.String(), o.Filled.String(), o.Status,
+				nullStr(o.MatchedOfferID), o.Notes, o.MarketOrder, o.IsExecutable, o.SettlementDate.String(), o.Validity,
+				nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
+				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt))
+		}
+		_, err := tx.exec(ctx, "INSERT INTO offers ("+offerCols+") VALUES "+rows(n, 26)+`
 		ON CONFLICT (id) DO UPDATE SET price = excluded.price, quantity = excluded.quantity,
 		filled_quantity = excluded.filled_quantity, status = excluded.status, notes = excluded.notes,
 		settlement_date = excluded.settlement_date, validity = excluded.validity, valid_until = excluded.valid_until,
 		accrued_interest = excluded.accrued_interest, message = excluded.message, priority = excluded.priority,
-		updated_at = excluded.updated_at, modified_at = excluded.modified_at`,
-		o.ID, o.Type, o.Direction, o.ParticipantID, o.AccountID, o.UserID, o.MarketID, o.InstrumentID,
-		nullStr(o.SettlementProviderID), price, o.Quantity.String(), o.Filled.String(), o.Status,
-		nullStr(o.MatchedOfferID), o.Notes, o.MarketOrder, o.IsExecutable, o.SettlementDate.String(), o.Validity,
-		nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
-		ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt))
-	if err != nil {
-		return fmt.Errorf("upsert offer %s: %w", o.ID, normalize(err))
-	}
-	return nil
+		updated_at = excluded.updated_at, modified_at = excluded.modified_at`, args...)
+		if err != nil {
+			if n == 1 {
+				return fmt.Errorf("upsert offer %s: %w", offers[from].ID, normalize(err))
+			}
+			return fmt.Errorf("upsert %d offers: %w", n, normalize(err))
+		}
+		return nil
+	})
 }
 
 // Offer returns one offer, RFQ or quote (with an RFQ's recipients).

@@ -36,17 +36,20 @@ type Config struct {
 	URL string
 	// DataDir holds bondvenue.db when URL is empty.
 	DataDir string
-	// MaxOpen bounds the PostgreSQL pool and the SQLite read pool.
+	// MaxOpen bounds the read pool (PostgreSQL and SQLite); PostgreSQL
+	// writes have a pool of a quarter of it (at least 2).
 	MaxOpen int
 }
 
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
 	engine Engine
-	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
-	read   *sql.DB // SQLite: a pool of readers; PostgreSQL: the same pool
+	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: a small pool
+	read   *sql.DB // a pool of readers
 	binds  *rebinder
 	clock  func() time.Time
+	// SQLite only: prepared statements of the write and read pools.
+	writeStmts, readStmts *stmtCache
 }
 
 // SetClock makes transactions read now instead of time.Now for Tx.Now, so
@@ -85,14 +88,24 @@ func openPostgres(cfg Config) (*DB, error) {
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return nil, fmt.Errorf("open postgres: database URL must be postgres://…")
 	}
-	pool, err := sql.Open("pgx", cfg.URL)
-	if err != nil {
-		return nil, fmt.Errorf("open postgres: %w", err)
+	// Writes get a pool of their own, as on SQLite: the sequencer's commit
+	// must not wait for a connection behind a queue of reads (database/sql
+	// hands a freed connection to a random waiter).
+	var pools [2]*sql.DB
+	for i, n := range []int{max(2, cfg.MaxOpen/4), cfg.MaxOpen} {
+		pool, err := sql.Open("pgx", cfg.URL)
+		if err != nil {
+			if i > 0 {
+				pools[0].Close()
+			}
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		pool.SetMaxOpenConns(n)
+		pool.SetMaxIdleConns(n)
+		pool.SetConnMaxIdleTime(5 * time.Minute)
+		pools[i] = pool
 	}
-	pool.SetMaxOpenConns(cfg.MaxOpen)
-	pool.SetMaxIdleConns(cfg.MaxOpen)
-	pool.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{engine: Postgres, write: pool, read: pool, binds: newRebinder(Postgres)}, nil
+	return &DB{engine: Postgres, write: pools[0], read: pools[1], binds: newRebinder(Postgres)}, nil
 }
 
 func openSQLite(cfg Config) (*DB, error) {
@@ -104,8 +117,14 @@ func openSQLite(cfg Config) (*DB, error) {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
 	path := filepath.Join(dir, "bondvenue.db")
-	common := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)"
-	write, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=journal_mode(WAL)&"+common)
+	// synchronous(FULL): a commit is on disk (the WAL fsynced) before it
+	// returns, so an answered command survives a power cut; NORMAL only
+	// survives a crash of the process. The sequencer's group commit pays
+	// the fsync once per batch.
+	common := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_pragma=synchronous(FULL)"
+	// temp_store(MEMORY) keeps the statement journal of multi-row writes in
+	// memory instead of spilling it to a temporary file.
+	write, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=temp_store(MEMORY)&"+common)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
@@ -125,7 +144,8 @@ func openSQLite(cfg Config) (*DB, error) {
 	}
 	read.SetMaxOpenConns(cfg.MaxOpen)
 	read.SetMaxIdleConns(cfg.MaxOpen)
-	return &DB{engine: SQLite, write: write, read: read, binds: newRebinder(SQLite)}, nil
+	return &DB{engine: SQLite, write: write, read: read, binds: newRebinder(SQLite),
+		writeStmts: newStmtCache(write), readStmts: newStmtCache(read)}, nil
 }
 
 // Engine reports which engine backs db.
@@ -141,6 +161,10 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (db *DB) Close() error {
+	if db.writeStmts != nil {
+		db.writeStmts.Close()
+		db.readStmts.Close()
+	}
 	err := db.write.Close()
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
@@ -154,6 +178,10 @@ type Tx struct {
 	db     *DB
 	engine Engine
 	now    time.Time
+	// cache, stmts and missed serve prepared statements (stmtcache.go).
+	cache  *stmtCache
+	stmts  map[string]*sql.Stmt
+	missed []string
 }
 
 // Now is the transaction's clock reading, taken once when it began so every
@@ -200,10 +228,10 @@ func (db *DB) run(ctx context.Context, readOnly bool, fn func(*Tx) error) error 
 }
 
 func (db *DB) once(ctx context.Context, readOnly bool, fn func(*Tx) error) (err error) {
-	pool := db.write
+	pool, cache := db.write, db.writeStmts
 	opts := &sql.TxOptions{}
 	if readOnly {
-		pool = db.read
+		pool, cache = db.read, db.readStmts
 		opts.ReadOnly = db.engine == Postgres
 	} else if db.engine == Postgres {
 		opts.Isolation = sql.LevelSerializable
@@ -216,7 +244,7 @@ func (db *DB) once(ctx context.Context, readOnly bool, fn func(*Tx) error) (err 
 	if db.clock != nil {
 		clock = db.clock
 	}
-	tx := &Tx{tx: sqlTx, db: db, engine: db.engine, now: clock().UTC().Truncate(time.Millisecond)}
+	tx := &Tx{tx: sqlTx, db: db, engine: db.engine, now: clock().UTC().Truncate(time.Millisecond), cache: cache}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()
@@ -225,27 +253,69 @@ func (db *DB) once(ctx context.Context, readOnly bool, fn func(*Tx) error) (err 
 	}()
 	if err := fn(tx); err != nil {
 		_ = sqlTx.Rollback()
+		tx.prepareMissed(ctx)
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	tx.prepareMissed(ctx)
 	return nil
 }
 
 func (tx *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := tx.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
 	return tx.tx.ExecContext(ctx, tx.db.binds.bind(query), args...)
 }
 
 func (tx *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := tx.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return tx.tx.QueryContext(ctx, tx.db.binds.bind(query), args...)
 }
 
 func (tx *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := tx.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return tx.tx.QueryRowContext(ctx, tx.db.binds.bind(query), args...)
 }
 
 // placeholders returns "?, ?, …" with n marks.
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// rows returns "(?, …), (?, …)": n rows of cols placeholders each.
+func rows(n, cols int) string {
+	row := "(" + placeholders(cols) + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+}
+
+// maxChunk bounds the rows of one multi-row statement.
+const maxChunk = 64
+
+// inChunks calls fn for consecutive chunks of n items of at most maxChunk.
+// On SQLite their sizes are powers of two, largest first, so a multi-row
+// statement comes in a handful of shapes that stay prepared; PostgreSQL
+// (whose driver prepares every shape itself) takes the fewest statements,
+// each a round trip.
+func (tx *Tx) inChunks(n int, fn func(from, size int) error) error {
+	for from := 0; from < n; {
+		size := min(maxChunk, n-from)
+		if tx.engine == SQLite {
+			size = maxChunk
+			for size > n-from {
+				size /= 2
+			}
+		}
+		if err := fn(from, size); err != nil {
+			return err
+		}
+		from += size
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,9 @@ const maxBatch = 256
 type command struct {
 	run   func(st *state, b *batch) (any, error)
 	reply chan result
+	// refusal is the answer of a command that returned an error, sent
+	// after its batch commits.
+	refusal result
 }
 
 type result struct {
@@ -49,24 +53,58 @@ type engine struct {
 	quit chan struct{}
 	done chan struct{}
 	st   *state
+	// epoch is the sequencer lease this engine holds; every batch checks it.
+	epoch int64
 	// running is set once start has rebuilt the state.
 	running atomic.Bool
 	// publish receives each committed batch's events, in order.
 	publish func([]store.Event)
+	// ref is the state's reference data for the request path.
+	ref atomic.Pointer[reference]
 }
+
+// reference is the sequencer's reference data, published for the request
+// path: CreateOffer validates the instrument and market an offer names
+// against it instead of reading them from the database on every request.
+// It is replaced, never changed, whenever the state reloads reference data
+// (at start, after a rebuild and after every operator change).
+type reference struct {
+	markets     map[string]venue.Market
+	instruments map[string]venue.Instrument // with their market ids
+	bonds       map[string]bondmath.Bond
+}
+
+// publishReference makes st's reference data the request path's.
+func (e *engine) publishReference(st *state) {
+	e.ref.Store(&reference{markets: st.markets, instruments: st.instruments, bonds: st.bonds})
+}
+
+// reference returns the published reference data, or nil before start.
+func (e *engine) reference() *reference { return e.ref.Load() }
 
 func newEngine(db *store.DB, log *slog.Logger, now func() time.Time) *engine {
 	return &engine{db: db, log: log, now: now, in: make(chan *command, 1024), quit: make(chan struct{}),
 		done: make(chan struct{})}
 }
 
-// start rebuilds the state from the database and starts the loop.
+// start takes the sequencer lease, rebuilds the state from the database
+// and starts the loop.
 func (e *engine) start(ctx context.Context) error {
+	host, _ := os.Hostname()
+	holder := fmt.Sprintf("%s/%d", host, os.Getpid())
+	if err := e.db.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		e.epoch, err = tx.AcquireLease(ctx, holder)
+		return err
+	}); err != nil {
+		return fmt.Errorf("start engine: %w", err)
+	}
 	st, err := e.rebuild(ctx)
 	if err != nil {
 		return err
 	}
 	e.st = st
+	e.publishReference(st)
 	e.running.Store(true)
 	go e.loop()
 	return nil
@@ -95,8 +133,18 @@ func (e *engine) do(ctx context.Context, run func(*state, *batch) (any, error)) 
 	case <-ctx.Done():
 		return nil, &venue.Error{Kind: venue.KindUnavailable, Message: "request cancelled before it reached the engine"}
 	}
-	r := <-c.reply
-	return r.v, r.err
+	select {
+	case r := <-c.reply:
+		return r.v, r.err
+	case <-e.done:
+		// The loop ended; it answers every command it took before that.
+		select {
+		case r := <-c.reply:
+			return r.v, r.err
+		default:
+			return nil, errStopped
+		}
+	}
 }
 
 func (e *engine) loop() {
@@ -157,10 +205,21 @@ func (e *engine) runBatch(cmds []*command) {
 		v any
 	}
 	var ok []done
+	// A refused command changed nothing, but its answer may rest on changes
+	// of earlier commands in the batch (an offer filled a moment ago): it too
+	// waits for the commit, so no caller learns of a change before it is
+	// durable.
+	var refused []*command
+	answerRefused := func() {
+		for _, c := range refused {
+			c.reply <- c.refusal
+		}
+	}
 	for _, c := range cmds {
 		v, err := e.apply(c, b)
 		if err != nil {
-			c.reply <- result{err: err}
+			c.refusal = result{err: err}
+			refused = append(refused, c)
 			continue
 		}
 		ok = append(ok, done{c, v})
@@ -170,6 +229,9 @@ func (e *engine) runBatch(cmds []*command) {
 		var events []store.Event
 		err := e.db.InTx(ctx, func(tx *store.Tx) error {
 			var err error
+			if err := tx.CheckLease(ctx, e.epoch); err != nil {
+				return err
+			}
 			events, err = b.persist(ctx, tx)
 			return err
 		})
@@ -179,6 +241,7 @@ func (e *engine) runBatch(cmds []*command) {
 			for _, d := range ok {
 				d.c.reply <- result{err: fmt.Errorf("commit: %w", err)}
 			}
+			answerRefused()
 			e.recover()
 			return
 		}
@@ -189,6 +252,7 @@ func (e *engine) runBatch(cmds []*command) {
 	for _, d := range ok {
 		d.c.reply <- result{v: d.v}
 	}
+	answerRefused()
 }
 
 // apply runs one command, turning a panic into an error (and a rebuild:
@@ -211,6 +275,7 @@ func (e *engine) recover() {
 		st, err := e.rebuild(context.Background())
 		if err == nil {
 			e.st = st
+			e.publishReference(st)
 			return
 		}
 		e.log.Error("engine rebuild failed", "err", err.Error(), "attempt", attempt)
@@ -228,7 +293,11 @@ func (e *engine) refresh(ctx context.Context) error {
 	_, err := e.do(ctx, func(st *state, b *batch) (any, error) {
 		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		return nil, e.db.View(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) })
+		if err := e.db.View(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) }); err != nil {
+			return nil, err
+		}
+		e.publishReference(st)
+		return nil, nil
 	})
 	return err
 }
@@ -322,8 +391,13 @@ func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
 	if err != nil {
 		return err
 	}
+	listings, err := tx.InstrumentListings(ctx)
+	if err != nil {
+		return err
+	}
 	st.instruments, st.bonds = map[string]venue.Instrument{}, map[string]bondmath.Bond{}
 	for _, in := range ins {
+		in.MarketIDs = listings[in.ID]
 		st.instruments[in.ID] = in
 		if b, err := bondOf(in); err == nil {
 			st.bonds[in.ID] = b
@@ -459,10 +533,12 @@ func (b *batch) persist(ctx context.Context, tx *store.Tx) ([]store.Event, error
 	if b.poisoned {
 		return nil, fmt.Errorf("batch abandoned after a failed command")
 	}
-	for _, id := range b.order {
-		if err := tx.UpsertOffer(ctx, b.offers[id]); err != nil {
-			return nil, err
-		}
+	offers := make([]*venue.Offer, len(b.order))
+	for i, id := range b.order {
+		offers[i] = b.offers[id]
+	}
+	if err := tx.UpsertOffers(ctx, offers); err != nil {
+		return nil, err
 	}
 	for _, r := range b.recipients {
 		if err := tx.UpsertRecipient(ctx, r.rfq, r.r); err != nil {

@@ -168,6 +168,7 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 	}
 	st.fills = r.Fills
 	o.Status = venue.StatusCreated
+	o.Priority = r.Order.Seq // the book's time priority, saved for the rebuild
 	st.emit(b, o, "create")
 	res.Trades = st.applyFills(b, o, r)
 	res.Offer = *o
@@ -260,6 +261,15 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	if err := st.checkRisk(o, newRemaining, newRemaining.Sub(o.Remaining())); err != nil {
 		return OfferResult{}, err
 	}
+	var r matching.Result
+	book := o.Type == venue.TypeOffer && st.continuous(o.MarketID)
+	if book { // the last check, and the first change: the book amends or refuses
+		var err error
+		if r, err = st.book(o.MarketID, o.InstrumentID).AmendInto(o.ID, newPrice, newQty, st.fills[:0]); err != nil {
+			return OfferResult{}, venue.Invalid(err.Error())
+		}
+		st.fills = r.Fills
+	}
 	if ch.SettlementDate != nil {
 		o.SettlementDate = *ch.SettlementDate
 	}
@@ -277,14 +287,10 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	}
 	o.ModifiedAt = st.now
 	var res OfferResult
-	if o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
-		r, err := st.book(o.MarketID, o.InstrumentID).AmendInto(o.ID, newPrice, newQty, st.fills[:0])
-		if err != nil {
-			return OfferResult{}, venue.Invalid(err.Error())
-		}
-		st.fills = r.Fills
+	if book {
 		st.addUse(o, newRemaining.Sub(o.Remaining()))
 		o.Quantity, o.Price = newQty, newPrice
+		o.Priority = r.Order.Seq // new when the amend lost priority; saved for the rebuild
 		o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
 		st.emit(b, o, "update")
 		res.Trades = st.applyFills(b, o, r)

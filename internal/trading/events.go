@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -37,11 +38,29 @@ func (s *Service) Events(ctx context.Context, p venue.Principal, after int64, li
 	scope := p.ParticipantID
 	var out []Event
 	err := s.db.View(ctx, func(tx *store.Tx) error {
+		out = out[:0] // View may run fn again
 		evs, err := tx.Events(ctx, after, scope, limit)
-		for _, e := range evs {
-			out = append(out, Event{Seq: e.Seq, Type: e.Type, OccurredAt: e.OccurredAt, Data: e.Data})
+		if err != nil {
+			return err
 		}
-		return err
+		var a *audience // loaded at the first indicative price event
+		for _, e := range evs {
+			data := json.RawMessage(e.Data)
+			if strings.HasPrefix(e.Type, "indicative_price.") {
+				if a == nil {
+					aud, err := loadAudience(ctx, tx, p)
+					if err != nil {
+						return err
+					}
+					a = &aud
+				}
+				if data, err = a.redactEvent(data); err != nil {
+					return err
+				}
+			}
+			out = append(out, Event{Seq: e.Seq, Type: e.Type, OccurredAt: e.OccurredAt, Data: data})
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)

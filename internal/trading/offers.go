@@ -107,18 +107,15 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if in.ParticipantID != "" && in.ParticipantID != p.ParticipantID {
 		return pr, venue.NotFound("participant")
 	}
-	err := s.db.View(ctx, func(tx *store.Tx) error {
+	ref := s.eng.reference()
+	if ref != nil && s.partiesFromMemory(p, &in, now) {
 		var err error
-		if pr.instrument, err = tx.Instrument(ctx, in.InstrumentID); err != nil {
-			if errors.Is(err, venue.ErrNotFound) {
-				return venue.InvalidField("instrument_id", "unknown instrument")
-			}
-			return err
+		if pr.instrument, pr.market, err = listing(ctx, nil, ref, in.InstrumentID, in.MarketID); err != nil {
+			return pr, err
 		}
-		if pr.market, err = tx.Market(ctx, in.MarketID); err != nil {
-			if errors.Is(err, venue.ErrNotFound) {
-				return venue.InvalidField("market_id", "unknown market")
-			}
+	} else if err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		if pr.instrument, pr.market, err = listing(ctx, tx, ref, in.InstrumentID, in.MarketID); err != nil {
 			return err
 		}
 		if in.AccountID == "" {
@@ -135,6 +132,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 			return venue.NotFound("account")
 		}
 		acc, err := tx.Account(ctx, in.AccountID)
+		if err == nil {
+			remember(s.lookups, s.lookups.accounts, acc.ID, acc, now.Add(lookupTTL))
+		}
 		if err != nil || acc.ParticipantID != p.ParticipantID {
 			return notFoundOr(err, "account")
 		}
@@ -155,6 +155,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 				return venue.NotFound("settlement provider")
 			}
 			sp, err := tx.SettlementProvider(ctx, in.SettlementProviderID)
+			if err == nil {
+				remember(s.lookups, s.lookups.providers, sp.ID, sp, now.Add(lookupTTL))
+			}
 			if err != nil || sp.ParticipantID != p.ParticipantID {
 				return notFoundOr(err, "settlement provider")
 			}
@@ -163,8 +166,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 			}
 		}
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return pr, err
 	}
 	in2 := pr.instrument
@@ -193,7 +195,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if in.Price != nil && in.Price.Prec() > in2.Precision {
 		v.Addf("price_per_unit", "has more than the instrument's %d decimal places", in2.Precision)
 	}
-	bond, bondErr := bondOf(in2)
+	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
 	settle := bondmath.TARGET2.AddBusinessDays(today, pr.market.SettlementLag)
 	if in.SettlementDate != nil {
@@ -226,6 +228,75 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	}
 	pr.offer = o
 	return pr, nil
+}
+
+// partiesFromMemory checks the account, user and settlement provider of an
+// offer against remembered lookups and fills in the default provider. It
+// only ever confirms: false means check them in the database (something is
+// not remembered, or a check would fail, which the database then words).
+func (s *Service) partiesFromMemory(p venue.Principal, in *OfferInput, now time.Time) bool {
+	if in.AccountID == "" || (in.UserID != "" && in.UserID != p.UserID) {
+		return false
+	}
+	acc, ok := recall(s.lookups, s.lookups.accounts, in.AccountID, now)
+	if !ok || acc.ParticipantID != p.ParticipantID {
+		return false
+	}
+	spID := in.SettlementProviderID
+	if spID == "" {
+		spID = acc.DefaultSettlementProviderID
+	}
+	if spID != "" {
+		sp, ok := recall(s.lookups, s.lookups.providers, spID, now)
+		if !ok || sp.ParticipantID != p.ParticipantID || !sp.Enabled {
+			return false
+		}
+	}
+	in.SettlementProviderID = spID
+	return true
+}
+
+// listing returns the instrument and the market an offer names: from the
+// sequencer's reference data when it runs, else from tx.
+func listing(ctx context.Context, tx *store.Tx, ref *reference, instrumentID, marketID string) (venue.Instrument, venue.Market, error) {
+	if ref != nil {
+		in, ok := ref.instruments[instrumentID]
+		if !ok {
+			return in, venue.Market{}, venue.InvalidField("instrument_id", "unknown instrument")
+		}
+		m, ok := ref.markets[marketID]
+		if !ok {
+			return in, m, venue.InvalidField("market_id", "unknown market")
+		}
+		return in, m, nil
+	}
+	in, err := tx.Instrument(ctx, instrumentID)
+	if err != nil {
+		if errors.Is(err, venue.ErrNotFound) {
+			return in, venue.Market{}, venue.InvalidField("instrument_id", "unknown instrument")
+		}
+		return in, venue.Market{}, err
+	}
+	m, err := tx.Market(ctx, marketID)
+	if err != nil {
+		if errors.Is(err, venue.ErrNotFound) {
+			return in, m, venue.InvalidField("market_id", "unknown market")
+		}
+		return in, m, err
+	}
+	return in, m, nil
+}
+
+// bondFor returns an instrument's priceable terms: parsed once by the
+// sequencer when it runs, else now.
+func bondFor(ref *reference, in venue.Instrument) (bondmath.Bond, error) {
+	if ref == nil {
+		return bondOf(in)
+	}
+	if b, ok := ref.bonds[in.ID]; ok {
+		return b, nil
+	}
+	return bondmath.Bond{}, fmt.Errorf("instrument %s has no priceable terms", in.ID)
 }
 
 func notFoundOr(err error, what string) error {
@@ -556,7 +627,8 @@ func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string,
 	}
 	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.amendOffer(b, p, id, ch) })
 	if err != nil {
-		return OfferView{}, fmt.Errorf("update offer: %w", err)
+		// Closed since ownedOpen read it (filled meanwhile): 409, not 404.
+		return OfferView{}, fmt.Errorf("update offer: %w", s.engineErr(ctx, p, id, err))
 	}
 	return s.reload(ctx, p, res)
 }
@@ -629,15 +701,23 @@ func (s *Service) DeleteOffer(ctx context.Context, p venue.Principal, id string)
 }
 
 // AcceptQuote trades the caller's RFQ with a quote; it answers the trade.
-func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string) (venue.Trade, error) {
+func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string) (TradeView, error) {
 	if err := require(p, traders...); err != nil {
-		return venue.Trade{}, err
+		return TradeView{}, err
 	}
 	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.acceptQuote(b, p, id) })
 	if err != nil {
-		return venue.Trade{}, fmt.Errorf("accept quote: %w", s.engineErr(ctx, p, id, err))
+		return TradeView{}, fmt.Errorf("accept quote: %w", s.engineErr(ctx, p, id, err))
 	}
-	return res.Trades[0], nil
+	var out TradeView
+	err = s.db.View(ctx, func(tx *store.Tx) error {
+		vs, err := tradeViews(ctx, tx, res.Trades[:1])
+		if err == nil {
+			out = vs[0]
+		}
+		return err
+	})
+	return out, err
 }
 
 // UpdateRFQ changes the caller's open RFQ.
@@ -690,23 +770,51 @@ func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) 
 	return s.reload(ctx, p, res)
 }
 
+// TradeView is a trade with its market, as the spec nests it.
+type TradeView struct {
+	venue.Trade
+	Market venue.Market
+}
+
+// tradeViews adds each trade's market.
+func tradeViews(ctx context.Context, tx *store.Tx, ts []venue.Trade) ([]TradeView, error) {
+	markets := map[string]venue.Market{}
+	out := make([]TradeView, 0, len(ts))
+	for _, t := range ts {
+		m, ok := markets[t.MarketID]
+		if !ok {
+			var err error
+			if m, err = tx.Market(ctx, t.MarketID); err != nil {
+				return nil, err
+			}
+			markets[t.MarketID] = m
+		}
+		out = append(out, TradeView{Trade: t, Market: m})
+	}
+	return out, nil
+}
+
 // TradeFilter selects trades in a list.
 type TradeFilter struct {
 	InstrumentID, MarketID, OfferID string
 }
 
 // Trades lists trades the caller is party to (all for the operator).
-func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, page venue.Page) (List[venue.Trade], error) {
+func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, page venue.Page) (List[TradeView], error) {
 	for _, id := range []string{f.InstrumentID, f.MarketID, f.OfferID} {
 		if id != "" && !validID(id) {
-			return List[venue.Trade]{}, venue.Invalid("filters instrument_id, market_id and offer_id take ids")
+			return List[TradeView]{}, venue.Invalid("filters instrument_id, market_id and offer_id take ids")
 		}
 	}
-	var out List[venue.Trade]
+	var out List[TradeView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		out.Items, out.Next, err = tx.Trades(ctx, store.TradeFilter{Party: p.ParticipantID, InstrumentID: f.InstrumentID,
+		ts, next, err := tx.Trades(ctx, store.TradeFilter{Party: p.ParticipantID, InstrumentID: f.InstrumentID,
 			MarketID: f.MarketID, OfferID: f.OfferID}, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		out.Items, err = tradeViews(ctx, tx, ts)
 		return err
 	})
 	if err != nil {
@@ -716,21 +824,27 @@ func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, 
 }
 
 // Trade returns one trade the caller is party to.
-func (s *Service) Trade(ctx context.Context, p venue.Principal, id string) (venue.Trade, error) {
+func (s *Service) Trade(ctx context.Context, p venue.Principal, id string) (TradeView, error) {
 	if !validID(id) {
-		return venue.Trade{}, venue.NotFound("trade")
+		return TradeView{}, venue.NotFound("trade")
 	}
-	var t venue.Trade
+	var out TradeView
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		t, err = tx.Trade(ctx, id)
-		if err == nil && !p.IsOperator() && t.AskOrder.ParticipantID != p.ParticipantID && t.BidOrder.ParticipantID != p.ParticipantID {
-			err = venue.NotFound("trade")
+		t, err := tx.Trade(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !p.IsOperator() && t.AskOrder.ParticipantID != p.ParticipantID && t.BidOrder.ParticipantID != p.ParticipantID {
+			return venue.NotFound("trade")
+		}
+		vs, err := tradeViews(ctx, tx, []venue.Trade{t})
+		if err == nil {
+			out = vs[0]
 		}
 		return err
 	})
 	if err != nil {
-		return t, fmt.Errorf("get trade: %w", err)
+		return out, fmt.Errorf("get trade: %w", err)
 	}
-	return t, nil
+	return out, nil
 }

@@ -86,9 +86,15 @@ func (s *Service) Participants(ctx context.Context, p venue.Principal, page venu
 		if err != nil {
 			return err
 		}
-		markets, _, err := tx.Markets(ctx, "", venue.Page{})
+		all, _, err := tx.Markets(ctx, "", venue.Page{})
 		if err != nil {
 			return err
+		}
+		markets := []venue.Market{} // the index nests the enabled markets
+		for _, m := range all {
+			if m.IsEnabled {
+				markets = append(markets, m)
+			}
 		}
 		out.Next = next
 		for _, part := range ps {
@@ -361,6 +367,11 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 			le := LimitEntry{Limit: e.Price.Price, Quantity: e.Price.Quantity.Sub(e.Price.Filled), ParticipantID: e.ParticipantID,
 				ParticipantName: e.ParticipantName, ParticipantLEI: e.ParticipantLEI, OfferID: e.OfferID,
 				IsCounterpartyEnabled: contains(cps, e.ParticipantID), IsExecutable: true, IsMarketOrder: e.MarketOrder, IsOffer: true}
+			if !p.IsOperator() && e.ParticipantID != p.ParticipantID && !le.IsCounterpartyEnabled {
+				// A firm that is not the caller's counterparty stays
+				// anonymous (DESIGN §2): the entry shows its price only.
+				le.ParticipantID, le.ParticipantName, le.ParticipantLEI = "", "", ""
+			}
 			if e.Direction == venue.Ask {
 				v.Limits.Ask = append(v.Limits.Ask, le)
 			} else {

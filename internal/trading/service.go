@@ -36,6 +36,7 @@ type Service struct {
 	now      func() time.Time
 	log      *slog.Logger
 	eng      *engine
+	lookups  *lookups
 	// dummyHash is verified against when a client id is unknown, so a
 	// failed grant costs the same either way.
 	dummyHash string
@@ -43,7 +44,8 @@ type Service struct {
 
 // New returns a Service on db.
 func New(db *store.DB, cfg Config) *Service {
-	s := &Service{db: db, tokenTTL: cfg.TokenTTL, hasher: auth.DefaultHasher, now: cfg.Now, log: cfg.Logger}
+	s := &Service{db: db, tokenTTL: cfg.TokenTTL, hasher: auth.DefaultHasher, now: cfg.Now, log: cfg.Logger,
+		lookups: newLookups()}
 	if s.tokenTTL <= 0 {
 		s.tokenTTL = 15 * time.Minute
 	}

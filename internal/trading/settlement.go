@@ -57,13 +57,24 @@ func (s *Service) SettlementProviders(ctx context.Context, p venue.Principal, pa
 	return out, nil
 }
 
-// ToggleSettlementProvider flips a provider's enabled flag. A participant's
-// default provider cannot be disabled.
+// ToggleSettlementProvider flips a provider's enabled flag. The default
+// provider of the participant or of one of its accounts cannot be disabled.
 func (s *Service) ToggleSettlementProvider(ctx context.Context, p venue.Principal, id string) (ProviderView, error) {
 	var out ProviderView
 	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) error {
 		if sp.Enabled && part.DefaultSettlementProviderID == sp.ID {
 			return venue.Conflict("settlement provider %s is the participant's default; choose another default first", sp.ID)
+		}
+		if sp.Enabled {
+			accs, _, err := tx.Accounts(ctx, sp.ParticipantID, venue.Page{})
+			if err != nil {
+				return err
+			}
+			for _, a := range accs {
+				if a.DefaultSettlementProviderID == sp.ID {
+					return venue.Conflict("settlement provider %s is the default of account %s; choose another default first", sp.ID, a.Number)
+				}
+			}
 		}
 		sp.Enabled = !sp.Enabled
 		return tx.SetSettlementProviderEnabled(ctx, sp.ID, sp.Enabled)
@@ -145,5 +156,6 @@ func (s *Service) providerTx(ctx context.Context, p venue.Principal, id string,
 	if err != nil {
 		return fmt.Errorf("settlement provider %s: %w", id, err)
 	}
+	s.lookups.forgetParties() // a provider's state or a default changed
 	return nil
 }

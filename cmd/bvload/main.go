@@ -1,0 +1,26 @@
+// Command bvload measures offer entry on this machine in one run, over real
+// loopback HTTP with a built-in keep-alive load generator: (a) a trivial
+// net/http JSON handler, (b) durable offer entry with one commit per
+// request, (c) the venue's offer entry through the sequencer with group
+// commit, and (c2) the same with half the offers trading. It reports
+// throughput, latency percentiles, errors and the ratios the performance
+// goals are stated in.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bvload:", err)
+		os.Exit(exitCode(err))
+	}
+}

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+)
+
+// usageError marks a command-line mistake (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var u usageError
+	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	return 1
+}
+
+// config is the parsed command line.
+type config struct {
+	engine      store.Engine
+	databaseURL string
+	dataDir     string
+	pool        int
+	load        loadConfig
+	scenarios   []string
+	rateLimit   float64
+	jsonOut     bool
+	cpuProfile  string
+	logLevel    slog.Level
+}
+
+var allScenarios = []string{"a", "b", "c", "c2"}
+
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("bvload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: bvload [flags]\n\nMeasures offer entry over loopback HTTP; every flag can also be set with BVLOAD_<FLAG>.\n\n")
+		fs.PrintDefaults()
+	}
+	var c config
+	engine := fs.String("engine", envOr(getenv, "BVLOAD_ENGINE", "sqlite"), "database engine: sqlite or postgres")
+	fs.StringVar(&c.databaseURL, "database-url", getenv("BVLOAD_DATABASE_URL"),
+		"postgres://… URL of a server where bvload may CREATE and DROP a database per scenario (with --engine postgres)")
+	fs.StringVar(&c.dataDir, "data-dir", getenv("BVLOAD_DATA_DIR"), "directory for the scenarios' SQLite files and demo credentials (default: a temporary directory, removed)")
+	fs.IntVar(&c.pool, "db-pool", envInt(getenv, "BVLOAD_DB_POOL", 0), "database pool size (store MaxOpen; 0: the store default)")
+	fs.IntVar(&c.load.connections, "connections", envInt(getenv, "BVLOAD_CONNECTIONS", 64), "concurrent keep-alive connections")
+	fs.DurationVar(&c.load.duration, "duration", envDuration(getenv, "BVLOAD_DURATION", 10*time.Second), "measured time per scenario")
+	fs.DurationVar(&c.load.warmup, "warmup", envDuration(getenv, "BVLOAD_WARMUP", 2*time.Second), "unmeasured warm-up per scenario")
+	scen := fs.String("scenarios", envOr(getenv, "BVLOAD_SCENARIOS", strings.Join(allScenarios, ",")), "scenarios to run: a, b, c, c2")
+	fs.Float64Var(&c.rateLimit, "rate-limit", envFloat(getenv, "BVLOAD_RATE_LIMIT", 1e6), "the venue's per-credential request limit (requests/s) during the run")
+	fs.BoolVar(&c.jsonOut, "json", envBool(getenv, "BVLOAD_JSON"), "print the report as JSON instead of a table")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", getenv("BVLOAD_CPUPROFILE"), "write a CPU profile per scenario to <prefix>-<scenario>.pprof")
+	level := fs.String("log-level", envOr(getenv, "BVLOAD_LOG_LEVEL", "warn"), "level of the venue's log on stderr (info logs every request)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return c, usageError{"unexpected arguments: " + strings.Join(fs.Args(), " ")}
+	}
+	switch store.Engine(*engine) {
+	case store.SQLite:
+	case store.Postgres:
+		if c.databaseURL == "" {
+			return c, usageError{"--engine postgres needs --database-url postgres://…"}
+		}
+	default:
+		return c, usageError{fmt.Sprintf("--engine must be sqlite or postgres, not %q", *engine)}
+	}
+	c.engine = store.Engine(*engine)
+	if c.load.connections < 1 || c.load.duration <= 0 || c.load.warmup < 0 {
+		return c, usageError{"--connections and --duration must be positive, --warmup not negative"}
+	}
+	for _, s := range strings.Split(*scen, ",") {
+		s = strings.TrimSpace(s)
+		if !slices.Contains(allScenarios, s) {
+			return c, usageError{fmt.Sprintf("unknown scenario %q (a, b, c, c2)", s)}
+		}
+		if !slices.Contains(c.scenarios, s) {
+			c.scenarios = append(c.scenarios, s)
+		}
+	}
+	if err := c.logLevel.UnmarshalText([]byte(*level)); err != nil {
+		return c, usageError{fmt.Sprintf("invalid log level %q", *level)}
+	}
+	return c, nil
+}
+
+// run is the whole program: main only supplies the process's context,
+// arguments, environment and streams.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	root := cfg.dataDir
+	if root == "" {
+		if root, err = os.MkdirTemp("", "bvload-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(root)
+	}
+	dbs, err := newDatabases(ctx, cfg.engine, cfg.databaseURL, root, cfg.pool, stderr)
+	if err != nil {
+		return err
+	}
+	defer dbs.Close()
+
+	rep := report{Engine: string(cfg.engine), Connections: cfg.load.connections, Duration: cfg.load.duration.String(),
+		Warmup: cfg.load.warmup.String(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU()}
+	for _, name := range cfg.scenarios {
+		if !cfg.jsonOut {
+			fmt.Fprintf(stderr, "bvload: scenario %s: %s …\n", name, titles[name])
+		}
+		res, err := runScenario(ctx, cfg, dbs, log, name)
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", name, err)
+		}
+		rep.Scenarios = append(rep.Scenarios, res)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	rep.judge()
+	if cfg.jsonOut {
+		err = rep.writeJSON(stdout)
+	} else {
+		err = rep.writeTable(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if n := rep.errors(); n > 0 {
+		return fmt.Errorf("invalid run: %d request(s) failed or answered non-2xx", n)
+	}
+	return nil
+}
+
+// runScenario sets up one scenario on a fresh database, drives it and
+// tears it down.
+func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logger, name string) (result, error) {
+	runtime.GC()
+	n := cfg.load.connections
+	bs := newBodies(n)
+	var t target
+	var trades atomic.Int64
+	var teardown func()
+	switch name {
+	case "a":
+		srv, err := serve(http.HandlerFunc(trivial), log)
+		if err != nil {
+			return result{}, err
+		}
+		teardown = func() { _ = srv.Close() }
+		// The same body as (c), so the client does the same work.
+		tr := trader{account: "00000000-0000-7000-8000-000000000000"}
+		in := "00000000-0000-7000-8000-000000000001"
+		t = target{url: srv.url, next: func(w, k int) ([]byte, string) {
+			return bs.next(w, func(b []byte) []byte { return offerBody(b, tr, in, in, k+w, false) }), ""
+		}}
+	case "b":
+		db, dir, drop, err := dbs.fresh(ctx, name)
+		if err != nil {
+			return result{}, err
+		}
+		// The demo data gives the offers real participants, accounts,
+		// users, markets and instruments to reference.
+		dv, err := loadDemo(ctx, newService(db, log), db, dir)
+		if err != nil {
+			drop()
+			return result{}, err
+		}
+		srv, err := serve(&baseline{db: db}, log)
+		if err != nil {
+			drop()
+			return result{}, err
+		}
+		teardown = func() { _ = srv.Close(); drop() }
+		t = target{url: srv.url, next: func(w, k int) ([]byte, string) {
+			tr := dv.traders[w%len(dv.traders)]
+			in := dv.instruments[(w/len(dv.traders)+k)%len(dv.instruments)]
+			return bs.next(w, func(b []byte) []byte { return offerBody(b, tr, in, dv.market, k+w, true) }), ""
+		}}
+	case "c", "c2":
+		db, dir, drop, err := dbs.fresh(ctx, name)
+		if err != nil {
+			return result{}, err
+		}
+		srv, dv, stop, err := startVenue(ctx, db, dir, venueConfig{rateLimit: cfg.rateLimit, log: log})
+		if err != nil {
+			drop()
+			return result{}, err
+		}
+		teardown = func() { stop(); drop() }
+		url := srv.url + "/api/v1/participant/offers"
+		if name == "c" {
+			t = target{url: url, next: func(w, k int) ([]byte, string) {
+				tr := dv.traders[w%len(dv.traders)]
+				in := dv.instruments[(w/len(dv.traders)+k)%len(dv.instruments)]
+				return bs.next(w, func(b []byte) []byte { return offerBody(b, tr, in, dv.market, k+w, false) }), tr.token
+			}}
+			break
+		}
+		// (c2): each worker alternates a maker that rests (an ask at 100.00
+		// of one firm) and a taker that crosses it (a bid at 100.00 of a
+		// counterparty firm), so half the offers trade.
+		perFirm := len(dv.traders) / len(dvParticipants(dv))
+		t = target{url: url, next: func(w, k int) ([]byte, string) {
+			maker := w % dv.counterparties
+			firm, dir := maker, "ask"
+			if k%2 == 1 {
+				firm, dir = (maker+1)%dv.counterparties, "bid"
+			}
+			tr := dv.traders[firm*perFirm+(w/dv.counterparties)%perFirm]
+			in := dv.instruments[(w/(dv.counterparties*perFirm))%len(dv.instruments)]
+			return bs.next(w, func(b []byte) []byte { return offerBodyAt(b, tr, in, dv.market, dir, 10000, false) }), tr.token
+		}, seen: func(_ int, body []byte) {
+			if filled(body) {
+				trades.Add(1)
+			}
+		}}
+	}
+	defer teardown()
+
+	stopProfile, err := startProfile(cfg.cpuProfile, name)
+	if err != nil {
+		return result{}, err
+	}
+	s := load(ctx, cfg.load, t)
+	stopProfile()
+	res := resultOf(name, s)
+	if name == "c2" {
+		tr := trades.Load()
+		res.TradedOffers = &tr
+	}
+	return res, nil
+}
+
+// dvParticipants lists the distinct participants of the traders.
+func dvParticipants(dv demoVenue) []string {
+	var out []string
+	for _, t := range dv.traders {
+		if !slices.Contains(out, t.participant) {
+			out = append(out, t.participant)
+		}
+	}
+	return out
+}
+
+func startProfile(prefix, name string) (func(), error) {
+	if prefix == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(prefix + "-" + name + ".pprof")
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(getenv func(string) string, key string) bool {
+	b, _ := strconv.ParseBool(getenv(key))
+	return b
+}
+
+func envInt(getenv func(string) string, key string, def int) int {
+	if v, err := strconv.Atoi(getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envFloat(getenv func(string) string, key string, def float64) float64 {
+	if v, err := strconv.ParseFloat(getenv(key), 64); err == nil {
+		return v
+	}
+	return def
+}
+
+func envDuration(getenv func(string) string, key string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(getenv(key)); err == nil {
+		return v
+	}
+	return def
+}

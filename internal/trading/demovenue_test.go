@@ -1,0 +1,141 @@
+package trading_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// demoVenue is a started service on a fresh database of one engine with
+// the demo data loaded, plus the ids the trading tests need.
+type demoVenue struct {
+	db    *store.DB
+	svc   *trading.Service
+	cfg   trading.Config
+	creds demo.Credentials
+	// partial and allOrNone are the two continues-matching markets.
+	partial, allOrNone string
+	// instrument is a demo bond with min_piece and min_increment 1000.
+	instrument string
+}
+
+// newDemoVenue loads the demo venue into a fresh database of engine e and
+// starts its engine.
+func newDemoVenue(t *testing.T, e store.Engine) *demoVenue {
+	t.Helper()
+	ctx := context.Background()
+	h := auth.FastHasher
+	v := &demoVenue{db: testenv.Open(t, e), cfg: trading.Config{Hasher: &h, Logger: slog.New(slog.DiscardHandler)}}
+	v.start(t)
+	dir := t.TempDir()
+	if _, err := demo.Load(ctx, v.svc, dir, "http://bondvenue.test"); err != nil {
+		t.Fatalf("demo.Load() = %v", err)
+	}
+	creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.creds = creds
+	ms, err := v.svc.Markets(ctx, trading.System, venue.Page{})
+	if err != nil {
+		t.Fatalf("Markets() = %v", err)
+	}
+	for _, m := range ms.Items {
+		if m.FacilityType != venue.FacilityContinuous {
+			continue
+		}
+		if m.IsPartialFillAllowed {
+			v.partial = m.ID
+		} else {
+			v.allOrNone = m.ID
+		}
+	}
+	ins, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
+	if err != nil {
+		t.Fatalf("Instruments() = %v", err)
+	}
+	thousand := udecimal.MustParse("1000")
+	for _, in := range ins.Items {
+		if in.MinPiece.Equal(thousand) && in.MinIncrement.Equal(thousand) {
+			v.instrument = in.ID
+		}
+	}
+	if v.partial == "" || v.allOrNone == "" || v.instrument == "" {
+		t.Fatalf("demo venue lacks a continuous market pair or a 1000-piece bond: %+v", v)
+	}
+	return v
+}
+
+// start starts a new service (and its sequencer) on v's database; the
+// previous one, if any, must be closed.
+func (v *demoVenue) start(t *testing.T) {
+	t.Helper()
+	svc := trading.New(v.db, v.cfg)
+	if err := svc.Start(context.Background()); err != nil {
+		t.Fatalf("Start() = %v", err)
+	}
+	t.Cleanup(svc.Close)
+	v.svc = svc
+}
+
+// restart stops the sequencer and starts a new service on the same
+// database, which rebuilds the books and the risk state from it.
+func (v *demoVenue) restart(t *testing.T) {
+	t.Helper()
+	v.svc.Close()
+	v.start(t)
+}
+
+// principal is demo participant i's user of that role (admin or trader).
+func (v *demoVenue) principal(t *testing.T, i int, role venue.Role) venue.Principal {
+	t.Helper()
+	p := v.creds.Participants[i]
+	for _, u := range p.Users {
+		if u.Role == string(role) {
+			return venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: role}
+		}
+	}
+	t.Fatalf("demo participant %d has no %s", i, role)
+	return venue.Principal{}
+}
+
+// setLimit sets one of participant i's risk limits.
+func (v *demoVenue) setLimit(t *testing.T, i int, name, value string) {
+	t.Helper()
+	if _, err := v.svc.SetRiskLimit(context.Background(), trading.System, v.creds.Participants[i].ID, name, udecimal.MustParse(value)); err != nil {
+		t.Fatalf("SetRiskLimit(%d, %s, %s) = %v", i, name, value, err)
+	}
+}
+
+// offers reads every firm offer on v's instrument from the database.
+func (v *demoVenue) offers(t *testing.T) []venue.Offer {
+	t.Helper()
+	var out []venue.Offer
+	err := v.db.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		out, _, err = tx.Offers(context.Background(), store.OfferFilter{Types: []string{venue.TypeOffer}, InstrumentID: v.instrument}, venue.Page{})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("read offers: %v", err)
+	}
+	return out
+}
+
+func dec(s string) udecimal.Decimal { return udecimal.MustParse(s) }
+
+func ptrTo[T any](v T) *T { return &v }
+
+// longTests reports whether BONDVENUE_LONG_TESTS asks for the long
+// versions of the randomised tests.
+func longTests() bool { return os.Getenv("BONDVENUE_LONG_TESTS") != "" }
