@@ -97,12 +97,12 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		p, err = svc.CreateParticipant(ctx, sys, trading.ParticipantInput{Name: name, LEI: lei, Country: country})
 		out = map[string]string{"id": p.ID, "name": p.Name, "lei": p.LEI, "country": p.Country}
 	case "account":
-		var a venue.Account
+		var a trading.AccountView
 		a, err = svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: *participantID, Number: *number, Type: *accountType})
 		out = map[string]string{"id": a.ID, "participant_id": a.ParticipantID, "number": a.Number, "type": a.Type}
 	case "user":
 		r := venue.Role(*role)
-		var u venue.User
+		var u trading.UserView
 		u, err = svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: participantID, Email: email, Role: &r})
 		out = map[string]string{"id": u.ID, "participant_id": u.ParticipantID, "email": u.Email, "role": string(u.Role)}
 	case "credential-issue":
@@ -115,7 +115,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		out = map[string]any{"client_id": c.ClientID, "user_id": c.UserID, "revoked_at": c.RevokedAt}
 	case "counterparty":
 		var rel venue.CounterpartyRelation
-		rel, err = svc.SetCounterparty(ctx, sys, *participantID, *counterpartyID, *enabled)
+		rel, err = svc.SetCounterparty(ctx, sys, *participantID, *counterpartyID, enabled)
 		out = map[string]any{"participant_id": rel.ParticipantID, "counterparty_id": rel.CounterpartyID, "enabled": rel.Enabled}
 	case "risk-limit":
 		v, ok := venue.ParseAmount(*value)
@@ -123,7 +123,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 			return usageError{"--value must be a non-negative decimal"}
 		}
 		var l venue.RiskLimit
-		l, err = svc.SetRiskLimit(ctx, sys, *participantID, *limitName, v)
+		l, err = svc.SetRiskLimit(ctx, sys, *participantID, trading.RiskLimitInput{Name: *limitName, Value: &v})
 		out = map[string]string{"participant_id": l.ParticipantID, "name": l.Name, "value": l.Value.String()}
 	}
 	if err != nil {

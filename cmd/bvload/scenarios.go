@@ -116,7 +116,7 @@ func loadDemo(ctx context.Context, svc *trading.Service, db *store.DB, dir strin
 	unlimited := udecimal.MustParse("1000000000000000000")
 	for _, p := range creds.Participants {
 		for _, name := range venue.RiskLimitNames {
-			if _, err := svc.SetRiskLimit(ctx, trading.System, p.ID, name, unlimited); err != nil {
+			if _, err := svc.SetRiskLimit(ctx, trading.System, p.ID, trading.RiskLimitInput{Name: name, Value: &unlimited}); err != nil {
 				return dv, fmt.Errorf("raise risk limit: %w", err)
 			}
 		}
@@ -129,7 +129,7 @@ func loadDemo(ctx context.Context, svc *trading.Service, db *store.DB, dir strin
 	}
 	dv.counterparties = 3
 	err = db.View(ctx, func(tx *store.Tx) error {
-		ms, _, err := tx.Markets(ctx, "", venue.Page{})
+		ms, _, err := tx.Markets(ctx, store.MarketFilter{}, venue.Page{})
 		if err != nil {
 			return err
 		}

@@ -149,7 +149,7 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 			dp.Users = append(dp.Users, UserCred{UserID: u.ID, Email: u.Email, Role: string(u.Role), ClientID: cred.ClientID, ClientSecret: cred.Secret})
 		}
 		for name, v := range map[string]string{venue.LimitMaxOffer: "50000000", venue.LimitAllOfferSum: "250000000", venue.LimitAllOfferUserSum: "100000000"} {
-			if _, err := svc.SetRiskLimit(ctx, sys, p.ID, name, udecimal.MustParse(v)); err != nil {
+			if _, err := svc.SetRiskLimit(ctx, sys, p.ID, trading.RiskLimitInput{Name: name, Value: ptr(udecimal.MustParse(v))}); err != nil {
 				return c, err
 			}
 		}
@@ -173,7 +173,7 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 	// Participants 1–3 trade with each other; participant 4 has no relation.
 	for i := 0; i < 3; i++ {
 		for j := i + 1; j < 3; j++ {
-			if _, err := svc.SetCounterparty(ctx, sys, c.Participants[i].ID, c.Participants[j].ID, true); err != nil {
+			if _, err := svc.SetCounterparty(ctx, sys, c.Participants[i].ID, c.Participants[j].ID, ptr(true)); err != nil {
 				return c, err
 			}
 		}

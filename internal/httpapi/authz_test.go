@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
@@ -884,7 +885,7 @@ func routes(t *testing.T) []route {
 // is meant to catch, so a passing matrix means something.
 func TestForeignIDCheck(t *testing.T) {
 	t.Parallel()
-	v := newEnv(t, "sqlite", options{})
+	v := newEnv(t, store.SQLite, options{})
 	pub := v.publicBucket(t)
 	own := v.privateBucket(t, trader(0), "Mine")
 	theirs := v.privateBucket(t, trader(1), "Theirs")

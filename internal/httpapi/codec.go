@@ -10,6 +10,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -74,11 +76,14 @@ func decodeBytes(b []byte, v any) error {
 		var typeErr *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &typeErr):
-			field := typeErr.Field
-			if field == "" {
+			if typeErr.Field == "" {
 				return venue.Invalid("request body must be a JSON object")
 			}
-			return venue.InvalidField(field, "must be a JSON "+jsonType(typeErr.Type.Kind().String()))
+			// The decoder stops at the first wrong type; name them all.
+			if issues := typeIssues(b, v); len(issues) > 0 {
+				return venue.Invalid("Validation Error", issues...)
+			}
+			return venue.InvalidField(typeErr.Field, typeIssue(typeErr))
 		default:
 			return venue.Invalid("malformed JSON: " + err.Error())
 		}
@@ -87,6 +92,37 @@ func decodeBytes(b []byte, v any) error {
 		return venue.Invalid("malformed JSON: trailing data after the object")
 	}
 	return nil
+}
+
+func typeIssue(e *json.UnmarshalTypeError) string {
+	return "must be a JSON " + jsonType(e.Type.Kind().String())
+}
+
+// typeIssues names every top-level field of the JSON object b whose value
+// does not decode into its field of *v (a struct), in the struct's order.
+func typeIssues(b []byte, v any) []venue.FieldIssue {
+	var fields map[string]json.RawMessage
+	t := reflect.TypeOf(v)
+	if json.Unmarshal(b, &fields) != nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	var out []venue.FieldIssue
+	for f := range t.Elem().Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		raw, ok := fields[name]
+		if !ok || name == "" || name == "-" {
+			continue
+		}
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(json.Unmarshal(raw, reflect.New(f.Type).Interface()), &typeErr) {
+			field := name
+			if typeErr.Field != "" {
+				field += "." + typeErr.Field
+			}
+			out = append(out, venue.FieldIssue{Field: field, Issue: typeIssue(typeErr)})
+		}
+	}
+	return out
 }
 
 func jsonType(kind string) string {
@@ -133,9 +169,21 @@ func (d *decimalInput) UnmarshalJSON(b []byte) error {
 // check records a validation issue for field when the value was unusable.
 func (d decimalInput) check(v *venue.Validator, field string) {
 	if d.Bad {
-		v.Addf(field, "must be a decimal number (a JSON number or numeric string)")
+		v.Addf(field, decimalIssue)
 	}
 }
+
+// issues returns the issue of an unusable value, for a use case to report
+// with its own.
+func (d decimalInput) issues(field string) []venue.FieldIssue {
+	if !d.Bad {
+		return nil
+	}
+	return []venue.FieldIssue{{Field: field, Issue: decimalIssue}}
+}
+
+// decimalIssue is the issue of a value that is not a decimal.
+const decimalIssue = "must be a decimal number (a JSON number or numeric string)"
 
 // ptr returns a pointer to the value when set, for use-case inputs.
 func (d decimalInput) ptr() *udecimal.Decimal {
@@ -146,21 +194,34 @@ func (d decimalInput) ptr() *udecimal.Decimal {
 	return &v
 }
 
+// query reads a list's query parameters and collects every bad one, so one
+// answer names them all.
+type query struct {
+	url.Values
+	v venue.Validator
+}
+
 // pageParams parses limit, cursor, from and to.
-func pageParams(q url.Values) (venue.Page, error) {
+func pageParams(values url.Values) (venue.Page, error) {
+	q := query{Values: values}
+	p := q.page()
+	return p, q.v.Err()
+}
+
+// page parses limit, cursor, from and to.
+func (q *query) page() venue.Page {
 	p := venue.Page{Limit: 100}
-	var v venue.Validator
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > 1000 {
-			v.Addf("limit", "must be an integer between 1 and 1000")
+			q.v.Addf("limit", "must be an integer between 1 and 1000")
 		}
 		p.Limit = n
 	}
 	if s := q.Get("cursor"); s != "" {
 		id, err := base64.RawURLEncoding.DecodeString(s)
 		if err != nil || len(id) == 0 || len(id) > 64 {
-			v.Addf("cursor", "is not a cursor from a Link header")
+			q.v.Addf("cursor", "is not a cursor from a Link header")
 		}
 		p.Cursor = string(id)
 	}
@@ -171,7 +232,7 @@ func pageParams(q url.Values) (venue.Page, error) {
 		}
 		t, err := parseInstant(s)
 		if err != nil {
-			v.Addf(k, "must be a timestamp (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601)")
+			q.v.Addf(k, "must be a timestamp (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601)")
 			continue
 		}
 		if k == "from" {
@@ -180,7 +241,50 @@ func pageParams(q url.Values) (venue.Page, error) {
 			p.To = &t
 		}
 	}
-	return p, v.Err()
+	return p
+}
+
+// oneOf returns parameter name when it is one of allowed ("" when absent).
+func oneOf[T ~string](q *query, name string, allowed []T) T {
+	s := T(q.Get(name))
+	if s == "" || slices.Contains(allowed, s) {
+		return s
+	}
+	words := make([]string, 0, len(allowed))
+	for _, a := range allowed {
+		words = append(words, string(a))
+	}
+	last := len(words) - 1
+	q.v.Addf(name, "must be %s or %s", strings.Join(words[:last], ", "), words[last])
+	return ""
+}
+
+// boolean returns parameter name as a bool (nil when absent).
+func (q *query) boolean(name string) *bool {
+	s := q.Get(name)
+	if s == "" {
+		return nil
+	}
+	if s != "true" && s != "false" {
+		q.v.Addf(name, "must be true or false")
+		return nil
+	}
+	b := s == "true"
+	return &b
+}
+
+// id returns parameter name when it is a record id ("" when absent); what
+// names the record in the issue.
+func (q *query) id(name, what string) string {
+	s := q.Get(name)
+	if s == "" {
+		return ""
+	}
+	if !venue.ValidID(s) {
+		q.v.Addf(name, "must be %s id", what)
+		return ""
+	}
+	return s
 }
 
 // parseInstant accepts the venue's input formats for instants (UTC).

@@ -138,15 +138,18 @@ func (s *Server) getParticipant(w http.ResponseWriter, r *http.Request, p venue.
 }
 
 func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	page, err := pageParams(r.URL.Query())
+	q := query{Values: r.URL.Query()}
+	page := q.page()
+	f := trading.AccountFilter{ParticipantID: q.id("participant_id", "a participant"),
+		Status: oneOf(&q, "status", venue.AccountStatuses), Type: oneOf(&q, "type", venue.AccountTypes)}
+	if err := q.v.Err(); err != nil {
+		return err
+	}
+	l, err := s.svc.Accounts(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.Accounts(r.Context(), p, page)
-	if err != nil {
-		return err
-	}
-	writeList(w, r, l.Items, l.Next, accountView)
+	writeList(w, r, l.Items, l.Next, accountRecord)
 	return nil
 }
 
@@ -155,20 +158,23 @@ func (s *Server) getAccount(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, accountView(a))
+	writeJSON(w, http.StatusOK, accountRecord(a))
 	return nil
 }
 
 func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	page, err := pageParams(r.URL.Query())
+	q := query{Values: r.URL.Query()}
+	page := q.page()
+	f := trading.UserFilter{ParticipantID: q.id("participant_id", "a participant"),
+		Role: oneOf(&q, "role", venue.Roles), Status: oneOf(&q, "status", venue.UserStatuses)}
+	if err := q.v.Err(); err != nil {
+		return err
+	}
+	l, err := s.svc.Users(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.Users(r.Context(), p, page)
-	if err != nil {
-		return err
-	}
-	writeList(w, r, l.Items, l.Next, userView)
+	writeList(w, r, l.Items, l.Next, userRecord)
 	return nil
 }
 
@@ -177,16 +183,18 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p venue.Princip
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, userView(u))
+	writeJSON(w, http.StatusOK, userRecord(u))
 	return nil
 }
 
 func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	page, err := pageParams(r.URL.Query())
-	if err != nil {
+	q := query{Values: r.URL.Query()}
+	page := q.page()
+	f := trading.MarketFilter{FacilityType: oneOf(&q, "facility_type", venue.FacilityTypes), IsEnabled: q.boolean("is_enabled")}
+	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.Markets(r.Context(), p, page)
+	l, err := s.svc.Markets(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -204,12 +212,13 @@ func (s *Server) getMarket(w http.ResponseWriter, r *http.Request, p venue.Princ
 }
 
 func (s *Server) listInstruments(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	q := r.URL.Query()
-	page, err := pageParams(q)
-	if err != nil {
+	q := query{Values: r.URL.Query()}
+	page := q.page()
+	f := trading.InstrumentFilter{MarketID: q.Get("market_id"), BucketID: q.id("bucket_id", "a bucket"),
+		ISIN: q.Get("isin"), Currency: q.Get("currency")}
+	if err := q.v.Err(); err != nil {
 		return err
 	}
-	f := trading.InstrumentFilter{MarketID: q.Get("market_id"), ISIN: q.Get("isin"), Currency: q.Get("currency")}
 	l, err := s.svc.Instruments(r.Context(), p, f, page)
 	if err != nil {
 		return err
@@ -297,11 +306,13 @@ func (s *Server) createBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 }
 
 func (s *Server) listBuckets(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	page, err := pageParams(r.URL.Query())
-	if err != nil {
+	q := query{Values: r.URL.Query()}
+	page := q.page()
+	f := trading.BucketFilter{Type: oneOf(&q, "type", venue.BucketTypes), IsEnabled: q.boolean("is_enabled")}
+	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.Buckets(r.Context(), p, page)
+	l, err := s.svc.Buckets(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -357,11 +368,14 @@ func (s *Server) deleteBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 }
 
 func (s *Server) listProviders(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	page, err := pageParams(r.URL.Query())
-	if err != nil {
+	q := query{Values: r.URL.Query()}
+	page := q.page()
+	f := trading.ProviderFilter{ParticipantID: q.id("participant_id", "a participant"),
+		AccountID: q.id("account_id", "an account"), Enabled: q.boolean("enabled")}
+	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.SettlementProviders(r.Context(), p, page)
+	l, err := s.svc.SettlementProviders(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}

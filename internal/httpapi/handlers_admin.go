@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -77,7 +78,7 @@ func (s *Server) adminCreateAccount(w http.ResponseWriter, r *http.Request, p ve
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, accountView(a))
+	writeJSON(w, http.StatusOK, accountRecord(a))
 	return nil
 }
 
@@ -102,7 +103,7 @@ func (s *Server) adminCreateUser(w http.ResponseWriter, r *http.Request, p venue
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, userView(u))
+	writeJSON(w, http.StatusOK, userRecord(u))
 	return nil
 }
 
@@ -116,7 +117,7 @@ func (s *Server) adminUpdateUser(w http.ResponseWriter, r *http.Request, p venue
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, userView(u))
+	writeJSON(w, http.StatusOK, userRecord(u))
 	return nil
 }
 
@@ -133,11 +134,15 @@ func (s *Server) adminIssueCredential(w http.ResponseWriter, r *http.Request, p 
 }
 
 func (s *Server) adminListCredentials(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	cs, err := s.svc.Credentials(r.Context(), p, r.PathValue("userId"))
+	page, err := pageParams(r.URL.Query())
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, mapSlice(cs, credentialView))
+	l, err := s.svc.Credentials(r.Context(), p, r.PathValue("userId"), page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, credentialView)
 	return nil
 }
 
@@ -159,10 +164,7 @@ func (s *Server) adminSetCounterparty(w http.ResponseWriter, r *http.Request, p 
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	if body.Enabled == nil {
-		return venue.InvalidField("enabled", "is required (true or false)")
-	}
-	rel, err := s.svc.SetCounterparty(r.Context(), p, body.ParticipantID, body.CounterpartyID, *body.Enabled)
+	rel, err := s.svc.SetCounterparty(r.Context(), p, body.ParticipantID, body.CounterpartyID, body.Enabled)
 	if err != nil {
 		return err
 	}
@@ -177,13 +179,8 @@ func (s *Server) adminSetRiskLimit(w http.ResponseWriter, r *http.Request, p ven
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	var v venue.Validator
-	body.Value.check(&v, "value")
-	v.Check(body.Value.Set || body.Value.Bad, "value", "is required")
-	if err := v.Err(); err != nil {
-		return err
-	}
-	l, err := s.svc.SetRiskLimit(r.Context(), p, r.PathValue("participantId"), r.PathValue("name"), body.Value.Value)
+	l, err := s.svc.SetRiskLimit(r.Context(), p, r.PathValue("participantId"),
+		trading.RiskLimitInput{Name: r.PathValue("name"), Value: body.Value.ptr(), Issues: body.Value.issues("value")})
 	if err != nil {
 		return err
 	}
@@ -292,16 +289,12 @@ func readInstrument(raw []byte) (trading.InstrumentInput, error) {
 	if err := json.Unmarshal(raw, &terms); err != nil {
 		return trading.InstrumentInput{}, venue.Invalid("request body must be a JSON object")
 	}
-	var v venue.Validator
-	b.MinPiece.check(&v, "min_piece")
-	b.MinIncrement.check(&v, "min_increment")
-	b.ParAmount.check(&v, "par_amount")
-	if err := v.Err(); err != nil {
-		return trading.InstrumentInput{}, err
-	}
+	// An amount that is not a decimal is reported with the use case's own
+	// issues.
+	issues := slices.Concat(b.MinPiece.issues("min_piece"), b.MinIncrement.issues("min_increment"), b.ParAmount.issues("par_amount"))
 	return trading.InstrumentInput{Terms: terms, Static: b.StaticData, MinPiece: b.MinPiece.ptr(),
 		MinIncrement: b.MinIncrement.ptr(), ParAmount: b.ParAmount.ptr(), Precision: b.Precision, Enabled: b.Enabled,
-		MarketIDs: b.MarketIDs}, nil
+		MarketIDs: b.MarketIDs, Issues: issues}, nil
 }
 
 func (s *Server) adminCreateInstrument(w http.ResponseWriter, r *http.Request, p venue.Principal) error {

@@ -442,6 +442,7 @@ func redactEvent(p venue.Principal, typ string, data json.RawMessage) json.RawMe
 		return data
 	}
 	m["account_id"], m["user_id"], m["settlement_provider_id"] = json.RawMessage(`""`), json.RawMessage(`""`), json.RawMessage(`null`)
+	delete(m, "counterparties") // an RFQ's recipients are the requester's to see
 	b, err := json.Marshal(m)
 	if err != nil {
 		return data

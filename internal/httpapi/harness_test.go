@@ -233,7 +233,7 @@ func (v *env) principal(w who) venue.Principal {
 // provider returns firm i's demo settlement provider (its default).
 func (v *env) provider(t *testing.T, i int) string {
 	t.Helper()
-	l, err := v.svc.SettlementProviders(context.Background(), v.principal(admin(i)), venue.Page{})
+	l, err := v.svc.SettlementProviders(context.Background(), v.principal(admin(i)), trading.ProviderFilter{}, venue.Page{})
 	if err != nil || len(l.Items) == 0 {
 		t.Fatalf("SettlementProviders(%d) = %v, %v", i, l, err)
 	}
@@ -242,7 +242,7 @@ func (v *env) provider(t *testing.T, i int) string {
 
 func (v *env) publicBucket(t *testing.T) string {
 	t.Helper()
-	l, err := v.svc.Buckets(context.Background(), trading.System, venue.Page{})
+	l, err := v.svc.Buckets(context.Background(), trading.System, trading.BucketFilter{}, venue.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func (v *env) publicBucket(t *testing.T) string {
 
 func (v *env) markets(t *testing.T) []venue.Market {
 	t.Helper()
-	l, err := v.svc.Markets(context.Background(), trading.System, venue.Page{})
+	l, err := v.svc.Markets(context.Background(), trading.System, trading.MarketFilter{}, venue.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,49 +138,76 @@ func participantView(v trading.ParticipantView) any {
 }
 
 type accountJSON struct {
-	ID                          string    `json:"id"`
-	Number                      string    `json:"number"`
-	Status                      string    `json:"status"`
-	Type                        string    `json:"type"`
-	Participant                 *struct{} `json:"participant"`
-	ParticipantID               string    `json:"participant_id"`
-	DefaultSettlementProviderID *string   `json:"default_settlement_provider_id"`
-	CreatedAt                   string    `json:"createdAt"`
-	UpdatedAt                   string    `json:"updatedAt"`
+	ID                          string           `json:"id"`
+	Number                      string           `json:"number"`
+	Status                      string           `json:"status"`
+	Type                        string           `json:"type"`
+	Participant                 *participantJSON `json:"participant"`
+	ParticipantID               string           `json:"participant_id"`
+	DefaultSettlementProviderID *string          `json:"default_settlement_provider_id"`
+	CreatedAt                   string           `json:"createdAt"`
+	UpdatedAt                   string           `json:"updatedAt"`
 }
 
+// accountView renders an account nested in another record: participant is
+// null (the spec's "null in nested use").
 func accountView(a venue.Account) accountJSON {
 	return accountJSON{ID: a.ID, Number: a.Number, Status: a.Status, Type: a.Type, ParticipantID: a.ParticipantID,
 		DefaultSettlementProviderID: nullable(a.DefaultSettlementProviderID), CreatedAt: ts(a.CreatedAt), UpdatedAt: ts(a.UpdatedAt)}
 }
 
-type userJSON struct {
-	ID                      string     `json:"id"`
-	Email                   string     `json:"email"`
-	Role                    string     `json:"role"`
-	IsEmailVerified         bool       `json:"is_email_verified"`
-	IdentificationStatus    string     `json:"identification_status"`
-	IsLoginTwoFAEnabled     bool       `json:"is_login_two_fa_enabled"`
-	TermsConditionsSigned   bool       `json:"terms_conditions_signed"`
-	TermsConditionsSignedAt *string    `json:"terms_conditions_signed_at"`
-	LastActive              *string    `json:"last_active"`
-	Status                  string     `json:"status"`
-	Locale                  string     `json:"locale"`
-	ParticipantID           *string    `json:"participant_id"`
-	CreatedAt               string     `json:"createdAt"`
-	UpdatedAt               string     `json:"updatedAt"`
-	Profiles                []struct{} `json:"profiles"`
-	Phones                  []struct{} `json:"phones"`
-	Accounts                []struct{} `json:"accounts"`
-	Participant             *struct{}  `json:"participant"`
+// accountRecord renders an account that is the answer itself (retrieve,
+// list, create), with its participant in full.
+func accountRecord(v trading.AccountView) accountJSON {
+	out := accountView(v.Account)
+	p := participantFull(v.Participant)
+	out.Participant = &p
+	return out
 }
 
+type userJSON struct {
+	ID                      string           `json:"id"`
+	Email                   string           `json:"email"`
+	Role                    string           `json:"role"`
+	IsEmailVerified         bool             `json:"is_email_verified"`
+	IdentificationStatus    string           `json:"identification_status"`
+	IsLoginTwoFAEnabled     bool             `json:"is_login_two_fa_enabled"`
+	TermsConditionsSigned   bool             `json:"terms_conditions_signed"`
+	TermsConditionsSignedAt *string          `json:"terms_conditions_signed_at"`
+	LastActive              *string          `json:"last_active"`
+	Status                  string           `json:"status"`
+	Locale                  string           `json:"locale"`
+	ParticipantID           *string          `json:"participant_id"`
+	CreatedAt               string           `json:"createdAt"`
+	UpdatedAt               string           `json:"updatedAt"`
+	Profiles                []struct{}       `json:"profiles"`
+	Phones                  []struct{}       `json:"phones"`
+	Accounts                []accountJSON    `json:"accounts"`
+	Participant             *participantJSON `json:"participant"`
+}
+
+// userView renders a user nested in another record: no accounts and a null
+// participant.
 func userView(u venue.User) userJSON {
 	return userJSON{ID: u.ID, Email: u.Email, Role: string(u.Role), IsEmailVerified: u.IsEmailVerified,
 		IdentificationStatus: u.IdentificationStatus, IsLoginTwoFAEnabled: u.IsLoginTwoFAEnabled,
 		TermsConditionsSigned: u.TermsConditionsSigned, TermsConditionsSignedAt: tsPtr(u.TermsConditionsSignedAt),
 		LastActive: tsPtr(u.LastActive), Status: u.Status, Locale: u.Locale, ParticipantID: nullable(u.ParticipantID),
-		CreatedAt: ts(u.CreatedAt), UpdatedAt: ts(u.UpdatedAt), Profiles: []struct{}{}, Phones: []struct{}{}, Accounts: []struct{}{}}
+		CreatedAt: ts(u.CreatedAt), UpdatedAt: ts(u.UpdatedAt), Profiles: []struct{}{}, Phones: []struct{}{}, Accounts: []accountJSON{}}
+}
+
+// userRecord renders a user that is the answer itself (retrieve, list,
+// create, update): with its participant in full and the participant's
+// accounts (nested, so without their participant). An operator user has
+// neither.
+func userRecord(v trading.UserView) userJSON {
+	out := userView(v.User)
+	out.Accounts = mapSlice(v.Accounts, accountView)
+	if v.Participant != nil {
+		p := participantFull(*v.Participant)
+		out.Participant = &p
+	}
+	return out
 }
 
 type marketJSON struct {

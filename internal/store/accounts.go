@@ -50,12 +50,34 @@ func (tx *Tx) Account(ctx context.Context, id string) (venue.Account, error) {
 	return a, nil
 }
 
-// Accounts lists accounts, of one participant when participantID is set.
-func (tx *Tx) Accounts(ctx context.Context, participantID string, page Page) ([]venue.Account, string, error) {
+// AccountFilter selects accounts in a list. Zero fields do not filter.
+type AccountFilter struct {
+	// ParticipantIDs restricts to accounts of these participants: nil
+	// means any participant, an empty set none.
+	ParticipantIDs []string
+	Status         string
+	Type           string
+}
+
+// Accounts lists accounts matching f, newest first.
+func (tx *Tx) Accounts(ctx context.Context, f AccountFilter, page Page) ([]venue.Account, string, error) {
 	q, args := "SELECT "+accountCols+" FROM accounts WHERE 1 = 1", []any(nil)
-	if participantID != "" {
-		q += " AND participant_id = ?"
-		args = append(args, participantID)
+	if f.ParticipantIDs != nil {
+		if len(f.ParticipantIDs) == 0 {
+			return nil, "", nil
+		}
+		q += " AND participant_id IN (" + placeholders(len(f.ParticipantIDs)) + ")"
+		for _, id := range f.ParticipantIDs {
+			args = append(args, id)
+		}
+	}
+	if f.Status != "" {
+		q += " AND status = ?"
+		args = append(args, f.Status)
+	}
+	if f.Type != "" {
+		q += " AND type = ?"
+		args = append(args, f.Type)
 	}
 	q, args = pageSQL(q, args, page, "id", "created_at")
 	as, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Account, error) { return scanAccount(r) }, q, args...)

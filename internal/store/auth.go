@@ -38,15 +38,34 @@ func (tx *Tx) Credential(ctx context.Context, clientID string) (venue.Credential
 	return c, nil
 }
 
-// Credentials lists a user's credentials, newest first.
-func (tx *Tx) Credentials(ctx context.Context, userID string) ([]venue.Credential, error) {
-	cs, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Credential, error) { return scanCredential(r) },
-		`SELECT client_id, user_id, secret_hash, created_at, revoked_at FROM credentials
-		WHERE user_id = ? ORDER BY created_at DESC, client_id DESC`, userID)
-	if err != nil {
-		return nil, fmt.Errorf("list credentials: %w", normalize(err))
+// Credentials lists a user's credentials, newest first. Client ids are
+// random, so the order is (created_at, client_id) and a page's cursor is the
+// client id of its last row.
+func (tx *Tx) Credentials(ctx context.Context, userID string, page Page) ([]venue.Credential, string, error) {
+	q, args := `SELECT client_id, user_id, secret_hash, created_at, revoked_at FROM credentials WHERE user_id = ?`, []any{userID}
+	if page.Cursor != "" {
+		q += " AND (created_at, client_id) < (SELECT created_at, client_id FROM credentials WHERE client_id = ?)"
+		args = append(args, page.Cursor)
 	}
-	return cs, nil
+	if page.From != nil {
+		q += " AND created_at >= ?"
+		args = append(args, ms(*page.From))
+	}
+	if page.To != nil {
+		q += " AND created_at < ?"
+		args = append(args, ms(*page.To))
+	}
+	q += " ORDER BY created_at DESC, client_id DESC"
+	if page.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, page.Limit+1)
+	}
+	cs, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Credential, error) { return scanCredential(r) }, q, args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("list credentials: %w", normalize(err))
+	}
+	cs, next := trimPage(cs, page, func(c venue.Credential) string { return c.ClientID })
+	return cs, next, nil
 }
 
 // RevokeCredential marks a credential and every token issued with it as

@@ -79,7 +79,7 @@ func (tx *Tx) Bucket(ctx context.Context, id string) (venue.Bucket, error) {
 	return b, nil
 }
 
-// BucketFilter selects buckets in a list.
+// BucketFilter selects buckets in a list. Zero fields do not filter.
 type BucketFilter struct {
 	// VisibleTo restricts to public buckets and the participant's private
 	// ones; empty means every bucket (the operator's view).
@@ -87,6 +87,7 @@ type BucketFilter struct {
 	// InstrumentID restricts to buckets holding that instrument.
 	InstrumentID string
 	Type         string
+	IsEnabled    *bool
 }
 
 // Buckets lists buckets matching f, each with its instrument ids.
@@ -103,6 +104,10 @@ func (tx *Tx) Buckets(ctx context.Context, f BucketFilter, page Page) ([]venue.B
 	if f.Type != "" {
 		q += " AND type = ?"
 		args = append(args, f.Type)
+	}
+	if f.IsEnabled != nil {
+		q += " AND is_enabled = ?"
+		args = append(args, *f.IsEnabled)
 	}
 	q, args = pageSQL(q, args, page, "id", "created_at")
 	bs, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Bucket, error) { return scanBucket(r) }, q, args...)

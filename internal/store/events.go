@@ -46,7 +46,7 @@ func (tx *Tx) AppendEvents(ctx context.Context, events []Event) ([]Event, error)
 		for _, e := range events[from : from+n] {
 			args = append(args, e.Seq, e.Type, ms(e.OccurredAt), nullStr(e.ParticipantID), string(e.Data))
 		}
-		_, err := tx.exec(ctx, "INSERT INTO events (seq, type, occurred_at, participant_id, data) VALUES "+rows(n, 5), args...)
+		_, err := tx.exec(ctx, "INSERT INTO events (seq, type, occurred_at, participant_id, data) VALUES "+valueRows(n, 5), args...)
 		return err
 	})
 	if err != nil {

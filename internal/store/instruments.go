@@ -127,6 +127,8 @@ func (tx *Tx) InstrumentListings(ctx context.Context) (map[string][]string, erro
 type InstrumentFilter struct {
 	IDs      []string // nil: any
 	MarketID string
+	// BucketID restricts to the instruments held in that bucket.
+	BucketID string
 	ISIN     string
 	Currency string
 }
@@ -146,6 +148,10 @@ func (tx *Tx) Instruments(ctx context.Context, f InstrumentFilter, page Page) ([
 	if f.MarketID != "" {
 		q += " AND id IN (SELECT instrument_id FROM instrument_markets WHERE market_id = ?)"
 		args = append(args, f.MarketID)
+	}
+	if f.BucketID != "" {
+		q += " AND id IN (SELECT instrument_id FROM bucket_instruments WHERE bucket_id = ?)"
+		args = append(args, f.BucketID)
 	}
 	if f.ISIN != "" {
 		q += " AND isin = ?"

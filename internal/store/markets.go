@@ -52,12 +52,28 @@ func (tx *Tx) Market(ctx context.Context, id string) (venue.Market, error) {
 	return m, nil
 }
 
-// Markets lists markets; with instrumentID set, those listing it.
-func (tx *Tx) Markets(ctx context.Context, instrumentID string, page Page) ([]venue.Market, string, error) {
+// MarketFilter selects markets in a list. Zero fields do not filter.
+type MarketFilter struct {
+	// InstrumentID restricts to the markets listing that instrument.
+	InstrumentID string
+	FacilityType string
+	IsEnabled    *bool
+}
+
+// Markets lists markets matching f, newest first.
+func (tx *Tx) Markets(ctx context.Context, f MarketFilter, page Page) ([]venue.Market, string, error) {
 	q, args := "SELECT "+marketCols+" FROM markets WHERE 1 = 1", []any(nil)
-	if instrumentID != "" {
+	if f.InstrumentID != "" {
 		q += " AND id IN (SELECT market_id FROM instrument_markets WHERE instrument_id = ?)"
-		args = append(args, instrumentID)
+		args = append(args, f.InstrumentID)
+	}
+	if f.FacilityType != "" {
+		q += " AND facility_type = ?"
+		args = append(args, f.FacilityType)
+	}
+	if f.IsEnabled != nil {
+		q += " AND is_enabled = ?"
+		args = append(args, *f.IsEnabled)
 	}
 	q, args = pageSQL(q, args, page, "id", "created_at")
 	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Market, error) { return scanMarket(r) }, q, args...)

@@ -65,7 +65,7 @@ func (tx *Tx) UpsertOffers(ctx context.Context, offers []*venue.Offer) error {
 				nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
 				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt))
 		}
-		_, err := tx.exec(ctx, "INSERT INTO offers ("+offerCols+") VALUES "+rows(n, 26)+`
+		_, err := tx.exec(ctx, "INSERT INTO offers ("+offerCols+") VALUES "+valueRows(n, 26)+`
 		ON CONFLICT (id) DO UPDATE SET price = excluded.price, quantity = excluded.quantity,
 		filled_quantity = excluded.filled_quantity, status = excluded.status, notes = excluded.notes,
 		settlement_date = excluded.settlement_date, validity = excluded.validity, valid_until = excluded.valid_until,

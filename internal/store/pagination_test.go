@@ -51,7 +51,7 @@ var pagedLists = []struct {
 			ids = append(ids, a.ID)
 		}
 		return ids, func(ctx context.Context, tx *store.Tx, p store.Page) ([]string, string, error) {
-			as, next, err := tx.Accounts(ctx, owner.ID, p)
+			as, next, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{owner.ID}}, p)
 			return idsOf(as, next, err, func(a venue.Account) string { return a.ID })
 		}
 	}},
@@ -64,7 +64,7 @@ var pagedLists = []struct {
 			ids = append(ids, u.ID)
 		}
 		return ids, func(ctx context.Context, tx *store.Tx, p store.Page) ([]string, string, error) {
-			us, next, err := tx.Users(ctx, owner.ID, p)
+			us, next, err := tx.Users(ctx, store.UserFilter{ParticipantID: owner.ID}, p)
 			return idsOf(us, next, err, func(u venue.User) string { return u.ID })
 		}
 	}},
@@ -78,7 +78,7 @@ var pagedLists = []struct {
 		in := newInstrument(t, t0, ids...)
 		write(t, db, func(ctx context.Context, tx *store.Tx) error { return tx.CreateInstrument(ctx, &in) })
 		return ids, func(ctx context.Context, tx *store.Tx, p store.Page) ([]string, string, error) {
-			ms, next, err := tx.Markets(ctx, in.ID, p)
+			ms, next, err := tx.Markets(ctx, store.MarketFilter{InstrumentID: in.ID}, p)
 			return idsOf(ms, next, err, func(m venue.Market) string { return m.ID })
 		}
 	}},
@@ -118,8 +118,22 @@ var pagedLists = []struct {
 			ids = append(ids, s.ID)
 		}
 		return ids, func(ctx context.Context, tx *store.Tx, p store.Page) ([]string, string, error) {
-			ss, next, err := tx.SettlementProviders(ctx, owner.ID, p)
+			ss, next, err := tx.SettlementProviders(ctx, store.SettlementProviderFilter{ParticipantID: owner.ID}, p)
 			return idsOf(ss, next, err, func(s venue.SettlementProvider) string { return s.ID })
+		}
+	}},
+	{"credentials", func(t *testing.T, db *store.DB, created []time.Time) ([]string, lister) {
+		// Client ids are random: the order is by creation, not by id.
+		u := seedUser(t, db, "active")
+		var ids []string
+		for _, c := range created {
+			cr := venue.Credential{ClientID: "cl_" + randomHex(t), UserID: u.ID, SecretHash: randomHex(t), CreatedAt: c}
+			write(t, db, func(ctx context.Context, tx *store.Tx) error { return tx.CreateCredential(ctx, &cr) })
+			ids = append(ids, cr.ClientID)
+		}
+		return ids, func(ctx context.Context, tx *store.Tx, p store.Page) ([]string, string, error) {
+			cs, next, err := tx.Credentials(ctx, u.ID, p)
+			return idsOf(cs, next, err, func(c venue.Credential) string { return c.ClientID })
 		}
 	}},
 	{"news", func(t *testing.T, db *store.DB, created []time.Time) ([]string, lister) {

@@ -98,7 +98,7 @@ func testAccounts(t *testing.T, h *harness) {
 	}
 
 	got := list(t, h.db, func(ctx context.Context, tx *store.Tx) ([]venue.Account, string, error) {
-		return tx.Accounts(ctx, p.ID, store.Page{})
+		return tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{p.ID}}, store.Page{})
 	})
 	if d := diff([]venue.Account{withDefault, plain}, got); d != "" {
 		t.Errorf("Accounts(%s) (-want +got):\n%s", p.ID, d)
@@ -135,7 +135,7 @@ func testUsers(t *testing.T, h *harness) {
 
 	t.Run("list", func(t *testing.T) {
 		got := list(t, h.db, func(ctx context.Context, tx *store.Tx) ([]venue.User, string, error) {
-			return tx.Users(ctx, p.ID, store.Page{})
+			return tx.Users(ctx, store.UserFilter{ParticipantID: p.ID}, store.Page{})
 		})
 		if d := diff([]venue.User{trader}, got); d != "" {
 			t.Errorf("Users(%s) (-want +got):\n%s", p.ID, d)
@@ -183,7 +183,9 @@ func testCredentials(t *testing.T, h *harness) {
 		}
 	}
 
-	got := read(t, h.db, func(ctx context.Context, tx *store.Tx) ([]venue.Credential, error) { return tx.Credentials(ctx, u.ID) })
+	got := list(t, h.db, func(ctx context.Context, tx *store.Tx) ([]venue.Credential, string, error) {
+		return tx.Credentials(ctx, u.ID, store.Page{})
+	})
 	if d := diff([]venue.Credential{revoked, active}, got); d != "" {
 		t.Errorf("Credentials(%s) (-want +got):\n%s", u.ID, d)
 	}
@@ -475,7 +477,7 @@ func testMarkets(t *testing.T, h *harness) {
 	in := newInstrument(t, at(3), otc.ID, book.ID)
 	write(t, h.db, func(ctx context.Context, tx *store.Tx) error { return tx.CreateInstrument(ctx, &in) })
 	got := list(t, h.db, func(ctx context.Context, tx *store.Tx) ([]venue.Market, string, error) {
-		return tx.Markets(ctx, in.ID, store.Page{})
+		return tx.Markets(ctx, store.MarketFilter{InstrumentID: in.ID}, store.Page{})
 	})
 	if d := diff([]venue.Market{book, otc}, got); d != "" {
 		t.Errorf("Markets(%s) (-want +got):\n%s", in.ID, d)
@@ -537,7 +539,7 @@ func testInstruments(t *testing.T, h *harness) {
 		t.Helper()
 		var ids []string
 		for _, m := range list(t, h.db, func(ctx context.Context, tx *store.Tx) ([]venue.Market, string, error) {
-			return tx.Markets(ctx, instrumentID, store.Page{})
+			return tx.Markets(ctx, store.MarketFilter{InstrumentID: instrumentID}, store.Page{})
 		}) {
 			ids = append(ids, m.ID)
 		}
@@ -700,7 +702,7 @@ func testSettlementProviders(t *testing.T, h *harness) {
 	}
 
 	got := list(t, h.db, func(ctx context.Context, tx *store.Tx) ([]venue.SettlementProvider, string, error) {
-		return tx.SettlementProviders(ctx, p.ID, store.Page{})
+		return tx.SettlementProviders(ctx, store.SettlementProviderFilter{ParticipantID: p.ID}, store.Page{})
 	})
 	if d := diff([]venue.SettlementProvider{firmWide, withAccount}, got); d != "" {
 		t.Errorf("SettlementProviders(%s) (-want +got):\n%s", p.ID, d)

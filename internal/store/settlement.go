@@ -65,12 +65,29 @@ func (tx *Tx) SettlementProvider(ctx context.Context, id string) (venue.Settleme
 	return s, nil
 }
 
-// SettlementProviders lists providers, of one participant when set.
-func (tx *Tx) SettlementProviders(ctx context.Context, participantID string, page Page) ([]venue.SettlementProvider, string, error) {
+// SettlementProviderFilter selects settlement providers in a list. Zero
+// fields do not filter.
+type SettlementProviderFilter struct {
+	ParticipantID string
+	// AccountID restricts to the providers registered for that account.
+	AccountID string
+	Enabled   *bool
+}
+
+// SettlementProviders lists providers matching f, newest first.
+func (tx *Tx) SettlementProviders(ctx context.Context, f SettlementProviderFilter, page Page) ([]venue.SettlementProvider, string, error) {
 	q, args := "SELECT "+providerCols+" FROM settlement_providers WHERE 1 = 1", []any(nil)
-	if participantID != "" {
+	if f.ParticipantID != "" {
 		q += " AND participant_id = ?"
-		args = append(args, participantID)
+		args = append(args, f.ParticipantID)
+	}
+	if f.AccountID != "" {
+		q += " AND account_id = ?"
+		args = append(args, f.AccountID)
+	}
+	if f.Enabled != nil {
+		q += " AND enabled = ?"
+		args = append(args, *f.Enabled)
 	}
 	q, args = pageSQL(q, args, page, "id", "created_at")
 	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.SettlementProvider, error) { return scanProvider(r) }, q, args...)

@@ -36,16 +36,15 @@ type Config struct {
 	URL string
 	// DataDir holds bondvenue.db when URL is empty.
 	DataDir string
-	// MaxOpen bounds the read pool (PostgreSQL and SQLite); PostgreSQL
-	// writes have a pool of a quarter of it (at least 2).
+	// MaxOpen bounds the PostgreSQL pool and the SQLite read pool.
 	MaxOpen int
 }
 
 // DB is an open database. It is safe for concurrent use.
 type DB struct {
 	engine Engine
-	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: a small pool
-	read   *sql.DB // a pool of readers
+	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
+	read   *sql.DB // SQLite: a pool of readers; PostgreSQL: the same pool
 	binds  *rebinder
 	clock  func() time.Time
 	// SQLite only: prepared statements of the write and read pools.
@@ -88,24 +87,14 @@ func openPostgres(cfg Config) (*DB, error) {
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return nil, fmt.Errorf("open postgres: database URL must be postgres://…")
 	}
-	// Writes get a pool of their own, as on SQLite: the sequencer's commit
-	// must not wait for a connection behind a queue of reads (database/sql
-	// hands a freed connection to a random waiter).
-	var pools [2]*sql.DB
-	for i, n := range []int{max(2, cfg.MaxOpen/4), cfg.MaxOpen} {
-		pool, err := sql.Open("pgx", cfg.URL)
-		if err != nil {
-			if i > 0 {
-				pools[0].Close()
-			}
-			return nil, fmt.Errorf("open postgres: %w", err)
-		}
-		pool.SetMaxOpenConns(n)
-		pool.SetMaxIdleConns(n)
-		pool.SetConnMaxIdleTime(5 * time.Minute)
-		pools[i] = pool
+	pool, err := sql.Open("pgx", cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	return &DB{engine: Postgres, write: pools[0], read: pools[1], binds: newRebinder(Postgres)}, nil
+	pool.SetMaxOpenConns(cfg.MaxOpen)
+	pool.SetMaxIdleConns(cfg.MaxOpen)
+	pool.SetConnMaxIdleTime(5 * time.Minute)
+	return &DB{engine: Postgres, write: pool, read: pool, binds: newRebinder(Postgres)}, nil
 }
 
 func openSQLite(cfg Config) (*DB, error) {
@@ -289,8 +278,8 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
-// rows returns "(?, …), (?, …)": n rows of cols placeholders each.
-func rows(n, cols int) string {
+// valueRows returns "(?, …), (?, …)": n rows of cols placeholders each.
+func valueRows(n, cols int) string {
 	row := "(" + placeholders(cols) + ")"
 	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 }

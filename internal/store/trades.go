@@ -11,26 +11,49 @@ import (
 
 // InsertTrade writes a trade and its two orders.
 func (tx *Tx) InsertTrade(ctx context.Context, t *venue.Trade) error {
-	_, err := tx.exec(ctx, `INSERT INTO trades (id, transaction_identification_code, market_id, instrument_id,
+	return tx.InsertTrades(ctx, []venue.Trade{*t})
+}
+
+// InsertTrades is InsertTrade for many trades, in a few multi-row
+// statements (one statement per row would cost PostgreSQL a round trip
+// each): the trades first, then their orders.
+func (tx *Tx) InsertTrades(ctx context.Context, trades []venue.Trade) error {
+	err := tx.inChunks(len(trades), func(from, n int) error {
+		args := make([]any, 0, n*18)
+		for _, t := range trades[from : from+n] {
+			args = append(args, t.ID, t.TransactionIdentificationCode, t.MarketID, t.InstrumentID, t.AskOrder.ID,
+				t.BidOrder.ID, t.AskOrder.ParticipantID, t.BidOrder.ParticipantID, t.Status, t.Quantity.String(),
+				t.PricePerUnit.String(), t.AccruedInterest.String(), t.Price.String(), t.Fee.String(),
+				t.SettlementDate.String(), t.ExecutionType, ms(t.CreatedAt), ms(t.UpdatedAt))
+		}
+		_, err := tx.exec(ctx, `INSERT INTO trades (id, transaction_identification_code, market_id, instrument_id,
 		ask_order_id, bid_order_id, ask_participant_id, bid_participant_id, status, quantity, price_per_unit,
 		accrued_interest, price, fee, settlement_date, execution_type, created_at, updated_at)
-		VALUES (`+placeholders(18)+`)`,
-		t.ID, t.TransactionIdentificationCode, t.MarketID, t.InstrumentID, t.AskOrder.ID, t.BidOrder.ID,
-		t.AskOrder.ParticipantID, t.BidOrder.ParticipantID, t.Status, t.Quantity.String(), t.PricePerUnit.String(),
-		t.AccruedInterest.String(), t.Price.String(), t.Fee.String(), t.SettlementDate.String(), t.ExecutionType,
-		ms(t.CreatedAt), ms(t.UpdatedAt))
+		VALUES `+valueRows(n, 18), args...)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("insert trade: %w", normalize(err))
 	}
-	for _, o := range []*venue.Order{&t.AskOrder, &t.BidOrder} {
+	err = tx.inChunks(2*len(trades), func(from, n int) error {
+		args := make([]any, 0, n*15)
+		for i := from; i < from+n; i++ {
+			t := &trades[i/2]
+			o := &t.AskOrder
+			if i%2 == 1 {
+				o = &t.BidOrder
+			}
+			args = append(args, o.ID, t.ID, o.OfferID, o.Direction, o.ParticipantID, o.AccountID, o.MarketID,
+				o.InstrumentID, o.Quantity.String(), o.PricePerUnit.String(), o.Filled.String(), o.Status, o.Type,
+				ms(o.CreatedAt), ms(o.UpdatedAt))
+		}
 		_, err := tx.exec(ctx, `INSERT INTO orders (id, trade_id, offer_id, direction, participant_id, account_id,
 			market_id, instrument_id, quantity, price_per_unit, filled_quantity, status, type, created_at, updated_at)
-			VALUES (`+placeholders(15)+`)`, o.ID, t.ID, o.OfferID, o.Direction, o.ParticipantID, o.AccountID,
-			o.MarketID, o.InstrumentID, o.Quantity.String(), o.PricePerUnit.String(), o.Filled.String(), o.Status,
-			o.Type, ms(o.CreatedAt), ms(o.UpdatedAt))
-		if err != nil {
-			return fmt.Errorf("insert order: %w", normalize(err))
-		}
+			VALUES `+valueRows(n, 15), args...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("insert order: %w", normalize(err))
 	}
 	return nil
 }

@@ -67,12 +67,21 @@ func (tx *Tx) User(ctx context.Context, id string) (venue.User, error) {
 	return u, nil
 }
 
-// Users lists users, of one participant when participantID is set.
-func (tx *Tx) Users(ctx context.Context, participantID string, page Page) ([]venue.User, string, error) {
+// UserFilter selects users in a list. Zero fields do not filter.
+type UserFilter struct {
+	ParticipantID string
+	Role          venue.Role
+	Status        string
+}
+
+// Users lists users matching f, newest first.
+func (tx *Tx) Users(ctx context.Context, f UserFilter, page Page) ([]venue.User, string, error) {
 	q, args := "SELECT "+userCols+" FROM users WHERE 1 = 1", []any(nil)
-	if participantID != "" {
-		q += " AND participant_id = ?"
-		args = append(args, participantID)
+	for _, c := range []struct{ col, v string }{{"participant_id", f.ParticipantID}, {"role", string(f.Role)}, {"status", f.Status}} {
+		if c.v != "" {
+			q += " AND " + c.col + " = ?"
+			args = append(args, c.v)
+		}
 	}
 	q, args = pageSQL(q, args, page, "id", "created_at")
 	us, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.User, error) { return scanUser(r) }, q, args...)

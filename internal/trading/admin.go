@@ -128,10 +128,11 @@ type AccountInput struct {
 	ParticipantID, Number, Type string
 }
 
-// CreateAccount opens an account for a participant.
-func (s *Service) CreateAccount(ctx context.Context, p venue.Principal, in AccountInput) (venue.Account, error) {
+// CreateAccount opens an account for a participant and returns it with
+// the participant.
+func (s *Service) CreateAccount(ctx context.Context, p venue.Principal, in AccountInput) (AccountView, error) {
 	if err := require(p, venue.RoleOperator); err != nil {
-		return venue.Account{}, err
+		return AccountView{}, err
 	}
 	var v venue.Validator
 	v.Check(validID(in.ParticipantID), "participant_id", "must be a participant id")
@@ -139,26 +140,27 @@ func (s *Service) CreateAccount(ctx context.Context, p venue.Principal, in Accou
 	if in.Type == "" {
 		in.Type = "agent"
 	}
-	v.Check(in.Type == "agent" || in.Type == "principal" || in.Type == "omnibus", "type", "must be agent, principal or omnibus")
+	v.Check(contains(venue.AccountTypes, in.Type), "type", "must be agent, principal or omnibus")
 	if err := v.Err(); err != nil {
-		return venue.Account{}, err
+		return AccountView{}, err
 	}
 	now := s.clock()
-	a := venue.Account{ID: newID(), ParticipantID: in.ParticipantID, Number: strings.TrimSpace(in.Number),
-		Status: "active", Type: in.Type, CreatedAt: now, UpdatedAt: now}
+	out := AccountView{Account: venue.Account{ID: newID(), ParticipantID: in.ParticipantID, Number: strings.TrimSpace(in.Number),
+		Status: "active", Type: in.Type, CreatedAt: now, UpdatedAt: now}}
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := tx.Participant(ctx, in.ParticipantID); err != nil {
+		var err error
+		if out.Participant, err = tx.Participant(ctx, in.ParticipantID); err != nil {
 			return err
 		}
-		return tx.CreateAccount(ctx, &a)
+		return tx.CreateAccount(ctx, &out.Account)
 	})
 	if errors.Is(err, venue.ErrConflict) {
-		return a, venue.Conflict("the participant already has account number %s", a.Number)
+		return out, venue.Conflict("the participant already has account number %s", out.Number)
 	}
 	if err != nil {
-		return a, fmt.Errorf("create account: %w", err)
+		return out, fmt.Errorf("create account: %w", err)
 	}
-	return a, nil
+	return out, nil
 }
 
 // UserInput creates or changes a user. Nil fields keep their value.
@@ -184,21 +186,22 @@ func validateUser(u *venue.User) error {
 	return v.Err()
 }
 
-// CreateUser adds a user to a participant (or a venue operator). A
-// PARTICIPANT_ADMIN adds users to its own firm only, never operators.
-func (s *Service) CreateUser(ctx context.Context, p venue.Principal, in UserInput) (venue.User, error) {
+// CreateUser adds a user to a participant (or a venue operator) and
+// returns it with its participant and accounts. A PARTICIPANT_ADMIN adds
+// users to its own firm only, never operators.
+func (s *Service) CreateUser(ctx context.Context, p venue.Principal, in UserInput) (UserView, error) {
 	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
-		return venue.User{}, err
+		return UserView{}, err
 	}
 	if !p.IsOperator() {
 		if in.ParticipantID == nil || *in.ParticipantID == "" {
 			in.ParticipantID = &p.ParticipantID
 		}
 		if *in.ParticipantID != p.ParticipantID {
-			return venue.User{}, venue.NotFound("participant")
+			return UserView{}, venue.NotFound("participant")
 		}
 		if in.Role != nil && *in.Role == venue.RoleOperator {
-			return venue.User{}, venue.Forbidden("only the venue operator creates operator users")
+			return UserView{}, venue.Forbidden("only the venue operator creates operator users")
 		}
 	}
 	return s.createUser(ctx, in)
@@ -220,7 +223,7 @@ func manageableUser(ctx context.Context, tx *store.Tx, p venue.Principal, id str
 	return u, nil
 }
 
-func (s *Service) createUser(ctx context.Context, in UserInput) (venue.User, error) {
+func (s *Service) createUser(ctx context.Context, in UserInput) (UserView, error) {
 	now := s.clock()
 	u := venue.User{ID: newID(), IsEmailVerified: true, IdentificationStatus: "successful", Status: "active",
 		Locale: "en", TermsConditionsSigned: true, TermsConditionsSignedAt: &now, CreatedAt: now, UpdatedAt: now}
@@ -231,38 +234,47 @@ func (s *Service) createUser(ctx context.Context, in UserInput) (venue.User, err
 	set(&u.Locale, in.Locale)
 	u.Email = strings.ToLower(strings.TrimSpace(u.Email))
 	if err := validateUser(&u); err != nil {
-		return u, err
+		return UserView{}, err
 	}
+	var out UserView
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		if u.ParticipantID != "" {
 			if _, err := tx.Participant(ctx, u.ParticipantID); err != nil {
 				return err
 			}
 		}
-		return tx.CreateUser(ctx, &u)
+		if err := tx.CreateUser(ctx, &u); err != nil {
+			return err
+		}
+		views, err := userViews(ctx, tx, []venue.User{u})
+		if err == nil {
+			out = views[0]
+		}
+		return err
 	})
 	if errors.Is(err, venue.ErrConflict) {
-		return u, venue.Conflict("a user with e-mail %s exists", u.Email)
+		return out, venue.Conflict("a user with e-mail %s exists", u.Email)
 	}
 	if err != nil {
-		return u, fmt.Errorf("create user: %w", err)
+		return out, fmt.Errorf("create user: %w", err)
 	}
-	return u, nil
+	return out, nil
 }
 
-// UpdateUser changes a user's e-mail, role, status or locale. The user's
-// participant does not change.
-func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, in UserInput) (venue.User, error) {
+// UpdateUser changes a user's e-mail, role, status or locale and returns it
+// with its participant and accounts. The user's participant does not change.
+func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, in UserInput) (UserView, error) {
 	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
-		return venue.User{}, err
+		return UserView{}, err
 	}
 	if !p.IsOperator() && in.Role != nil && *in.Role == venue.RoleOperator {
-		return venue.User{}, venue.Forbidden("only the venue operator grants the operator role")
+		return UserView{}, venue.Forbidden("only the venue operator grants the operator role")
 	}
-	var u venue.User
+	var out UserView
+	var email string
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		var err error
-		if u, err = manageableUser(ctx, tx, p, id); err != nil {
+		u, err := manageableUser(ctx, tx, p, id)
+		if err != nil {
 			return err
 		}
 		set(&u.Email, in.Email)
@@ -270,19 +282,27 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 		set(&u.Status, in.Status)
 		set(&u.Locale, in.Locale)
 		u.Email = strings.ToLower(strings.TrimSpace(u.Email))
+		email = u.Email
 		if err := validateUser(&u); err != nil {
 			return err
 		}
 		u.UpdatedAt = tx.Now()
-		return tx.UpdateUser(ctx, &u)
+		if err := tx.UpdateUser(ctx, &u); err != nil {
+			return err
+		}
+		views, err := userViews(ctx, tx, []venue.User{u})
+		if err == nil {
+			out = views[0]
+		}
+		return err
 	})
 	if errors.Is(err, venue.ErrConflict) {
-		return u, venue.Conflict("a user with e-mail %s exists", u.Email)
+		return out, venue.Conflict("a user with e-mail %s exists", email)
 	}
 	if err != nil {
-		return u, fmt.Errorf("update user: %w", err)
+		return out, fmt.Errorf("update user: %w", err)
 	}
-	return u, nil
+	return out, nil
 }
 
 // IssuedCredential is a new credential with its secret, shown only once.
@@ -330,22 +350,22 @@ func (s *Service) issueCredential(ctx context.Context, userID string) (IssuedCre
 	return c, nil
 }
 
-// Credentials lists a user's credentials (without secrets).
-func (s *Service) Credentials(ctx context.Context, p venue.Principal, userID string) ([]venue.Credential, error) {
+// Credentials lists a user's credentials (without secrets), newest first.
+func (s *Service) Credentials(ctx context.Context, p venue.Principal, userID string, page venue.Page) (List[venue.Credential], error) {
+	var out List[venue.Credential]
 	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
-		return nil, err
+		return out, err
 	}
-	var out []venue.Credential
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		if _, err := manageableUser(ctx, tx, p, userID); err != nil {
 			return err
 		}
 		var err error
-		out, err = tx.Credentials(ctx, userID)
+		out.Items, out.Next, err = tx.Credentials(ctx, userID, page)
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list credentials: %w", err)
+		return out, fmt.Errorf("list credentials: %w", err)
 	}
 	return out, nil
 }
@@ -377,8 +397,8 @@ func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clien
 }
 
 // SetCounterparty enables or disables trading between two participants
-// (symmetric).
-func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b string, enabled bool) (venue.CounterpartyRelation, error) {
+// (symmetric). enabled is required.
+func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b string, enabled *bool) (venue.CounterpartyRelation, error) {
 	if err := require(p, venue.RoleOperator); err != nil {
 		return venue.CounterpartyRelation{}, err
 	}
@@ -386,6 +406,7 @@ func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b s
 	v.Check(validID(a), "participant_id", "must be a participant id")
 	v.Check(validID(b), "counterparty_id", "must be a participant id")
 	v.Check(a != b, "counterparty_id", "must differ from participant_id")
+	v.Check(enabled != nil, "enabled", "is required (true or false)")
 	if err := v.Err(); err != nil {
 		return venue.CounterpartyRelation{}, err
 	}
@@ -397,7 +418,7 @@ func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b s
 			}
 		}
 		var err error
-		rel, err = tx.SetCounterparty(ctx, a, b, enabled)
+		rel, err = tx.SetCounterparty(ctx, a, b, *enabled)
 		return err
 	})
 	if err != nil {
@@ -409,8 +430,19 @@ func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b s
 	return rel, nil
 }
 
-// SetRiskLimit sets one of a participant's limits (nominal, ≥ 0).
-func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participantID, name string, value udecimal.Decimal) (venue.RiskLimit, error) {
+// RiskLimitInput sets one risk limit.
+type RiskLimitInput struct {
+	Name string
+	// Value is the limit in nominal (≥ 0); nil when the request has none.
+	Value *udecimal.Decimal
+	// Issues are problems the adapter found decoding the request (a value
+	// that is not a decimal): the use case reports them with its own and
+	// changes nothing.
+	Issues []venue.FieldIssue
+}
+
+// SetRiskLimit sets one of a participant's limits.
+func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participantID string, in RiskLimitInput) (venue.RiskLimit, error) {
 	if err := require(p, venue.RoleOperator); err != nil {
 		return venue.RiskLimit{}, err
 	}
@@ -418,8 +450,14 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 		return venue.RiskLimit{}, venue.NotFound("participant")
 	}
 	var v venue.Validator
-	v.Check(contains(venue.RiskLimitNames, name), "name", "must be MAX_OFFER, ALL_OFFER_SUM or ALL_OFFER_USER_SUM")
-	v.Check(!value.IsNeg(), "value", "must not be negative")
+	for _, is := range in.Issues {
+		v.Addf(is.Field, "%s", is.Issue)
+	}
+	v.Check(contains(venue.RiskLimitNames, in.Name), "name", "must be MAX_OFFER, ALL_OFFER_SUM or ALL_OFFER_USER_SUM")
+	if len(in.Issues) == 0 {
+		v.Check(in.Value != nil, "value", "is required")
+		v.Check(in.Value == nil || !in.Value.IsNeg(), "value", "must not be negative")
+	}
 	if err := v.Err(); err != nil {
 		return venue.RiskLimit{}, err
 	}
@@ -429,8 +467,8 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 			return err
 		}
 		var err error
-		out, err = tx.UpsertRiskLimit(ctx, &venue.RiskLimit{ID: newID(), ParticipantID: participantID, Name: name,
-			Value: value, CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
+		out, err = tx.UpsertRiskLimit(ctx, &venue.RiskLimit{ID: newID(), ParticipantID: participantID, Name: in.Name,
+			Value: *in.Value, CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
 		return err
 	})
 	if err != nil {

@@ -29,7 +29,8 @@ func (s *Service) BootstrapOperator(ctx context.Context, email string) (venue.Us
 		return venue.User{}, IssuedCredential{}, venue.Conflict("the venue already has an operator; use admin credentials issue")
 	}
 	role := venue.RoleOperator
-	u, err := s.createUser(ctx, UserInput{Email: &email, Role: &role})
+	v, err := s.createUser(ctx, UserInput{Email: &email, Role: &role})
+	u := v.User
 	if err != nil {
 		return u, IssuedCredential{}, fmt.Errorf("bootstrap: %w", err)
 	}
@@ -49,7 +50,7 @@ func (s *Service) Empty(ctx context.Context) (bool, error) {
 		if err != nil {
 			return err
 		}
-		us, _, err := tx.Users(ctx, "", venue.Page{Limit: 1})
+		us, _, err := tx.Users(ctx, store.UserFilter{}, venue.Page{Limit: 1})
 		empty = len(ps) == 0 && len(us) == 0
 		return err
 	})

@@ -79,19 +79,16 @@ func (s *Service) CreatePublicBucket(ctx context.Context, p venue.Principal, in 
 }
 
 func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner string) (BucketView, error) {
-	if err := in.validate(true); err != nil {
-		return BucketView{}, err
-	}
-	now := s.clock()
-	b := venue.Bucket{ID: newID(), Name: strings.TrimSpace(*in.Name), Type: typ, ParticipantID: owner,
-		IsEnabled: true, InstrumentIDs: *in.InstrumentIDs, CreatedAt: now, UpdatedAt: now}
-	if in.IsEnabled != nil {
-		b.IsEnabled = *in.IsEnabled
-	}
+	id, now := newID(), s.clock()
 	var out BucketView
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		if err := checkInstruments(ctx, tx, b.InstrumentIDs); err != nil {
+		if err := checkBucket(ctx, tx, in, true); err != nil {
 			return err
+		}
+		b := venue.Bucket{ID: id, Name: strings.TrimSpace(*in.Name), Type: typ, ParticipantID: owner,
+			IsEnabled: true, InstrumentIDs: *in.InstrumentIDs, CreatedAt: now, UpdatedAt: now}
+		if in.IsEnabled != nil {
+			b.IsEnabled = *in.IsEnabled
 		}
 		if err := tx.CreateBucket(ctx, &b); err != nil {
 			return err
@@ -109,11 +106,32 @@ func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner s
 	return out, nil
 }
 
+// checkBucket reports every issue of a bucket create (or update) request
+// at once: those of its fields and each listed instrument the venue does
+// not have.
+func checkBucket(ctx context.Context, tx *store.Tx, in BucketInput, create bool) error {
+	var v venue.Validator
+	if err := v.Merge(in.validate(create)); err != nil {
+		return err
+	}
+	if in.InstrumentIDs != nil && len(*in.InstrumentIDs) <= maxBucketInstruments {
+		if err := v.Merge(checkInstruments(ctx, tx, *in.InstrumentIDs)); err != nil {
+			return err
+		}
+	}
+	return v.Err()
+}
+
 // checkInstruments answers a validation error naming every unknown
-// instrument id.
+// instrument id. Empty and repeated ids are validate's to report.
 func checkInstruments(ctx context.Context, tx *store.Tx, ids []string) error {
 	var v venue.Validator
+	seen := map[string]bool{}
 	for i, id := range ids {
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
 		if !validID(id) {
 			v.Addf(fmt.Sprintf("instruments[%d].id", i), "unknown instrument %q", id)
 			continue
@@ -129,12 +147,18 @@ func checkInstruments(ctx context.Context, tx *store.Tx, ids []string) error {
 	return v.Err()
 }
 
+// BucketFilter selects buckets in the index. Zero fields do not filter.
+type BucketFilter struct {
+	Type      string
+	IsEnabled *bool
+}
+
 // Buckets lists public buckets and the caller's private ones (all buckets
 // for the operator).
-func (s *Service) Buckets(ctx context.Context, p venue.Principal, page venue.Page) (List[BucketView], error) {
+func (s *Service) Buckets(ctx context.Context, p venue.Principal, f BucketFilter, page venue.Page) (List[BucketView], error) {
 	var out List[BucketView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		bs, next, err := tx.Buckets(ctx, store.BucketFilter{VisibleTo: p.ParticipantID}, page)
+		bs, next, err := tx.Buckets(ctx, store.BucketFilter{VisibleTo: p.ParticipantID, Type: f.Type, IsEnabled: f.IsEnabled}, page)
 		if err != nil {
 			return err
 		}
@@ -173,11 +197,11 @@ func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string
 	if err := require(p, venue.RoleAdmin, venue.RoleTrader, venue.RoleOperator); err != nil {
 		return BucketView{}, err
 	}
-	if err := in.validate(false); err != nil {
-		return BucketView{}, err
-	}
 	var out BucketView
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		if err := checkBucket(ctx, tx, in, false); err != nil {
+			return err
+		}
 		b, err := s.writableBucket(ctx, tx, p, id)
 		if err != nil {
 			return err
@@ -189,9 +213,6 @@ func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string
 			b.IsEnabled = *in.IsEnabled
 		}
 		if in.InstrumentIDs != nil {
-			if err := checkInstruments(ctx, tx, *in.InstrumentIDs); err != nil {
-				return err
-			}
 			b.InstrumentIDs = *in.InstrumentIDs
 		}
 		b.UpdatedAt = tx.Now()

@@ -46,7 +46,7 @@ func newDemoVenue(t *testing.T, e store.Engine) *demoVenue {
 		t.Fatal(err)
 	}
 	v.creds = creds
-	ms, err := v.svc.Markets(ctx, trading.System, venue.Page{})
+	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
 	if err != nil {
 		t.Fatalf("Markets() = %v", err)
 	}
@@ -112,7 +112,8 @@ func (v *demoVenue) principal(t *testing.T, i int, role venue.Role) venue.Princi
 // setLimit sets one of participant i's risk limits.
 func (v *demoVenue) setLimit(t *testing.T, i int, name, value string) {
 	t.Helper()
-	if _, err := v.svc.SetRiskLimit(context.Background(), trading.System, v.creds.Participants[i].ID, name, udecimal.MustParse(value)); err != nil {
+	if _, err := v.svc.SetRiskLimit(context.Background(), trading.System, v.creds.Participants[i].ID,
+		trading.RiskLimitInput{Name: name, Value: ptrTo(udecimal.MustParse(value))}); err != nil {
 		t.Fatalf("SetRiskLimit(%d, %s, %s) = %v", i, name, value, err)
 	}
 }

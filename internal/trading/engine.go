@@ -379,7 +379,7 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 }
 
 func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
-	ms, _, err := tx.Markets(ctx, "", venue.Page{})
+	ms, _, err := tx.Markets(ctx, store.MarketFilter{}, venue.Page{})
 	if err != nil {
 		return err
 	}
@@ -545,10 +545,8 @@ func (b *batch) persist(ctx context.Context, tx *store.Tx) ([]store.Event, error
 			return nil, err
 		}
 	}
-	for i := range b.trades {
-		if err := tx.InsertTrade(ctx, &b.trades[i]); err != nil {
-			return nil, err
-		}
+	if err := tx.InsertTrades(ctx, b.trades); err != nil {
+		return nil, err
 	}
 	events := append([]store.Event(nil), b.events...)
 	return tx.AppendEvents(ctx, events)

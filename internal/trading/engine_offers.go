@@ -151,6 +151,8 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 	if err := st.checkRisk(o, o.Quantity, o.Quantity); err != nil {
 		return OfferResult{}, err
 	}
+	// Time priority is venue-wide, not the book's own sequence number: it
+	// orders the book on rebuild and instrument_limits across markets.
 	o.Priority = st.nextPriority()
 	o.CreatedAt, o.UpdatedAt, o.ModifiedAt = st.now, st.now, st.now
 	o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
@@ -168,7 +170,6 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 	}
 	st.fills = r.Fills
 	o.Status = venue.StatusCreated
-	o.Priority = r.Order.Seq // the book's time priority, saved for the rebuild
 	st.emit(b, o, "create")
 	res.Trades = st.applyFills(b, o, r)
 	res.Offer = *o
@@ -201,7 +202,6 @@ func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue
 			st.emit(b, resting, "update")
 		}
 	}
-	o.Priority = r.Order.Seq
 	wasOpen := st.open[o.ID] != nil
 	switch r.Status {
 	case matching.StatusResting:
@@ -244,6 +244,15 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	if o == nil || o.ParticipantID != p.ParticipantID || o.Type == venue.TypeRFQ {
 		return OfferResult{}, errNotOpen
 	}
+	if o.Type == venue.TypeQuote { // a quote keeps the request's quantity and settlement date
+		var v venue.Validator
+		v.Check(ch.Quantity == nil || ch.Quantity.Equal(o.Quantity), "quantity", "a quote's quantity is the request's "+o.Quantity.String())
+		v.Check(ch.SettlementDate == nil || *ch.SettlementDate == o.SettlementDate, "settlement_date",
+			"a quote settles on the request's settlement date "+o.SettlementDate.String())
+		if err := v.Err(); err != nil {
+			return OfferResult{}, err
+		}
+	}
 	newQty, newPrice := o.Quantity, o.Price
 	if ch.Quantity != nil {
 		newQty = *ch.Quantity
@@ -257,6 +266,7 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 		}
 		newPrice = *ch.Price
 	}
+	lost := !newPrice.Equal(o.Price) || newQty.GreaterThan(o.Quantity) // time priority
 	newRemaining := newQty.Sub(o.Filled)
 	if err := st.checkRisk(o, newRemaining, newRemaining.Sub(o.Remaining())); err != nil {
 		return OfferResult{}, err
@@ -290,14 +300,16 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	if book {
 		st.addUse(o, newRemaining.Sub(o.Remaining()))
 		o.Quantity, o.Price = newQty, newPrice
-		o.Priority = r.Order.Seq // new when the amend lost priority; saved for the rebuild
+		if lost {
+			o.Priority = st.nextPriority()
+		}
 		o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
 		st.emit(b, o, "update")
 		res.Trades = st.applyFills(b, o, r)
 		res.Offer = *o
 		return res, nil
 	}
-	if !newPrice.Equal(o.Price) || newQty.GreaterThan(o.Quantity) {
+	if lost {
 		o.Priority = st.nextPriority()
 	}
 	st.addUse(o, newRemaining.Sub(o.Remaining()))

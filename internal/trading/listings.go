@@ -114,6 +114,10 @@ type InstrumentInput struct {
 	Precision    *int
 	Enabled      *bool
 	MarketIDs    *[]string
+	// Issues are problems the adapter found decoding the request (an amount
+	// that is not a decimal): the use case reports them with its own and
+	// changes nothing.
+	Issues []venue.FieldIssue
 }
 
 // merge overlays fields onto dst through its JSON form.
@@ -195,14 +199,8 @@ func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in In
 	now := s.clock()
 	i := venue.Instrument{ID: newID(), Enabled: true, Precision: 4, MarketIDs: []string{}, CreatedAt: now, UpdatedAt: now}
 	i.Terms.Type, i.Terms.State, i.Terms.UnitQuotation = "Fixed", "BLANK", "percent"
-	if err := in.apply(&i); err != nil {
-		return InstrumentDetail{}, err
-	}
-	if err := validateInstrument(&i); err != nil {
-		return InstrumentDetail{}, err
-	}
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		if err := checkMarkets(ctx, tx, i.MarketIDs); err != nil {
+		if err := checkInstrument(ctx, tx, in, &i); err != nil {
 			return err
 		}
 		return tx.CreateInstrument(ctx, &i)
@@ -233,13 +231,7 @@ func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id st
 		if err != nil {
 			return err
 		}
-		if err := in.apply(&i); err != nil {
-			return err
-		}
-		if err := validateInstrument(&i); err != nil {
-			return err
-		}
-		if err := checkMarkets(ctx, tx, i.MarketIDs); err != nil {
+		if err := checkInstrument(ctx, tx, in, &i); err != nil {
 			return err
 		}
 		isin = i.Terms.ISIN
@@ -258,6 +250,29 @@ func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id st
 	return s.Instrument(ctx, p, id, DefaultDepth)
 }
 
+// checkInstrument applies in to i and reports every issue at once: the
+// adapter's, those of the fields, and each listed market the venue does not
+// have.
+func checkInstrument(ctx context.Context, tx *store.Tx, in InstrumentInput, i *venue.Instrument) error {
+	var v venue.Validator
+	for _, is := range in.Issues {
+		v.Addf(is.Field, "%s", is.Issue)
+	}
+	if err := v.Merge(in.apply(i)); err != nil {
+		return err
+	}
+	// A field the adapter could not read keeps its one issue.
+	if err := v.MergeUnreported(validateInstrument(i)); err != nil {
+		return err
+	}
+	if err := v.Merge(checkMarkets(ctx, tx, i.MarketIDs)); err != nil {
+		return err
+	}
+	return v.Err()
+}
+
+// checkMarkets names every repeated or unknown market id; a malformed one
+// is validateInstrument's to report.
 func checkMarkets(ctx context.Context, tx *store.Tx, ids []string) error {
 	var v venue.Validator
 	seen := map[string]bool{}
@@ -267,6 +282,9 @@ func checkMarkets(ctx context.Context, tx *store.Tx, ids []string) error {
 			continue
 		}
 		seen[id] = true
+		if !validID(id) {
+			continue
+		}
 		if _, err := tx.Market(ctx, id); err != nil {
 			if venue.KindOf(err) != venue.KindNotFound {
 				return err

@@ -87,7 +87,7 @@ func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 	unlimited := udecimal.MustParse("1000000000000000000")
 	for _, p := range creds.Participants {
 		for _, name := range venue.RiskLimitNames {
-			if _, err := v.svc.SetRiskLimit(ctx, trading.System, p.ID, name, unlimited); err != nil {
+			if _, err := v.svc.SetRiskLimit(ctx, trading.System, p.ID, trading.RiskLimitInput{Name: name, Value: &unlimited}); err != nil {
 				b.Fatalf("SetRiskLimit() = %v", err)
 			}
 		}
@@ -102,7 +102,7 @@ func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 		b.Fatalf("Start() = %v", err)
 	}
 	b.Cleanup(v.svc.Close)
-	ms, err := v.svc.Markets(ctx, trading.System, venue.Page{})
+	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
 	if err != nil {
 		b.Fatalf("Markets() = %v", err)
 	}

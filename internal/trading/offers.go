@@ -119,7 +119,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 			return err
 		}
 		if in.AccountID == "" {
-			as, _, err := tx.Accounts(ctx, p.ParticipantID, venue.Page{Limit: 1})
+			as, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{p.ParticipantID}}, venue.Page{Limit: 1})
 			if err != nil {
 				return err
 			}
@@ -446,7 +446,11 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 		}
 		ch.Validity = &val
 	}
-	if in.ValidUntil != nil && in.Validity != nil && strings.ToLower(*in.Validity) == venue.GTD {
+	if in.ValidUntil != nil && in.Validity == nil { // a new deadline for a gtd record
+		v.Check(o.Validity == venue.GTD, "valid_until", "applies to a gtd record only: send validity gtd with it")
+		v.Check(in.ValidUntil.After(s.clock()), "valid_until", "must be in the future")
+	}
+	if in.ValidUntil != nil && (in.Validity == nil || strings.ToLower(*in.Validity) == venue.GTD) {
 		vu := in.ValidUntil.UTC().Truncate(time.Millisecond)
 		ch.ValidUntil = &vu
 	}

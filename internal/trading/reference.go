@@ -86,15 +86,10 @@ func (s *Service) Participants(ctx context.Context, p venue.Principal, page venu
 		if err != nil {
 			return err
 		}
-		all, _, err := tx.Markets(ctx, "", venue.Page{})
+		enabled := true // the index nests the enabled markets
+		markets, _, err := tx.Markets(ctx, store.MarketFilter{IsEnabled: &enabled}, venue.Page{})
 		if err != nil {
 			return err
-		}
-		markets := []venue.Market{} // the index nests the enabled markets
-		for _, m := range all {
-			if m.IsEnabled {
-				markets = append(markets, m)
-			}
 		}
 		out.Next = next
 		for _, part := range ps {
@@ -115,10 +110,10 @@ func (s *Service) Participants(ctx context.Context, p venue.Principal, page venu
 func (s *Service) nested(ctx context.Context, tx *store.Tx, id string, markets []venue.Market) (*ParticipantNested, error) {
 	n := &ParticipantNested{Markets: markets}
 	var err error
-	if n.Accounts, _, err = tx.Accounts(ctx, id, venue.Page{}); err != nil {
+	if n.Accounts, _, err = tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{id}}, venue.Page{}); err != nil {
 		return nil, err
 	}
-	if n.Users, _, err = tx.Users(ctx, id, venue.Page{}); err != nil {
+	if n.Users, _, err = tx.Users(ctx, store.UserFilter{ParticipantID: id}, venue.Page{}); err != nil {
 		return nil, err
 	}
 	if n.RiskLimits, err = tx.RiskLimits(ctx, id); err != nil {
@@ -172,13 +167,81 @@ func (s *Service) Participant(ctx context.Context, p venue.Principal, id string)
 	return v, nil
 }
 
+// AccountView is an account with its participant in full, as a retrieve or
+// list answers it. An account nested in another record (a participant, a
+// user, an offer) is a bare venue.Account: its participant is known there.
+type AccountView struct {
+	venue.Account
+	Participant venue.Participant
+}
+
+// UserView is a user with its participant in full and that participant's
+// accounts, as a retrieve or list answers it. An operator user has no
+// participant (nil) and no accounts. A user nested in another record is a
+// bare venue.User.
+type UserView struct {
+	venue.User
+	Participant *venue.Participant
+	Accounts    []venue.Account
+}
+
+// AccountFilter selects accounts in the index. Zero fields do not filter.
+type AccountFilter struct {
+	// ParticipantID names a firm: any for the operator, only its own for a
+	// participant (another firm's is not found).
+	ParticipantID string
+	Status, Type  string
+}
+
+// UserFilter selects users in the index. Zero fields do not filter.
+type UserFilter struct {
+	// ParticipantID names a firm, as in AccountFilter.
+	ParticipantID string
+	Role          venue.Role
+	Status        string
+}
+
+// firmScope returns the firm a list of participant-owned records is
+// restricted to: the caller's own for a participant, the named one or every
+// firm ("") for the operator. A firm the caller may not see, or that does
+// not exist, is not found.
+func firmScope(ctx context.Context, tx *store.Tx, p venue.Principal, named string) (string, error) {
+	if !p.IsOperator() {
+		if named != "" && named != p.ParticipantID {
+			return "", venue.NotFound("participant")
+		}
+		return p.ParticipantID, nil
+	}
+	if named != "" {
+		if !validID(named) {
+			return "", venue.NotFound("participant")
+		}
+		if _, err := tx.Participant(ctx, named); err != nil {
+			return "", err
+		}
+	}
+	return named, nil
+}
+
 // Accounts lists the caller's firm's accounts (every account for the
-// operator).
-func (s *Service) Accounts(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.Account], error) {
-	var out List[venue.Account]
+// operator), each with its participant.
+func (s *Service) Accounts(ctx context.Context, p venue.Principal, f AccountFilter, page venue.Page) (List[AccountView], error) {
+	var out List[AccountView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		out.Items, out.Next, err = tx.Accounts(ctx, p.ParticipantID, page)
+		firm, err := firmScope(ctx, tx, p, f.ParticipantID)
+		if err != nil {
+			return err
+		}
+		sf := store.AccountFilter{Status: f.Status, Type: f.Type}
+		if firm != "" {
+			sf.ParticipantIDs = []string{firm}
+		}
+		as, next, err := tx.Accounts(ctx, sf, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		out.Items, err = accountViews(ctx, tx, as)
 		return err
 	})
 	if err != nil {
@@ -187,32 +250,57 @@ func (s *Service) Accounts(ctx context.Context, p venue.Principal, page venue.Pa
 	return out, nil
 }
 
-// Account returns one of the caller's firm's accounts.
-func (s *Service) Account(ctx context.Context, p venue.Principal, id string) (venue.Account, error) {
+// visibleAccount loads an account of the caller's firm (any account for
+// the operator), else not found.
+func visibleAccount(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Account, error) {
 	if !validID(id) {
 		return venue.Account{}, venue.NotFound("account")
 	}
-	var a venue.Account
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		a, err = tx.Account(ctx, id)
-		if err == nil && !owned(p, a.ParticipantID) {
-			err = venue.NotFound("account")
-		}
-		return err
-	})
+	a, err := tx.Account(ctx, id)
 	if err != nil {
-		return a, fmt.Errorf("get account: %w", err)
+		return a, err
+	}
+	if !owned(p, a.ParticipantID) {
+		return venue.Account{}, venue.NotFound("account")
 	}
 	return a, nil
 }
 
-// Users lists the caller's firm's users (every user for the operator).
-func (s *Service) Users(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.User], error) {
-	var out List[venue.User]
+// Account returns one of the caller's firm's accounts with its participant.
+func (s *Service) Account(ctx context.Context, p venue.Principal, id string) (AccountView, error) {
+	var out AccountView
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		out.Items, out.Next, err = tx.Users(ctx, p.ParticipantID, page)
+		a, err := visibleAccount(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		views, err := accountViews(ctx, tx, []venue.Account{a})
+		if err == nil {
+			out = views[0]
+		}
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("get account: %w", err)
+	}
+	return out, nil
+}
+
+// Users lists the caller's firm's users (every user for the operator), each
+// with its participant and the participant's accounts.
+func (s *Service) Users(ctx context.Context, p venue.Principal, f UserFilter, page venue.Page) (List[UserView], error) {
+	var out List[UserView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		firm, err := firmScope(ctx, tx, p, f.ParticipantID)
+		if err != nil {
+			return err
+		}
+		us, next, err := tx.Users(ctx, store.UserFilter{ParticipantID: firm, Role: f.Role, Status: f.Status}, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		out.Items, err = userViews(ctx, tx, us)
 		return err
 	})
 	if err != nil {
@@ -221,32 +309,119 @@ func (s *Service) Users(ctx context.Context, p venue.Principal, page venue.Page)
 	return out, nil
 }
 
-// User returns one user of the caller's firm.
-func (s *Service) User(ctx context.Context, p venue.Principal, id string) (venue.User, error) {
+// User returns one user of the caller's firm with its participant and the
+// participant's accounts.
+func (s *Service) User(ctx context.Context, p venue.Principal, id string) (UserView, error) {
 	if !validID(id) {
-		return venue.User{}, venue.NotFound("user")
+		return UserView{}, venue.NotFound("user")
 	}
-	var u venue.User
+	var out UserView
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		u, err = tx.User(ctx, id)
-		if err == nil && !owned(p, u.ParticipantID) {
-			err = venue.NotFound("user")
+		u, err := tx.User(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !owned(p, u.ParticipantID) {
+			return venue.NotFound("user")
+		}
+		views, err := userViews(ctx, tx, []venue.User{u})
+		if err == nil {
+			out = views[0]
 		}
 		return err
 	})
 	if err != nil {
-		return u, fmt.Errorf("get user: %w", err)
+		return out, fmt.Errorf("get user: %w", err)
 	}
-	return u, nil
+	return out, nil
+}
+
+// participantsByID loads the distinct participants of ids ("" skipped) in
+// one query.
+func participantsByID(ctx context.Context, tx *store.Tx, ids []string) (map[string]venue.Participant, error) {
+	seen := map[string]bool{}
+	distinct := []string{}
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			distinct = append(distinct, id)
+		}
+	}
+	ps, _, err := tx.Participants(ctx, distinct, venue.Page{})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]venue.Participant, len(ps))
+	for _, p := range ps {
+		out[p.ID] = p
+	}
+	return out, nil
+}
+
+// accountViews adds each account's participant.
+func accountViews(ctx context.Context, tx *store.Tx, as []venue.Account) ([]AccountView, error) {
+	ids := make([]string, 0, len(as))
+	for _, a := range as {
+		ids = append(ids, a.ParticipantID)
+	}
+	ps, err := participantsByID(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AccountView, 0, len(as))
+	for _, a := range as {
+		out = append(out, AccountView{Account: a, Participant: ps[a.ParticipantID]})
+	}
+	return out, nil
+}
+
+// userViews adds each user's participant and the participant's accounts,
+// loading both in one query each.
+func userViews(ctx context.Context, tx *store.Tx, us []venue.User) ([]UserView, error) {
+	ids := make([]string, 0, len(us))
+	for _, u := range us {
+		ids = append(ids, u.ParticipantID)
+	}
+	ps, err := participantsByID(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	firms := make([]string, 0, len(ps))
+	for id := range ps {
+		firms = append(firms, id)
+	}
+	accs, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: firms}, venue.Page{})
+	if err != nil {
+		return nil, err
+	}
+	byFirm := map[string][]venue.Account{}
+	for _, a := range accs {
+		byFirm[a.ParticipantID] = append(byFirm[a.ParticipantID], a)
+	}
+	out := make([]UserView, 0, len(us))
+	for _, u := range us {
+		v := UserView{User: u, Accounts: []venue.Account{}}
+		if part, ok := ps[u.ParticipantID]; ok {
+			v.Participant = &part
+			v.Accounts = append(v.Accounts, byFirm[u.ParticipantID]...)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// MarketFilter selects markets in the index. Zero fields do not filter.
+type MarketFilter struct {
+	FacilityType string
+	IsEnabled    *bool
 }
 
 // Markets lists every market.
-func (s *Service) Markets(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.Market], error) {
+func (s *Service) Markets(ctx context.Context, p venue.Principal, f MarketFilter, page venue.Page) (List[venue.Market], error) {
 	var out List[venue.Market]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
-		out.Items, out.Next, err = tx.Markets(ctx, "", page)
+		out.Items, out.Next, err = tx.Markets(ctx, store.MarketFilter{FacilityType: f.FacilityType, IsEnabled: f.IsEnabled}, page)
 		return err
 	})
 	if err != nil {
@@ -272,9 +447,12 @@ func (s *Service) Market(ctx context.Context, p venue.Principal, id string) (ven
 	return m, nil
 }
 
-// InstrumentFilter selects instruments in the index.
+// InstrumentFilter selects instruments in the index. Zero fields do not
+// filter.
 type InstrumentFilter struct {
 	MarketID string
+	// BucketID names a bucket the caller can see (else not found).
+	BucketID string
 	ISIN     string
 	Currency string
 }
@@ -283,7 +461,13 @@ type InstrumentFilter struct {
 func (s *Service) Instruments(ctx context.Context, p venue.Principal, f InstrumentFilter, page venue.Page) (List[InstrumentView], error) {
 	var out List[InstrumentView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		ins, next, err := tx.Instruments(ctx, store.InstrumentFilter{MarketID: f.MarketID, ISIN: f.ISIN, Currency: f.Currency}, page)
+		if f.BucketID != "" {
+			if _, err := visibleBucket(ctx, tx, p, f.BucketID); err != nil {
+				return err
+			}
+		}
+		ins, next, err := tx.Instruments(ctx, store.InstrumentFilter{MarketID: f.MarketID, BucketID: f.BucketID,
+			ISIN: f.ISIN, Currency: f.Currency}, page)
 		if err != nil {
 			return err
 		}
@@ -318,7 +502,7 @@ func (s *Service) Instrument(ctx context.Context, p venue.Principal, id string, 
 			return err
 		}
 		d.InstrumentView = views[0]
-		if d.Markets, _, err = tx.Markets(ctx, id, venue.Page{}); err != nil {
+		if d.Markets, _, err = tx.Markets(ctx, store.MarketFilter{InstrumentID: id}, venue.Page{}); err != nil {
 			return err
 		}
 		visible := p.ParticipantID

@@ -131,10 +131,7 @@ var readers = []venue.Role{venue.RoleOperator, venue.RoleAdmin, venue.RoleTrader
 
 // validID reports whether s can be an id at all; anything else is a 404
 // without a database round trip.
-func validID(s string) bool {
-	_, err := uuid.Parse(s)
-	return err == nil && len(s) == 36
-}
+func validID(s string) bool { return venue.ValidID(s) }
 
 // owned reports whether a record of participant owner is the caller's own.
 func owned(p venue.Principal, owner string) bool {

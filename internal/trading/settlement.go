@@ -26,12 +26,34 @@ func providerView(sp venue.SettlementProvider, participantDefault string) Provid
 	return v
 }
 
+// ProviderFilter selects settlement providers in the index. Zero fields do
+// not filter.
+type ProviderFilter struct {
+	// ParticipantID names a firm: any for the operator, only its own for a
+	// participant (another firm's is not found).
+	ParticipantID string
+	// AccountID names an account the caller can see (else not found): only
+	// the providers registered for it.
+	AccountID string
+	Enabled   *bool
+}
+
 // SettlementProviders lists the caller's firm's providers (all for the
 // operator).
-func (s *Service) SettlementProviders(ctx context.Context, p venue.Principal, page venue.Page) (List[ProviderView], error) {
+func (s *Service) SettlementProviders(ctx context.Context, p venue.Principal, f ProviderFilter, page venue.Page) (List[ProviderView], error) {
 	var out List[ProviderView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		sps, next, err := tx.SettlementProviders(ctx, p.ParticipantID, page)
+		firm, err := firmScope(ctx, tx, p, f.ParticipantID)
+		if err != nil {
+			return err
+		}
+		if f.AccountID != "" {
+			if _, err := visibleAccount(ctx, tx, p, f.AccountID); err != nil {
+				return err
+			}
+		}
+		sps, next, err := tx.SettlementProviders(ctx, store.SettlementProviderFilter{ParticipantID: firm,
+			AccountID: f.AccountID, Enabled: f.Enabled}, page)
 		if err != nil {
 			return err
 		}
@@ -66,7 +88,7 @@ func (s *Service) ToggleSettlementProvider(ctx context.Context, p venue.Principa
 			return venue.Conflict("settlement provider %s is the participant's default; choose another default first", sp.ID)
 		}
 		if sp.Enabled {
-			accs, _, err := tx.Accounts(ctx, sp.ParticipantID, venue.Page{})
+			accs, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{sp.ParticipantID}}, venue.Page{})
 			if err != nil {
 				return err
 			}

@@ -134,6 +134,30 @@ func (v *Validator) Err() error {
 	return Invalid("Validation Error", v.issues...)
 }
 
+// MergeUnreported is Merge for the issues on fields v has none for yet: a
+// field that could not even be read needs no second issue from the rules
+// its missing value then fails.
+func (v *Validator) MergeUnreported(err error) error {
+	var e *Error
+	if err == nil || !errors.As(err, &e) || e.Kind != KindInvalid {
+		return v.Merge(err)
+	}
+	reported := map[string]bool{}
+	for _, is := range v.issues {
+		reported[is.Field] = true
+	}
+	var fresh Validator
+	if err := fresh.Merge(err); err != nil {
+		return err
+	}
+	for _, is := range fresh.issues {
+		if !reported[is.Field] {
+			v.issues = append(v.issues, is)
+		}
+	}
+	return nil
+}
+
 // Merge adds the details of a validation error to v and returns nil; any
 // other error is returned unchanged for the caller to pass on.
 func (v *Validator) Merge(err error) error {

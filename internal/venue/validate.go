@@ -3,6 +3,7 @@ package venue
 import (
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/quagmt/udecimal"
 )
 
@@ -110,3 +111,10 @@ func ParseAmount(s string) (udecimal.Decimal, bool) {
 
 func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
 func isUpperAlpha(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// ValidID reports whether s can be a record id at all: a UUID in its
+// hyphenated 36-character form.
+func ValidID(s string) bool {
+	_, err := uuid.Parse(s)
+	return err == nil && len(s) == 36
+}

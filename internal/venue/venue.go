@@ -24,6 +24,9 @@ const (
 // ParticipantRoles lists the roles a participant's user may hold.
 var ParticipantRoles = []Role{RoleAdmin, RoleTrader, RoleViewer}
 
+// Roles lists every role.
+var Roles = []Role{RoleOperator, RoleAdmin, RoleTrader, RoleViewer}
+
 // Valid reports whether r is one of the four roles.
 func (r Role) Valid() bool {
 	switch r {
@@ -80,6 +83,16 @@ type Account struct {
 	CreatedAt, UpdatedAt        time.Time
 }
 
+// AccountStatuses and AccountTypes list the values of an account's status
+// and type.
+var (
+	AccountStatuses = []string{"active", "closed"}
+	AccountTypes    = []string{"agent", "principal", "omnibus"}
+)
+
+// UserStatuses lists the values of a user's status.
+var UserStatuses = []string{"active", "disabled"}
+
 // User is a person or system acting for a participant (or for the venue,
 // when ParticipantID is empty and Role is VENUE_OPERATOR).
 type User struct {
@@ -122,6 +135,9 @@ const (
 	FacilityOTC        = "OTC"
 	FacilityContinuous = "continues-matching"
 )
+
+// FacilityTypes lists the market types.
+var FacilityTypes = []string{FacilityOTC, FacilityContinuous}
 
 // Market is a trading facility: an OTC (RFQ) market or a continuous book.
 type Market struct {
@@ -228,6 +244,9 @@ const (
 	BucketPrivate = "private"
 	BucketPublic  = "public"
 )
+
+// BucketTypes lists the bucket types.
+var BucketTypes = []string{BucketPrivate, BucketPublic}
 
 // Bucket is a named group of instruments: private to one participant, or
 // public (created by the operator, visible to all).
