@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"errors"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -83,9 +82,4 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, body)
 }
 
-// notFoundHandler answers unknown paths in the error body.
-func (s *Server) notFoundHandler(w http.ResponseWriter, r *http.Request) {
-	s.writeError(w, r, venue.NotFound("route "+r.Method+" "+r.URL.Path))
-}
 
-var _ = slog.Default

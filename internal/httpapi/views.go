@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -367,4 +366,3 @@ func mapSlice[T, U any](in []T, f func(T) U) []U {
 	return out
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
