@@ -81,5 +81,3 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	writeJSON(w, status, body)
 }
-
-

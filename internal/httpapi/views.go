@@ -365,4 +365,3 @@ func mapSlice[T, U any](in []T, f func(T) U) []U {
 	}
 	return out
 }
-
