@@ -226,7 +226,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 		// (c2): each worker alternates a maker that rests (an ask at 100.00
 		// of one firm) and a taker that crosses it (a bid at 100.00 of a
 		// counterparty firm), so half the offers trade.
-		perFirm := len(dv.traders) / len(dvParticipants(dv))
+		perFirm := len(dv.traders) / len(participantsOf(dv))
 		t = target{url: url, next: func(w, k int) ([]byte, string) {
 			maker := w % dv.counterparties
 			firm, dir := maker, "ask"
@@ -258,8 +258,8 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 	return res, nil
 }
 
-// dvParticipants lists the distinct participants of the traders.
-func dvParticipants(dv demoVenue) []string {
+// participantsOf lists the distinct participants of the traders.
+func participantsOf(dv demoVenue) []string {
 	var out []string
 	for _, t := range dv.traders {
 		if !slices.Contains(out, t.participant) {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -109,7 +110,7 @@ func loadDemo(ctx context.Context, svc *trading.Service, db *store.DB, dir strin
 	if _, err := demo.Load(ctx, svc, dir, ""); err != nil {
 		return dv, err
 	}
-	creds, err := demo.ReadCredentials(dir + "/" + demo.CredentialsFile)
+	creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
 	if err != nil {
 		return dv, fmt.Errorf("read demo credentials: %w", err)
 	}
