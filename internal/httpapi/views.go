@@ -1,10 +1,9 @@
 package httpapi
 
 import (
-	"time"
-
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/quagmt/udecimal"
 )
 
@@ -13,9 +12,7 @@ import (
 // field (DESIGN §3).
 
 // num writes an exact decimal as a JSON number.
-type num udecimal.Decimal
-
-func (n num) MarshalJSON() ([]byte, error) { return []byte(udecimal.Decimal(n).String()), nil }
+type num = wire.Num
 
 // numOrDash writes a decimal as a JSON number, or "-" when empty.
 type numOrDash struct {
@@ -33,24 +30,12 @@ func (n numOrDash) MarshalJSON() ([]byte, error) {
 // str writes an exact decimal as a JSON string.
 func str(d udecimal.Decimal) string { return d.String() }
 
-// ts formats an instant as ISO 8601 UTC with milliseconds.
-func ts(t time.Time) string { return t.UTC().Format(venue.TimestampLayout) }
-
-// tsPtr formats an optional instant; nil stays null.
-func tsPtr(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := ts(*t)
-	return &s
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
+// The wire package's formats, shared with the event log.
+var (
+	ts       = wire.Time     // an instant as ISO 8601 UTC with milliseconds
+	tsPtr    = wire.TimePtr  // an optional instant; nil stays null
+	nullable = wire.Nullable // "" as null
+)
 
 type participantJSON struct {
 	ID                            string  `json:"id"`

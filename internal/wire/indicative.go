@@ -29,11 +29,11 @@ type IndicativePrice struct {
 
 // IndicativePriceOf renders ip.
 func IndicativePriceOf(ip venue.IndicativePrice) IndicativePrice {
-	return IndicativePrice{ID: ip.ID, ParticipantID: nullable(ip.ParticipantID), AccountID: nullable(ip.AccountID),
-		UserID: nullable(ip.UserID), InstrumentID: ip.InstrumentID, BidPrice: numPtr(ip.BidPrice),
+	return IndicativePrice{ID: ip.ID, ParticipantID: Nullable(ip.ParticipantID), AccountID: Nullable(ip.AccountID),
+		UserID: Nullable(ip.UserID), InstrumentID: ip.InstrumentID, BidPrice: numPtr(ip.BidPrice),
 		AskPrice: numPtr(ip.AskPrice), BidQuantity: numPtr(ip.BidQuantity), AskQuantity: numPtr(ip.AskQuantity),
 		BidYield: textPtr(ip.BidYield), AskYield: textPtr(ip.AskYield), SettlementDate: ip.SettlementDate.String(),
-		ValidUntil: timePtr(ip.ValidUntil), CreatedAt: Time(ip.CreatedAt), UpdatedAt: Time(ip.UpdatedAt)}
+		ValidUntil: TimePtr(ip.ValidUntil), CreatedAt: Time(ip.CreatedAt), UpdatedAt: Time(ip.UpdatedAt)}
 }
 
 func numPtr(d *udecimal.Decimal) *Num {

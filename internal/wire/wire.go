@@ -19,7 +19,8 @@ func (n Num) MarshalJSON() ([]byte, error) { return []byte(udecimal.Decimal(n).S
 // Time formats an instant as ISO 8601 UTC with milliseconds.
 func Time(t time.Time) string { return t.UTC().Format(venue.TimestampLayout) }
 
-func timePtr(t *time.Time) *string {
+// TimePtr formats an optional instant; nil stays null.
+func TimePtr(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
@@ -27,7 +28,8 @@ func timePtr(t *time.Time) *string {
 	return &s
 }
 
-func nullable(s string) *string {
+// Nullable writes "" as null.
+func Nullable(s string) *string {
 	if s == "" {
 		return nil
 	}
@@ -78,11 +80,11 @@ type Offer struct {
 func OfferOf(o venue.Offer, withRecipients bool) Offer {
 	out := Offer{ID: o.ID, Type: o.Type, Direction: o.Direction, Quantity: Num(o.Quantity),
 		FilledQuantity: Num(o.Filled), PricePerUnit: LimitPrice{Typename: "LimitOrderPrice"}, Status: o.Status,
-		MatchedOfferID: nullable(o.MatchedOfferID), Notes: o.Notes, MarketOrder: o.MarketOrder,
-		IsExecutable: o.IsExecutable, Validity: o.Validity, ValidUntil: timePtr(o.ValidUntil),
+		MatchedOfferID: Nullable(o.MatchedOfferID), Notes: o.Notes, MarketOrder: o.MarketOrder,
+		IsExecutable: o.IsExecutable, Validity: o.Validity, ValidUntil: TimePtr(o.ValidUntil),
 		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
-		UserID: o.UserID, SettlementProviderID: nullable(o.SettlementProviderID),
-		AccruedInterest: o.AccruedInterest.String(), Message: nullable(o.Message), ModifiedAt: Time(o.ModifiedAt),
+		UserID: o.UserID, SettlementProviderID: Nullable(o.SettlementProviderID),
+		AccruedInterest: o.AccruedInterest.String(), Message: Nullable(o.Message), ModifiedAt: Time(o.ModifiedAt),
 		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
 	if o.HasPrice {
 		p := Num(o.Price)
