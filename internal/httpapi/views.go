@@ -295,21 +295,8 @@ func providerView(v trading.ProviderView) providerJSON {
 		BuyrSellName: s.BuyrSellName, BuyrSellBIC: s.BuyrSellBIC, Safe: s.Safe, CreatedAt: ts(s.CreatedAt), UpdatedAt: ts(s.UpdatedAt)}
 }
 
-type newsJSON struct {
-	ID          string  `json:"id"`
-	Title       string  `json:"title"`
-	Body        string  `json:"body"`
-	Source      string  `json:"source"`
-	URL         *string `json:"url"`
-	PublishedAt string  `json:"published_at"`
-	CreatedAt   string  `json:"createdAt"`
-	UpdatedAt   string  `json:"updatedAt"`
-}
-
-func newsView(n venue.News) newsJSON {
-	return newsJSON{ID: n.ID, Title: n.Title, Body: n.Body, Source: n.Source, URL: nullable(n.URL),
-		PublishedAt: ts(n.PublishedAt), CreatedAt: ts(n.CreatedAt), UpdatedAt: ts(n.UpdatedAt)}
-}
+// newsView renders a news item (the same record the event log carries).
+func newsView(n venue.News) wire.News { return wire.NewsOf(n) }
 
 type credentialJSON struct {
 	ClientID     string  `json:"client_id"`

@@ -67,15 +67,3 @@ func (s *Service) Events(ctx context.Context, p venue.Principal, after int64, li
 	}
 	return out, nil
 }
-
-// newsEvent is the news record as events carry it.
-func newsEvent(n venue.News) any {
-	return struct {
-		ID          string `json:"id"`
-		Title       string `json:"title"`
-		Body        string `json:"body"`
-		Source      string `json:"source"`
-		URL         string `json:"url,omitempty"`
-		PublishedAt string `json:"published_at"`
-	}{n.ID, n.Title, n.Body, n.Source, n.URL, n.PublishedAt.Format(venue.TimestampLayout)}
-}

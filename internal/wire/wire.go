@@ -156,3 +156,21 @@ func TradeOf(t venue.Trade) Trade {
 		AccruedInterest: t.AccruedInterest.String(), Fee: Num(t.Fee), SettlementDate: t.SettlementDate.String(),
 		ExecutionType: t.ExecutionType, CreatedAt: Time(t.CreatedAt), UpdatedAt: Time(t.UpdatedAt)}
 }
+
+// News is a news item.
+type News struct {
+	ID          string  `json:"id"`
+	Title       string  `json:"title"`
+	Body        string  `json:"body"`
+	Source      string  `json:"source"`
+	URL         *string `json:"url"`
+	PublishedAt string  `json:"published_at"`
+	CreatedAt   string  `json:"createdAt"`
+	UpdatedAt   string  `json:"updatedAt"`
+}
+
+// NewsOf renders n.
+func NewsOf(n venue.News) News {
+	return News{ID: n.ID, Title: n.Title, Body: n.Body, Source: n.Source, URL: Nullable(n.URL),
+		PublishedAt: Time(n.PublishedAt), CreatedAt: Time(n.CreatedAt), UpdatedAt: Time(n.UpdatedAt)}
+}
