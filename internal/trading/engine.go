@@ -224,7 +224,7 @@ func (e *engine) runBatch(cmds []*command) {
 		}
 		ok = append(ok, done{c, v})
 	}
-	if !b.empty() {
+	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		var events []store.Event
 		err := e.db.InTx(ctx, func(tx *store.Tx) error {
