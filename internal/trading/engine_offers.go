@@ -256,8 +256,10 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	newQty, newPrice := o.Quantity, o.Price
 	if ch.Quantity != nil {
 		newQty = *ch.Quantity
-		if newQty.LessThan(o.Filled) || !newQty.GreaterThan(o.Filled) {
-			return OfferResult{}, venue.InvalidField("quantity", fmt.Sprintf("must be greater than the filled quantity %s", o.Filled))
+		// DESIGN §5: the new total is ≥ filled_quantity; equal closes the
+		// offer as filled.
+		if newQty.LessThan(o.Filled) {
+			return OfferResult{}, venue.InvalidField("quantity", fmt.Sprintf("must not be below the filled quantity %s", o.Filled))
 		}
 	}
 	if ch.Price != nil {
@@ -315,6 +317,10 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	st.addUse(o, newRemaining.Sub(o.Remaining()))
 	o.Quantity, o.Price = newQty, newPrice
 	o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
+	if !o.Remaining().IsPos() { // amended down to what is filled: done
+		o.Status = venue.StatusClosed
+		delete(st.open, o.ID)
+	}
 	st.emit(b, o, "update")
 	res.Offer = *o
 	return res, nil
