@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -55,6 +56,9 @@ type engine struct {
 	st   *state
 	// epoch is the sequencer lease this engine holds; every batch checks it.
 	epoch int64
+	// leaseLost is set when a commit found that another engine took the
+	// lease: this one can no longer write, and readiness says so.
+	leaseLost atomic.Bool
 	// running is set once start has rebuilt the state.
 	running atomic.Bool
 	// publish receives each committed batch's events, in order.
@@ -237,6 +241,9 @@ func (e *engine) runBatch(cmds []*command) {
 		})
 		cancel()
 		if err != nil {
+			if errors.Is(err, store.ErrLeaseLost) {
+				e.leaseLost.Store(true)
+			}
 			e.log.Error("engine commit failed; rebuilding state from the database", "err", err.Error(), "commands", len(ok))
 			for _, d := range ok {
 				d.c.reply <- result{err: fmt.Errorf("commit: %w", err)}

@@ -104,6 +104,9 @@ func (s *Service) Ready(ctx context.Context) error {
 	if v < len(ms) {
 		return &venue.Error{Kind: venue.KindUnavailable, Message: "database schema not migrated"}
 	}
+	if s.eng.leaseLost.Load() {
+		return store.ErrLeaseLost
+	}
 	return nil
 }
 
