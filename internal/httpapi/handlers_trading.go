@@ -184,8 +184,10 @@ func rfqView(p venue.Principal, v trading.OfferView) rfqJSON {
 	return out
 }
 
+// recordView renders a list record for p: an RFQ's recipients only for its
+// requester (and the operator), other firms' ids redacted.
 func recordView(p venue.Principal, o venue.Offer) wire.Offer {
-	out := wire.OfferOf(o, true)
+	out := wire.OfferOf(o, p.IsOperator() || o.ParticipantID == p.ParticipantID)
 	redactOffer(p, &out)
 	return out
 }
@@ -321,11 +323,7 @@ func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer {
-		out := wire.OfferOf(o, o.ParticipantID == p.ParticipantID)
-		redactOffer(p, &out)
-		return out
-	})
+	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer { return recordView(p, o) })
 	return nil
 }
 
