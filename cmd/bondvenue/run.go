@@ -5,11 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/bondvenue/bondvenue/internal/envflag"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -72,7 +72,7 @@ type dbFlags struct {
 }
 
 func (d *dbFlags) register(fs *flag.FlagSet, getenv func(string) string) {
-	fs.StringVar(&d.dataDir, "data-dir", envOr(getenv, "BONDVENUE_DATA_DIR", "bondvenue-data"),
+	fs.StringVar(&d.dataDir, "data-dir", envflag.Getenv(getenv).String("BONDVENUE_DATA_DIR", "bondvenue-data"),
 		"directory of the embedded SQLite database and demo credentials (env BONDVENUE_DATA_DIR)")
 	fs.StringVar(&d.databaseURL, "database-url", getenv("BONDVENUE_DATABASE_URL"),
 		"postgres://… URL to use PostgreSQL instead of embedded SQLite (env BONDVENUE_DATABASE_URL)")
@@ -84,18 +84,6 @@ func (d *dbFlags) open(ctx context.Context) (*store.DB, error) {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	return db, nil
-}
-
-func envOr(getenv func(string) string, key, def string) string {
-	if v := getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func envBool(getenv func(string) string, key string) bool {
-	b, _ := strconv.ParseBool(getenv(key))
-	return b
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
@@ -124,11 +112,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.SetOutput(stderr)
 	var db dbFlags
 	db.register(fs, getenv)
-	addr := fs.String("addr", envOr(getenv, "BONDVENUE_ADDR", "127.0.0.1:8080"), "listen address (env BONDVENUE_ADDR)")
-	demoFlag := fs.Bool("demo", envBool(getenv, "BONDVENUE_DEMO"), "load demo data into an empty database (env BONDVENUE_DEMO)")
-	logLevel := fs.String("log-level", envOr(getenv, "BONDVENUE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env BONDVENUE_LOG_LEVEL)")
-	rateLimit := fs.Float64("rate-limit", envFloat(getenv, "BONDVENUE_RATE_LIMIT", 100), "requests per second per credential (env BONDVENUE_RATE_LIMIT)")
-	tokenTTL := fs.Duration("token-ttl", envDuration(getenv, "BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
+	addr := fs.String("addr", envflag.Getenv(getenv).String("BONDVENUE_ADDR", "127.0.0.1:8080"), "listen address (env BONDVENUE_ADDR)")
+	demoFlag := fs.Bool("demo", envflag.Getenv(getenv).Bool("BONDVENUE_DEMO"), "load demo data into an empty database (env BONDVENUE_DEMO)")
+	logLevel := fs.String("log-level", envflag.Getenv(getenv).String("BONDVENUE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env BONDVENUE_LOG_LEVEL)")
+	rateLimit := fs.Float64("rate-limit", envflag.Getenv(getenv).Float("BONDVENUE_RATE_LIMIT", 100), "requests per second per credential (env BONDVENUE_RATE_LIMIT)")
+	tokenTTL := fs.Duration("token-ttl", envflag.Getenv(getenv).Duration("BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -205,20 +193,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
-}
-
-func envFloat(getenv func(string) string, key string, def float64) float64 {
-	if v, err := strconv.ParseFloat(getenv(key), 64); err == nil {
-		return v
-	}
-	return def
-}
-
-func envDuration(getenv func(string) string, key string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(getenv(key)); err == nil {
-		return v
-	}
-	return def
 }
 
 func migrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

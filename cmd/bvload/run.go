@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/bondvenue/bondvenue/internal/envflag"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,7 +13,6 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -57,19 +57,19 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		fs.PrintDefaults()
 	}
 	var c config
-	engine := fs.String("engine", envOr(getenv, "BVLOAD_ENGINE", "sqlite"), "database engine: sqlite or postgres")
+	engine := fs.String("engine", envflag.Getenv(getenv).String("BVLOAD_ENGINE", "sqlite"), "database engine: sqlite or postgres")
 	fs.StringVar(&c.databaseURL, "database-url", getenv("BVLOAD_DATABASE_URL"),
 		"postgres://… URL of a server where bvload may CREATE and DROP a database per scenario (with --engine postgres)")
 	fs.StringVar(&c.dataDir, "data-dir", getenv("BVLOAD_DATA_DIR"), "directory for the scenarios' SQLite files and demo credentials (default: a temporary directory, removed)")
-	fs.IntVar(&c.pool, "db-pool", envInt(getenv, "BVLOAD_DB_POOL", 0), "database pool size (store MaxOpen; 0: the store default)")
-	fs.IntVar(&c.load.connections, "connections", envInt(getenv, "BVLOAD_CONNECTIONS", 64), "concurrent keep-alive connections")
-	fs.DurationVar(&c.load.duration, "duration", envDuration(getenv, "BVLOAD_DURATION", 10*time.Second), "measured time per scenario")
-	fs.DurationVar(&c.load.warmup, "warmup", envDuration(getenv, "BVLOAD_WARMUP", 2*time.Second), "unmeasured warm-up per scenario")
-	scen := fs.String("scenarios", envOr(getenv, "BVLOAD_SCENARIOS", strings.Join(allScenarios, ",")), "scenarios to run: a, b, c, c2")
-	fs.Float64Var(&c.rateLimit, "rate-limit", envFloat(getenv, "BVLOAD_RATE_LIMIT", 1e6), "the venue's per-credential request limit (requests/s) during the run")
-	fs.BoolVar(&c.jsonOut, "json", envBool(getenv, "BVLOAD_JSON"), "print the report as JSON instead of a table")
+	fs.IntVar(&c.pool, "db-pool", envflag.Getenv(getenv).Int("BVLOAD_DB_POOL", 0), "database pool size (store MaxOpen; 0: the store default)")
+	fs.IntVar(&c.load.connections, "connections", envflag.Getenv(getenv).Int("BVLOAD_CONNECTIONS", 64), "concurrent keep-alive connections")
+	fs.DurationVar(&c.load.duration, "duration", envflag.Getenv(getenv).Duration("BVLOAD_DURATION", 10*time.Second), "measured time per scenario")
+	fs.DurationVar(&c.load.warmup, "warmup", envflag.Getenv(getenv).Duration("BVLOAD_WARMUP", 2*time.Second), "unmeasured warm-up per scenario")
+	scen := fs.String("scenarios", envflag.Getenv(getenv).String("BVLOAD_SCENARIOS", strings.Join(allScenarios, ",")), "scenarios to run: a, b, c, c2")
+	fs.Float64Var(&c.rateLimit, "rate-limit", envflag.Getenv(getenv).Float("BVLOAD_RATE_LIMIT", 1e6), "the venue's per-credential request limit (requests/s) during the run")
+	fs.BoolVar(&c.jsonOut, "json", envflag.Getenv(getenv).Bool("BVLOAD_JSON"), "print the report as JSON instead of a table")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", getenv("BVLOAD_CPUPROFILE"), "write a CPU profile per scenario to <prefix>-<scenario>.pprof")
-	level := fs.String("log-level", envOr(getenv, "BVLOAD_LOG_LEVEL", "warn"), "level of the venue's log on stderr (info logs every request)")
+	level := fs.String("log-level", envflag.Getenv(getenv).String("BVLOAD_LOG_LEVEL", "warn"), "level of the venue's log on stderr (info logs every request)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -282,37 +282,4 @@ func startProfile(prefix, name string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
-}
-
-func envOr(getenv func(string) string, key, def string) string {
-	if v := getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func envBool(getenv func(string) string, key string) bool {
-	b, _ := strconv.ParseBool(getenv(key))
-	return b
-}
-
-func envInt(getenv func(string) string, key string, def int) int {
-	if v, err := strconv.Atoi(getenv(key)); err == nil {
-		return v
-	}
-	return def
-}
-
-func envFloat(getenv func(string) string, key string, def float64) float64 {
-	if v, err := strconv.ParseFloat(getenv(key), 64); err == nil {
-		return v
-	}
-	return def
-}
-
-func envDuration(getenv func(string) string, key string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(getenv(key)); err == nil {
-		return v
-	}
-	return def
 }
