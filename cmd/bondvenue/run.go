@@ -124,6 +124,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	envflag.Getenv(getenv).TuneGC()
 
 	database, err := db.open(ctx)
 	if err != nil {

@@ -34,6 +34,9 @@ type result struct {
 	CPUPerRequest float64 `json:"cpu_us_per_request"`
 	// ErrorSamples are the first failures (status and body), if any.
 	ErrorSamples []string `json:"error_samples,omitempty"`
+	// MeanBatch is (c, c2) the sequencer's mean commands per committed
+	// batch over the run, warm-up included.
+	MeanBatch float64 `json:"mean_batch,omitempty"`
 	// TradedOffers counts (c2) offers that traded on entry.
 	TradedOffers *int64 `json:"traded_offers,omitempty"`
 }
@@ -125,10 +128,17 @@ func (r *report) writeJSON(w io.Writer) error {
 }
 
 func scenarioTitle(s result) string {
+	var notes []string
 	if s.TradedOffers != nil {
-		return fmt.Sprintf("%s (%d traded)", s.Title, *s.TradedOffers)
+		notes = append(notes, fmt.Sprintf("%d traded", *s.TradedOffers))
 	}
-	return s.Title
+	if s.MeanBatch > 0 {
+		notes = append(notes, fmt.Sprintf("batch %.1f", s.MeanBatch))
+	}
+	if len(notes) == 0 {
+		return s.Title
+	}
+	return s.Title + " (" + strings.Join(notes, ", ") + ")"
 }
 
 func (r *report) writeTable(w io.Writer) error {

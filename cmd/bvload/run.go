@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/trading"
 )
 
 // usageError marks a command-line mistake (exit code 2).
@@ -44,6 +45,7 @@ type config struct {
 	rateLimit   float64
 	jsonOut     bool
 	cpuProfile  string
+	memProfile  string
 	logLevel    slog.Level
 }
 
@@ -69,6 +71,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Float64Var(&c.rateLimit, "rate-limit", envflag.Getenv(getenv).Float("BVLOAD_RATE_LIMIT", 1e6), "the venue's per-credential request limit (requests/s) during the run")
 	fs.BoolVar(&c.jsonOut, "json", envflag.Getenv(getenv).Bool("BVLOAD_JSON"), "print the report as JSON instead of a table")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", getenv("BVLOAD_CPUPROFILE"), "write a CPU profile per scenario to <prefix>-<scenario>.pprof")
+	fs.StringVar(&c.memProfile, "memprofile", getenv("BVLOAD_MEMPROFILE"), "write an allocation profile per scenario to <prefix>-<scenario>.pprof (sampling every allocation: slower)")
 	level := fs.String("log-level", envflag.Getenv(getenv).String("BVLOAD_LOG_LEVEL", "warn"), "level of the venue's log on stderr (info logs every request)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -115,6 +118,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	// The venue runs in this process with the collector target serve gives
+	// it; the other scenarios share the process and the setting.
+	envflag.Getenv(getenv).TuneGC()
 	root := cfg.dataDir
 	if root == "" {
 		if root, err = os.MkdirTemp("", "bvload-"); err != nil {
@@ -167,6 +173,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 	var t target
 	var trades atomic.Int64
 	var teardown func()
+	var venueSvc *trading.Service
 	switch name {
 	case "a":
 		srv, err := serve(http.HandlerFunc(trivial), log)
@@ -214,6 +221,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 			return result{}, err
 		}
 		teardown = func() { stop(); drop() }
+		venueSvc = srv.svc
 		url := srv.url + "/api/v1/participant/offers"
 		if name == "c" {
 			t = target{url: url, next: func(w, k int) ([]byte, string) {
@@ -244,13 +252,25 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 	}
 	defer teardown()
 
-	stopProfile, err := startProfile(cfg.cpuProfile, name)
+	stopProfile, err := startProfile(cfg.cpuProfile, cfg.memProfile, name)
 	if err != nil {
 		return result{}, err
 	}
+	var before trading.EngineStats
+	if venueSvc != nil {
+		before = venueSvc.EngineStats()
+	}
 	s := load(ctx, cfg.load, t)
-	stopProfile()
+	if err := stopProfile(); err != nil {
+		return result{}, err
+	}
 	res := resultOf(name, s)
+	if venueSvc != nil {
+		after := venueSvc.EngineStats()
+		if n := after.Batches - before.Batches; n > 0 {
+			res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
+		}
+	}
 	if name == "c2" {
 		tr := trades.Load()
 		res.TradedOffers = &tr
@@ -269,17 +289,39 @@ func participantsOf(dv demoVenue) []string {
 	return out
 }
 
-func startProfile(prefix, name string) (func(), error) {
-	if prefix == "" {
-		return func() {}, nil
+// startProfile starts the requested profiles of one scenario; the
+// function it returns stops them and writes them out.
+func startProfile(cpuPrefix, memPrefix, name string) (func() error, error) {
+	var cpu *os.File
+	if cpuPrefix != "" {
+		f, err := os.Create(cpuPrefix + "-" + name + ".pprof")
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		cpu = f
 	}
-	f, err := os.Create(prefix + "-" + name + ".pprof")
-	if err != nil {
-		return nil, err
+	rate := runtime.MemProfileRate
+	if memPrefix != "" {
+		runtime.MemProfileRate = 1
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return func() error {
+		var err error
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			err = cpu.Close()
+		}
+		if memPrefix != "" {
+			runtime.MemProfileRate = rate
+			f, ferr := os.Create(memPrefix + "-" + name + ".pprof")
+			if ferr != nil {
+				return errors.Join(err, ferr)
+			}
+			err = errors.Join(err, pprof.Lookup("allocs").WriteTo(f, 0), f.Close())
+		}
+		return err
+	}, nil
 }

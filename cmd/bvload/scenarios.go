@@ -38,6 +38,8 @@ const continuousMarket = "bondvenue Continuous"
 // server serves h on a fresh loopback port with the HTTP settings of
 // cmd/bondvenue.
 type server struct {
+	// svc is the venue's (scenarios c, c2), for its engine counters.
+	svc  *trading.Service
 	url  string
 	srv  *http.Server
 	errc chan error
@@ -307,6 +309,7 @@ func startVenue(ctx context.Context, db *store.DB, dir string, cfg venueConfig) 
 		svc.Close()
 		return nil, dv, nil, err
 	}
+	srv.svc = svc
 	stop := func() {
 		_ = srv.Close()
 		svc.Close() // after HTTP, as cmd/bondvenue does

@@ -1,6 +1,7 @@
 package envflag
 
 import (
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -31,5 +32,19 @@ func TestGetenv(t *testing.T) {
 	}
 	if got := g.Duration("BAD", time.Second); got != time.Second {
 		t.Errorf("Duration(BAD) = %v, want the default 1s", got)
+	}
+}
+
+func TestTuneGC(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(old) })
+
+	Getenv(func(k string) string { return map[string]string{"GOGC": "150"}[k] }).TuneGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set, the GC percent became %d, want it left at 100", got)
+	}
+	Getenv(func(string) string { return "" }).TuneGC()
+	if got := debug.SetGCPercent(100); got != GCPercent {
+		t.Errorf("without GOGC, the GC percent is %d, want %d", got, GCPercent)
 	}
 }

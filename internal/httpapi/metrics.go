@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -13,7 +14,10 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 }
 
-func newMetrics(reg *prometheus.Registry) *metrics {
+// engineStats is where the sequencer's counters come from.
+type engineStats interface{ EngineStats() trading.EngineStats }
+
+func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "bondvenue_http_requests_total", Help: "HTTP requests by method, route pattern and status.",
@@ -23,7 +27,16 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"route"}),
 	}
-	reg.MustRegister(m.requests, m.duration)
+	reg.MustRegister(m.requests, m.duration,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "bondvenue_engine_batches_total", Help: "Batches the sequencer committed (group commit: one transaction each).",
+		}, func() float64 { return float64(eng.EngineStats().Batches) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "bondvenue_engine_commands_total", Help: "Commands the sequencer applied; divided by the batches, the mean batch size.",
+		}, func() float64 { return float64(eng.EngineStats().Commands) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "bondvenue_engine_commit_seconds_total", Help: "Time the sequencer's committer spent in its transactions.",
+		}, func() float64 { return eng.EngineStats().CommitTime.Seconds() }))
 	_ = reg.Register(collectors.NewGoCollector())
 	_ = reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

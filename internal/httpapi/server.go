@@ -75,7 +75,7 @@ func New(svc *trading.Service, cfg Config) *Server {
 		cfg.TokenRateBurst = int(cfg.TokenRateLimit) * 4
 	}
 	s := &Server{svc: svc, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
-		metrics: newMetrics(cfg.Registry),
+		metrics: newMetrics(cfg.Registry, svc),
 		perUser: newLimiters(rate.Limit(cfg.RateLimit), cfg.RateBurst),
 		perAddr: newLimiters(rate.Limit(cfg.TokenRateLimit), cfg.TokenRateBurst),
 		mux:     http.NewServeMux()}

@@ -2,8 +2,11 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // testSystem covers the operational routes, the documentation, unmatched
@@ -131,4 +134,45 @@ func documentedPath(p string) string {
 		return "/docs/{asset}"
 	}
 	return p
+}
+
+// TestEngineMetrics checks that /metrics counts the sequencer's batches,
+// commands and commit time.
+func TestEngineMetrics(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		counter := func(body []byte, name string) float64 {
+			for line := range strings.Lines(string(body)) {
+				if v, ok := strings.CutPrefix(line, name+" "); ok {
+					f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+					if err != nil {
+						t.Fatalf("%s = %q: %v", name, v, err)
+					}
+					return f
+				}
+			}
+			t.Fatalf("metrics lack %s", name)
+			return 0
+		}
+		before := v.get(t, anon, "/metrics", http.StatusOK).body
+		book := ""
+		for _, m := range v.markets(t) {
+			if m.FacilityType == venue.FacilityContinuous {
+				book = m.ID
+			}
+		}
+		v.do(t, trader(0), "POST", "/api/v1/participant/offers", map[string]any{"instrument_id": v.instruments(t)[0],
+			"market_id": book, "direction": "bid", "price_per_unit": "1.5", "quantity": 1000000, "validity": "gtc"}, nil)
+		after := v.get(t, anon, "/metrics", http.StatusOK).body
+		for _, name := range []string{"bondvenue_engine_commands_total", "bondvenue_engine_batches_total"} {
+			if b, a := counter(before, name), counter(after, name); a < b+1 {
+				t.Errorf("%s went from %v to %v over an offer entry, want +1 or more", name, b, a)
+			}
+		}
+		if counter(after, "bondvenue_engine_batches_total") > counter(after, "bondvenue_engine_commands_total") {
+			t.Error("more engine batches than commands")
+		}
+		if counter(after, "bondvenue_engine_commit_seconds_total") <= 0 {
+			t.Error("bondvenue_engine_commit_seconds_total is not positive after a commit")
+		}
+	})
 }

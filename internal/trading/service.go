@@ -71,6 +71,21 @@ func (s *Service) Start(ctx context.Context) error {
 	return s.eng.start(ctx)
 }
 
+// EngineStats counts the sequencer's work since start.
+type EngineStats struct {
+	// Batches is how many batches the committer wrote (or, changing
+	// nothing, passed through); Commands how many commands they held.
+	Batches, Commands int64
+	// CommitTime is the committer's time in its transactions.
+	CommitTime time.Duration
+}
+
+// EngineStats reports the sequencer's counters.
+func (s *Service) EngineStats() EngineStats {
+	return EngineStats{Batches: s.eng.batches.Load(), Commands: s.eng.commands.Load(),
+		CommitTime: time.Duration(s.eng.commitNanos.Load())}
+}
+
 // Close stops the sequencer after the commands already queued.
 func (s *Service) Close() {
 	if s.eng.running.Load() {
