@@ -95,22 +95,23 @@ func (tx *Tx) CreateToken(ctx context.Context, t *venue.Token) error {
 	return nil
 }
 
-// TokenPrincipal resolves a token hash to the caller it acts for. Expired,
-// revoked, or belonging to a revoked credential or an inactive user: not
-// found.
-func (tx *Tx) TokenPrincipal(ctx context.Context, hash string, now time.Time) (venue.Principal, error) {
+// TokenPrincipal resolves a token hash to the caller it acts for and the
+// instant the token expires. Expired, revoked, or belonging to a revoked
+// credential or an inactive user: not found.
+func (tx *Tx) TokenPrincipal(ctx context.Context, hash string, now time.Time) (venue.Principal, time.Time, error) {
 	var p venue.Principal
 	var pid sql.NullString
 	var role string
-	err := tx.queryRow(ctx, `SELECT u.id, u.participant_id, u.role, t.client_id
+	var expires int64
+	err := tx.queryRow(ctx, `SELECT u.id, u.participant_id, u.role, t.client_id, t.expires_at
 		FROM tokens t
 		JOIN credentials c ON c.client_id = t.client_id
 		JOIN users u ON u.id = t.user_id
 		WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ?
-		  AND c.revoked_at IS NULL AND u.status = 'active'`, hash, ms(now)).Scan(&p.UserID, &pid, &role, &p.ClientID)
+		  AND c.revoked_at IS NULL AND u.status = 'active'`, hash, ms(now)).Scan(&p.UserID, &pid, &role, &p.ClientID, &expires)
 	if err != nil {
-		return p, fmt.Errorf("token: %w", normalize(err))
+		return p, time.Time{}, fmt.Errorf("token: %w", normalize(err))
 	}
 	p.ParticipantID, p.Role = pid.String, venue.Role(role)
-	return p, nil
+	return p, fromMS(expires), nil
 }

@@ -283,9 +283,10 @@ func testTokenPrincipal(t *testing.T, h *harness) {
 		t.Run(tt.name, func(t *testing.T) {
 			hash, want := tt.arrange(t)
 			var got venue.Principal
+			var expires time.Time
 			err := h.db.View(t.Context(), func(tx *store.Tx) error {
 				var err error
-				got, err = tx.TokenPrincipal(t.Context(), hash, now)
+				got, expires, err = tx.TokenPrincipal(t.Context(), hash, now)
 				return err
 			})
 			if !tt.found {
@@ -299,6 +300,9 @@ func testTokenPrincipal(t *testing.T, h *harness) {
 			}
 			if d := diff(want, got); d != "" {
 				t.Errorf("TokenPrincipal() (-want +got):\n%s", d)
+			}
+			if !expires.Equal(later) {
+				t.Errorf("TokenPrincipal() expires %v, want the token's expires_at %v", expires, later)
 			}
 		})
 	}

@@ -130,7 +130,7 @@ func testErrors(t *testing.T, h *harness) {
 		{"no user", func(ctx context.Context, tx *store.Tx) error { _, err := tx.User(ctx, missing); return err }, venue.ErrNotFound, noRows},
 		{"no credential", func(ctx context.Context, tx *store.Tx) error { _, err := tx.Credential(ctx, missing); return err }, venue.ErrNotFound, noRows},
 		{"no token", func(ctx context.Context, tx *store.Tx) error {
-			_, err := tx.TokenPrincipal(ctx, missing, t0)
+			_, _, err := tx.TokenPrincipal(ctx, missing, t0)
 			return err
 		}, venue.ErrNotFound, noRows},
 		{"no market", func(ctx context.Context, tx *store.Tx) error { _, err := tx.Market(ctx, missing); return err }, venue.ErrNotFound, noRows},

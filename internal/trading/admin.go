@@ -297,6 +297,9 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 		}
 		return err
 	})
+	// The user's tokens resolve to its new role, or no longer at all. Also
+	// after a failure: a commit whose answer was lost may have happened.
+	s.lookups.forgetTokens()
 	if errors.Is(err, venue.ErrConflict) {
 		return out, venue.Conflict("a user with e-mail %s exists", email)
 	}
@@ -391,6 +394,10 @@ func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clien
 		c, err = tx.Credential(ctx, clientID)
 		return err
 	})
+	// Its tokens must not be honoured from memory: the revocation binds at
+	// once here (another process's within tokenCacheTTL). Also after a
+	// failure: a commit whose answer was lost may have happened.
+	s.lookups.forgetTokens()
 	if err != nil {
 		return c, fmt.Errorf("revoke credential: %w", err)
 	}

@@ -12,22 +12,38 @@ import (
 // made by another instance takes effect on offer entry within lookupTTL.
 const lookupTTL = time.Second
 
+// tokenCacheTTL bounds how long Authenticate trusts a resolved access
+// token, and never beyond the token's own expiry. A revocation or a user
+// change made through this Service forgets every token at once; one made
+// by another process (the admin command, another instance) binds within
+// tokenCacheTTL. It is lookupTTL: recall trusts no entry for longer.
+const tokenCacheTTL = lookupTTL
+
 // maxLookups bounds each table; a full table is emptied.
 const maxLookups = 10000
 
-// lookups remembers, for a moment, what offer entry checks on every
-// request and what rarely changes: the accounts and the settlement
-// providers offers name. Without it every offer cost a read transaction of
-// its own (four round trips on PostgreSQL) before it reached the
-// sequencer. Access tokens are not remembered: a revocation, also by the
-// admin command in another process, must bind at once.
+// lookups remembers, for a moment, what every request checks and what
+// rarely changes: the accounts and the settlement providers offers name,
+// and the principals access tokens resolve to. Without it every offer cost
+// a read transaction of its own (four round trips on PostgreSQL) before it
+// reached the sequencer, and every request a read transaction (a join of
+// tokens, credentials and users) to authenticate. Tokens are remembered
+// by their hash, never the token itself, and only when they resolved:
+// an unknown, expired or revoked token is looked up every time.
 //
 // Whoever changes an account's default provider or a provider's state
-// through the Service calls forgetParties after the commit.
+// through the Service calls forgetParties after the commit; whoever
+// revokes a credential or a token or changes a user's status, role or
+// participant calls forgetTokens.
 type lookups struct {
 	mu        sync.RWMutex
 	accounts  map[string]remembered[venue.Account]
 	providers map[string]remembered[venue.SettlementProvider]
+	// tokens maps auth.TokenHash of a token to its principal.
+	tokens map[string]remembered[venue.Principal]
+	// tokenEpoch counts forgetTokens calls: a resolution read before one
+	// may be stale and is not remembered after it.
+	tokenEpoch uint64
 }
 
 type remembered[T any] struct {
@@ -37,14 +53,17 @@ type remembered[T any] struct {
 
 func newLookups() *lookups {
 	return &lookups{accounts: map[string]remembered[venue.Account]{},
-		providers: map[string]remembered[venue.SettlementProvider]{}}
+		providers: map[string]remembered[venue.SettlementProvider]{},
+		tokens:    map[string]remembered[venue.Principal]{}}
 }
 
 func recall[T any](l *lookups, m map[string]remembered[T], key string, now time.Time) (T, bool) {
 	l.mu.RLock()
 	r, ok := m[key]
 	l.mu.RUnlock()
-	if !ok || !now.Before(r.until) {
+	// An entry good for longer than lookupTTL from now was remembered in
+	// the future: the clock was set back. It must not outlive its bound.
+	if !ok || !now.Before(r.until) || r.until.Sub(now) > lookupTTL {
 		var zero T
 		return zero, false
 	}
@@ -65,5 +84,36 @@ func (l *lookups) forgetParties() {
 	l.mu.Lock()
 	clear(l.accounts)
 	clear(l.providers)
+	l.mu.Unlock()
+}
+
+// tokenEpochNow returns the count of forgetTokens calls so far; pass it to
+// rememberToken with what was read after it.
+func (l *lookups) tokenEpochNow() uint64 {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.tokenEpoch
+}
+
+// rememberToken remembers the principal token hash resolved to until
+// until, unless forgetTokens ran since epoch: then what was read may
+// predate a revocation.
+func (l *lookups) rememberToken(hash string, p venue.Principal, until time.Time, epoch uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.tokenEpoch != epoch {
+		return
+	}
+	if len(l.tokens) >= maxLookups {
+		clear(l.tokens)
+	}
+	l.tokens[hash] = remembered[venue.Principal]{v: p, until: until}
+}
+
+// forgetTokens drops every remembered token.
+func (l *lookups) forgetTokens() {
+	l.mu.Lock()
+	clear(l.tokens)
+	l.tokenEpoch++
 	l.mu.Unlock()
 }

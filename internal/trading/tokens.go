@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -65,15 +66,23 @@ func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (Issu
 	return IssuedToken{AccessToken: token, ExpiresIn: int(s.tokenTTL.Seconds())}, nil
 }
 
-// Authenticate resolves a bearer token to its principal.
+// Authenticate resolves a bearer token to its principal. A resolved token
+// is remembered for tokenCacheTTL (never past its expiry); see lookups.
 func (s *Service) Authenticate(ctx context.Context, token string) (venue.Principal, error) {
 	if token == "" || len(token) > 200 {
 		return venue.Principal{}, venue.Unauthenticated("missing or invalid access token")
 	}
+	hash := auth.TokenHash(token)
+	now := s.clock()
+	if p, ok := recall(s.lookups, s.lookups.tokens, hash, now); ok {
+		return p, nil
+	}
+	epoch := s.lookups.tokenEpochNow()
 	var p venue.Principal
+	var expires time.Time
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
-		p, err = tx.TokenPrincipal(ctx, auth.TokenHash(token), s.clock())
+		p, expires, err = tx.TokenPrincipal(ctx, hash, now)
 		return err
 	})
 	if errors.Is(err, venue.ErrNotFound) {
@@ -82,5 +91,10 @@ func (s *Service) Authenticate(ctx context.Context, token string) (venue.Princip
 	if err != nil {
 		return p, fmt.Errorf("authenticate: %w", err)
 	}
+	until := now.Add(tokenCacheTTL)
+	if expires.Before(until) {
+		until = expires
+	}
+	s.lookups.rememberToken(hash, p, until, epoch)
 	return p, nil
 }
