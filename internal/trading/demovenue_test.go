@@ -33,9 +33,16 @@ type demoVenue struct {
 // starts its engine.
 func newDemoVenue(t *testing.T, e store.Engine) *demoVenue {
 	t.Helper()
+	return newDemoVenueOn(t, testenv.Open(t, e))
+}
+
+// newDemoVenueOn is newDemoVenue on a fresh, migrated database of the
+// caller's.
+func newDemoVenueOn(t *testing.T, db *store.DB) *demoVenue {
+	t.Helper()
 	ctx := context.Background()
 	h := auth.FastHasher
-	v := &demoVenue{db: testenv.Open(t, e), cfg: trading.Config{Hasher: &h, Logger: slog.New(slog.DiscardHandler)}}
+	v := &demoVenue{db: db, cfg: trading.Config{Hasher: &h, Logger: slog.New(slog.DiscardHandler)}}
 	v.start(t)
 	dir := t.TempDir()
 	if _, err := demo.Load(ctx, v.svc, dir, "http://bondvenue.test"); err != nil {
