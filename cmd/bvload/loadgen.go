@@ -24,8 +24,16 @@ type target struct {
 	seen func(w int, body []byte)
 }
 
+// The generator's clients.
+const (
+	clientRaw     = "raw"      // rawConn: lean HTTP/1.1, wrk's way (the default)
+	clientNetHTTP = "net/http" // net/http's Client, for comparison
+)
+
 // loadConfig is the shape of a run.
 type loadConfig struct {
+	// client is clientRaw or clientNetHTTP.
+	client      string
 	connections int
 	warmup      time.Duration
 	duration    time.Duration
@@ -52,7 +60,8 @@ const maxErrorSamples = 5
 
 // worker is one connection's client loop.
 type worker struct {
-	client  *http.Client
+	client  *http.Client // net/http mode
+	raw     *rawConn     // raw mode
 	lat     []time.Duration
 	errs    int
 	samples []string
@@ -78,13 +87,26 @@ func load(ctx context.Context, cfg loadConfig, t target) stats {
 		cpu = processCPU() - c0
 	})
 	for i := range workers {
-		w := &worker{client: newClient(), lat: make([]time.Duration, 0, 4096)}
+		w := &worker{lat: make([]time.Duration, 0, 4096)}
+		if cfg.client == clientNetHTTP {
+			w.client = newClient()
+		} else {
+			var err error
+			if w.raw, err = newRawConn(t.url); err != nil {
+				return stats{Errors: 1, ErrorSamples: []string{err.Error()}}
+			}
+		}
 		workers[i] = w
 		wg.Go(func() { w.run(ctx, t, i, from, until) })
 	}
 	wg.Wait()
 	for _, w := range workers {
-		w.client.CloseIdleConnections()
+		if w.client != nil {
+			w.client.CloseIdleConnections()
+		}
+		if w.raw != nil {
+			w.raw.close()
+		}
 	}
 
 	var s stats
@@ -145,6 +167,13 @@ func (w *worker) run(ctx context.Context, t target, id int, from, until time.Tim
 }
 
 func (w *worker) do(ctx context.Context, t target, id int, body []byte, token string) (bool, string) {
+	if w.raw != nil {
+		status, err := w.raw.post(body, token, &w.buf)
+		if err != nil {
+			return false, err.Error()
+		}
+		return w.answered(t, id, status, http.StatusText(status), nil)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
 	if err != nil {
 		return false, err.Error()
@@ -160,11 +189,16 @@ func (w *worker) do(ctx context.Context, t target, id int, body []byte, token st
 	w.buf.Reset()
 	_, err = io.Copy(&w.buf, resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return false, fmt.Sprintf("%s: %.300s", resp.Status, w.buf.Bytes())
+	return w.answered(t, id, resp.StatusCode, resp.Status, err)
+}
+
+// answered judges a response whose body is in w.buf.
+func (w *worker) answered(t target, id, code int, status string, readErr error) (bool, string) {
+	if code/100 != 2 {
+		return false, fmt.Sprintf("%d %s: %.300s", code, status, w.buf.Bytes())
 	}
-	if err != nil {
-		return false, "read response: " + err.Error()
+	if readErr != nil {
+		return false, "read response: " + readErr.Error()
 	}
 	if t.seen != nil {
 		t.seen(id, w.buf.Bytes())

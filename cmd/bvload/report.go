@@ -37,6 +37,9 @@ type result struct {
 	// MeanBatch is (c, c2) the sequencer's mean commands per committed
 	// batch over the run, warm-up included.
 	MeanBatch float64 `json:"mean_batch,omitempty"`
+	// MeanCommit is (c, c2) the committer's mean time per batch in
+	// milliseconds.
+	MeanCommit float64 `json:"mean_commit_ms,omitempty"`
 	// TradedOffers counts (c2) offers that traded on entry.
 	TradedOffers *int64 `json:"traded_offers,omitempty"`
 }
@@ -69,6 +72,7 @@ type goal struct {
 // report is the whole run.
 type report struct {
 	Engine      string   `json:"engine"`
+	Client      string   `json:"client"`
 	Connections int      `json:"connections"`
 	Duration    string   `json:"duration"`
 	Warmup      string   `json:"warmup"`
@@ -133,7 +137,7 @@ func scenarioTitle(s result) string {
 		notes = append(notes, fmt.Sprintf("%d traded", *s.TradedOffers))
 	}
 	if s.MeanBatch > 0 {
-		notes = append(notes, fmt.Sprintf("batch %.1f", s.MeanBatch))
+		notes = append(notes, fmt.Sprintf("batch %.1f, commit %.2f ms", s.MeanBatch, s.MeanCommit))
 	}
 	if len(notes) == 0 {
 		return s.Title
@@ -142,8 +146,8 @@ func scenarioTitle(s result) string {
 }
 
 func (r *report) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "bvload: engine %s, %d connections, %s measured after %s warm-up per scenario; %s %s, %d CPUs\n\n",
-		r.Engine, r.Connections, r.Duration, r.Warmup, r.Go, r.OS, r.CPUs)
+	fmt.Fprintf(w, "bvload: engine %s, %s client, %d connections, %s measured after %s warm-up per scenario; %s %s, %d CPUs\n\n",
+		r.Engine, r.Client, r.Connections, r.Duration, r.Warmup, r.Go, r.OS, r.CPUs)
 	titleWidth := len("scenario")
 	for _, s := range r.Scenarios {
 		titleWidth = max(titleWidth, utf8.RuneCountInString(scenarioTitle(s)))

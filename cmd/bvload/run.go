@@ -64,6 +64,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		"postgres://… URL of a server where bvload may CREATE and DROP a database per scenario (with --engine postgres)")
 	fs.StringVar(&c.dataDir, "data-dir", getenv("BVLOAD_DATA_DIR"), "directory for the scenarios' SQLite files and demo credentials (default: a temporary directory, removed)")
 	fs.IntVar(&c.pool, "db-pool", envflag.Getenv(getenv).Int("BVLOAD_DB_POOL", 0), "database pool size (store MaxOpen; 0: the store default)")
+	fs.StringVar(&c.load.client, "client", envflag.Getenv(getenv).String("BVLOAD_CLIENT", clientRaw),
+		"load generator client: raw (lean HTTP/1.1, as wrk) or net/http (Go's Client, for comparison)")
 	fs.IntVar(&c.load.connections, "connections", envflag.Getenv(getenv).Int("BVLOAD_CONNECTIONS", 64), "concurrent keep-alive connections")
 	fs.DurationVar(&c.load.duration, "duration", envflag.Getenv(getenv).Duration("BVLOAD_DURATION", 10*time.Second), "measured time per scenario")
 	fs.DurationVar(&c.load.warmup, "warmup", envflag.Getenv(getenv).Duration("BVLOAD_WARMUP", 2*time.Second), "unmeasured warm-up per scenario")
@@ -94,6 +96,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	c.engine = store.Engine(*engine)
 	if c.load.connections < 1 || c.load.duration <= 0 || c.load.warmup < 0 {
 		return c, usageError{"--connections and --duration must be positive, --warmup not negative"}
+	}
+	if c.load.client != clientRaw && c.load.client != clientNetHTTP {
+		return c, usageError{fmt.Sprintf("--client must be %s or %s, not %q", clientRaw, clientNetHTTP, c.load.client)}
 	}
 	for _, s := range strings.Split(*scen, ",") {
 		s = strings.TrimSpace(s)
@@ -134,7 +139,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer dbs.Close()
 
-	rep := report{Engine: string(cfg.engine), Connections: cfg.load.connections, Duration: cfg.load.duration.String(),
+	rep := report{Engine: string(cfg.engine), Client: cfg.load.client, Connections: cfg.load.connections, Duration: cfg.load.duration.String(),
 		Warmup: cfg.load.warmup.String(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU()}
 	for _, name := range cfg.scenarios {
 		if !cfg.jsonOut {
@@ -269,6 +274,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 		after := venueSvc.EngineStats()
 		if n := after.Batches - before.Batches; n > 0 {
 			res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
+			res.MeanCommit = ms((after.CommitTime - before.CommitTime) / time.Duration(n))
 		}
 	}
 	if name == "c2" {

@@ -35,7 +35,8 @@ func TestRunSmoke(t *testing.T) {
 
 	t.Run("json", func(t *testing.T) {
 		var out bytes.Buffer
-		err := run(context.Background(), append(args, "--json", "--scenarios", "a,c2"), getenv, &out, &bytes.Buffer{})
+		// With net/http's client: both generator clients stay working.
+		err := run(context.Background(), append(args, "--json", "--scenarios", "a,c2", "--client", "net/http"), getenv, &out, &bytes.Buffer{})
 		if err != nil {
 			t.Fatalf("run(--json) = %v\n%s", err, out.String())
 		}
@@ -43,7 +44,7 @@ func TestRunSmoke(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			t.Fatalf("report is not JSON: %v\n%s", err, out.String())
 		}
-		if !rep.Valid || len(rep.Scenarios) != 2 {
+		if !rep.Valid || len(rep.Scenarios) != 2 || rep.Client != clientNetHTTP {
 			t.Fatalf("report = %+v, want 2 valid scenarios", rep)
 		}
 		for _, s := range rep.Scenarios {
