@@ -41,15 +41,27 @@ func (r *rebinder) bind(q string) string {
 	return out
 }
 
-// lockEvents serialises appends to the event log so the sequence stays gap
-// free: SQLite already has a single writer; PostgreSQL takes a transaction
-// advisory lock.
-func (tx *Tx) lockEvents(ctx context.Context) error {
-	if tx.engine != Postgres {
-		return nil
+// lastEventSeq takes the event log's append lock and returns the last
+// sequence number. Appends are serialised so the sequence stays gap free:
+// SQLite already has a single writer; PostgreSQL takes a transaction
+// advisory lock, in the same statement as the read to save the sequencer
+// a round trip per batch. (Its transactions are SERIALIZABLE: the read
+// sees the transaction's snapshot whichever runs first, and an append
+// racing another one fails and is retried, as with separate statements.)
+func (tx *Tx) lastEventSeq(ctx context.Context) (int64, error) {
+	q := "SELECT COALESCE(MAX(seq), 0) FROM events"
+	if tx.engine == Postgres {
+		q = "SELECT pg_advisory_xact_lock(7242001)::text, (SELECT COALESCE(MAX(seq), 0) FROM events)"
 	}
-	_, err := tx.exec(ctx, "SELECT pg_advisory_xact_lock(7242001)")
-	return err
+	var last int64
+	var err error
+	if tx.engine == Postgres {
+		var locked string
+		err = tx.queryRow(ctx, q).Scan(&locked, &last)
+	} else {
+		err = tx.queryRow(ctx, q).Scan(&last)
+	}
+	return last, err
 }
 
 // hasMigrationsTable reports whether schema_migrations exists, so an

@@ -26,11 +26,8 @@ func (tx *Tx) AppendEvents(ctx context.Context, events []Event) ([]Event, error)
 	if len(events) == 0 {
 		return events, nil
 	}
-	if err := tx.lockEvents(ctx); err != nil {
-		return nil, fmt.Errorf("lock events: %w", normalize(err))
-	}
-	var last int64
-	if err := tx.queryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM events").Scan(&last); err != nil {
+	last, err := tx.lastEventSeq(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("last event: %w", normalize(err))
 	}
 	for i := range events {
@@ -41,7 +38,7 @@ func (tx *Tx) AppendEvents(ctx context.Context, events []Event) ([]Event, error)
 		}
 	}
 	// Multi-row statements: a sequencer batch appends hundreds of events.
-	err := tx.inChunks(len(events), func(from, n int) error {
+	err = tx.inChunks(len(events), func(from, n int) error {
 		args := make([]any, 0, n*5)
 		for _, e := range events[from : from+n] {
 			args = append(args, e.Seq, e.Type, ms(e.OccurredAt), nullStr(e.ParticipantID), string(e.Data))
