@@ -37,9 +37,9 @@ type result struct {
 	// MeanBatch is (c, c2) the sequencer's mean commands per committed
 	// batch over the run, warm-up included.
 	MeanBatch float64 `json:"mean_batch,omitempty"`
-	// MeanCommit is (c, c2) the committer's mean time per batch in
-	// milliseconds.
-	MeanCommit float64 `json:"mean_commit_ms,omitempty"`
+	// MeanBatchTime is (c, c2) the sequencer's mean time per batch
+	// (apply and commit) in milliseconds.
+	MeanBatchTime float64 `json:"mean_batch_ms,omitempty"`
 	// TradedOffers counts (c2) offers that traded on entry.
 	TradedOffers *int64 `json:"traded_offers,omitempty"`
 }
@@ -137,7 +137,7 @@ func scenarioTitle(s result) string {
 		notes = append(notes, fmt.Sprintf("%d traded", *s.TradedOffers))
 	}
 	if s.MeanBatch > 0 {
-		notes = append(notes, fmt.Sprintf("batch %.1f, commit %.2f ms", s.MeanBatch, s.MeanCommit))
+		notes = append(notes, fmt.Sprintf("batch %.1f in %.2f ms", s.MeanBatch, s.MeanBatchTime))
 	}
 	if len(notes) == 0 {
 		return s.Title

@@ -274,7 +274,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 		after := venueSvc.EngineStats()
 		if n := after.Batches - before.Batches; n > 0 {
 			res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
-			res.MeanCommit = ms((after.CommitTime - before.CommitTime) / time.Duration(n))
+			res.MeanBatchTime = ms((after.BatchTime - before.BatchTime) / time.Duration(n))
 		}
 	}
 	if name == "c2" {

@@ -29,14 +29,14 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 	}
 	reg.MustRegister(m.requests, m.duration,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "bondvenue_engine_batches_total", Help: "Batches the sequencer committed (group commit: one transaction each).",
+			Name: "bondvenue_engine_batches_total", Help: "Batches the sequencer ran (group commit: one transaction each).",
 		}, func() float64 { return float64(eng.EngineStats().Batches) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_engine_commands_total", Help: "Commands the sequencer applied; divided by the batches, the mean batch size.",
 		}, func() float64 { return float64(eng.EngineStats().Commands) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "bondvenue_engine_commit_seconds_total", Help: "Time the sequencer's committer spent in its transactions.",
-		}, func() float64 { return eng.EngineStats().CommitTime.Seconds() }))
+			Name: "bondvenue_engine_batch_seconds_total", Help: "Time the sequencer spent in its batches: applying commands and committing them.",
+		}, func() float64 { return eng.EngineStats().BatchTime.Seconds() }))
 	_ = reg.Register(collectors.NewGoCollector())
 	_ = reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

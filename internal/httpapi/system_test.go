@@ -171,8 +171,8 @@ func TestEngineMetrics(t *testing.T) {
 		if counter(after, "bondvenue_engine_batches_total") > counter(after, "bondvenue_engine_commands_total") {
 			t.Error("more engine batches than commands")
 		}
-		if counter(after, "bondvenue_engine_commit_seconds_total") <= 0 {
-			t.Error("bondvenue_engine_commit_seconds_total is not positive after a commit")
+		if counter(after, "bondvenue_engine_batch_seconds_total") <= 0 {
+			t.Error("bondvenue_engine_batch_seconds_total is not positive after a batch")
 		}
 	})
 }

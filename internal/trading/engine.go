@@ -22,31 +22,30 @@ import (
 // the open offers and the risk state and applies commands in arrival order.
 // Commands that arrive together form a batch; the batch's writes and events
 // are persisted in one database transaction (group commit) and the callers
-// are answered only after that commit.
+// are answered only after that commit. If the commit fails, every caller
+// in the batch gets an error and the state is rebuilt from the database, so
+// memory never runs ahead of what is durable.
 //
-// Applying and committing are pipelined: while a committer goroutine
-// writes one batch, the sequencer applies the commands arriving meanwhile
-// to the next, which it hands over once the committer is free. So the
-// in-memory state runs at most one batch ahead of the database, and no
-// caller is answered before everything its answer rests on is durable:
-// batches commit in order, every answer waits for its own batch's commit,
-// and a batch that changed nothing (a read) still waits for the one before.
-// If a commit fails, every caller of that batch and of the one applied
-// behind it gets an error and the state is rebuilt from the database.
+// Applying the next batch while the previous one commits (a committer
+// goroutine of its own) was tried and measured: with callers that wait for
+// their answers, as trading clients do, it splits them into two cohorts
+// committing in turn, twice the transactions for the same offers. Offer
+// entry came out no faster on SQLite and slower on PostgreSQL (bvload
+// scenario c, BenchmarkOfferEntry), so the loop applies and commits in turn.
 
 // maxBatch bounds the commands applied per transaction.
 const maxBatch = 256
 
 // Group commit lingers, as PostgreSQL's commit_delay does: under load,
-// when the committer comes free and the batch waiting for it is small, the
-// sequencer gives the batch up to commitLinger to fill to lingerBatch
-// commands before handing it over. A transaction costs much the same
-// whether it writes one offer or thirty (its fsync, the log pages it
-// writes), so on a busy venue fewer, fuller batches leave more CPU for the
-// requests themselves: on the two-core reference machine the linger
-// raised offer entry by about a third (bvload, scenario c). "Under load"
-// means the previous batch held lingerSiblings commands or more, so a
-// lone command on a quiet venue never waits.
+// when the batch taken from the queue is small, the sequencer gives it up
+// to commitLinger to fill to lingerBatch commands before applying it. A
+// transaction costs much the same whether it writes one offer or thirty
+// (its fsync, the log pages it writes), so on a busy venue fewer, fuller
+// batches leave more CPU for the requests themselves: on the two-core
+// reference machine the linger raised offer entry by about a third
+// (bvload, scenario c). "Under load" means the previous batch held
+// lingerSiblings commands or more, so a lone command on a quiet venue
+// never waits.
 const (
 	commitLinger   = 300 * time.Microsecond
 	lingerBatch    = 32
@@ -89,8 +88,8 @@ type engine struct {
 	publish func([]store.Event)
 	// ref is the state's reference data for the request path.
 	ref atomic.Pointer[reference]
-	// batches, commands and commitNanos count the committer's work.
-	batches, commands, commitNanos atomic.Int64
+	// batches, commands and batchNanos count the sequencer's work.
+	batches, commands, batchNanos atomic.Int64
 }
 
 // reference is the sequencer's reference data, published for the request
@@ -179,207 +178,42 @@ func (e *engine) do(ctx context.Context, run func(*state, *batch) (any, error)) 
 
 func (e *engine) loop() {
 	defer close(e.done)
-	commits := make(chan *applied)
-	committed := make(chan error)
-	go e.commitLoop(commits, committed)
-	defer close(commits)
-
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	var cur *applied // applied, not yet handed to the committer
-	busy := false    // the committer holds a batch
-	// lingering is set while a small batch waits for company (commitLinger).
-	var lingering <-chan time.Time
-	last := 0 // commands in the batch handed over last
-	hand := func() {
-		commits <- cur
-		last = len(cur.cmds)
-		cur, busy, lingering = nil, true, nil
-	}
-	handOff := func() {
-		if cur == nil || busy {
-			return
-		}
-		if last >= lingerSiblings && len(cur.cmds) < lingerBatch {
-			if lingering == nil {
-				lingering = time.After(commitLinger)
-			}
-			return
-		}
-		hand()
-	}
+	cmds := make([]*command, 0, maxBatch)
+	last := 0 // commands in the previous batch
 	for {
 		e.arm(timer)
-		in := e.in
-		if cur != nil && len(cur.cmds) >= maxBatch {
-			in = nil // full: wait for the committer before taking more
-		}
 		select {
-		case c := <-in:
-			cur = e.applyAll(cur, c)
-			handOff()
-		case err := <-committed:
-			busy = false
-			if err != nil {
-				// cur was applied on top of the failed batch: it fails too.
-				cur.fail(fmt.Errorf("commit: an earlier batch failed: %w", err))
-				cur = nil
-				e.recover()
-				continue
+		case c := <-e.in:
+			cmds = append(cmds[:0], c)
+		drain:
+			for len(cmds) < maxBatch {
+				select {
+				case c := <-e.in:
+					cmds = append(cmds, c)
+				default:
+					break drain
+				}
 			}
-			handOff()
+			if last >= lingerSiblings && len(cmds) < lingerBatch {
+				cmds = e.linger(cmds)
+			}
+			last = len(cmds)
+			e.runBatch(cmds)
 		case <-timer.C:
-			cur = e.applyCmd(cur, &command{run: expireDue, reply: make(chan result, 1)})
-			handOff()
-		case <-lingering:
-			hand()
+			e.runBatch([]*command{{run: expireDue, reply: make(chan result, 1)}})
 		case <-e.quit:
-			// Finish what is queued: every command taken is answered.
 			for {
 				select {
 				case c := <-e.in:
-					cur = e.applyCmd(cur, c)
-					continue
+					e.runBatch([]*command{c})
 				default:
-				}
-				break
-			}
-			for busy || cur != nil {
-				if busy {
-					if err := <-committed; err != nil {
-						cur.fail(fmt.Errorf("commit: an earlier batch failed: %w", err))
-						return
-					}
-					busy = false
-				}
-				if cur != nil {
-					hand()
+					return
 				}
 			}
-			return
 		}
 	}
-}
-
-// applied is a batch applied to the state and waiting for its commit, with
-// the answers its commands get once it is durable.
-type applied struct {
-	b    *batch
-	cmds []*command
-	ok   []done
-	// refused commands changed nothing, but an answer may rest on changes
-	// of earlier commands (an offer filled a moment ago): they too wait for
-	// the commit, so no caller learns of a change before it is durable.
-	refused []*command
-}
-
-type done struct {
-	c *command
-	v any
-}
-
-// fail answers every command of a (possibly nil) batch with err.
-func (a *applied) fail(err error) {
-	if a == nil {
-		return
-	}
-	for _, d := range a.ok {
-		d.c.reply <- result{err: err}
-	}
-	for _, c := range a.refused {
-		c.reply <- result{err: err}
-	}
-}
-
-// applyAll applies c and every command already queued behind it, up to
-// maxBatch, to cur (a new batch if nil).
-func (e *engine) applyAll(cur *applied, c *command) *applied {
-	cur = e.applyCmd(cur, c)
-	for len(cur.cmds) < maxBatch {
-		select {
-		case c := <-e.in:
-			cur = e.applyCmd(cur, c)
-		default:
-			return cur
-		}
-	}
-	return cur
-}
-
-// applyCmd applies one command to cur (a new batch if nil). The batch and
-// the state take the clock's time as of this command.
-func (e *engine) applyCmd(cur *applied, c *command) *applied {
-	now := e.now().UTC().Truncate(time.Millisecond)
-	if cur == nil {
-		cur = &applied{b: &batch{offers: map[string]*venue.Offer{}}}
-	}
-	cur.b.now, e.st.now = now, now
-	cur.cmds = append(cur.cmds, c)
-	v, err := e.apply(c, cur.b)
-	if err != nil {
-		c.refusal = result{err: err}
-		cur.refused = append(cur.refused, c)
-	} else {
-		cur.ok = append(cur.ok, done{c, v})
-	}
-	return cur
-}
-
-// commitLoop is the committer: it writes each applied batch in one
-// transaction, in order, and answers its commands once it is durable,
-// while the sequencer applies the next batch. It reports every batch's
-// outcome on committed; after a failure the sequencer rebuilds the state
-// before it hands over another batch.
-func (e *engine) commitLoop(commits <-chan *applied, committed chan<- error) {
-	for a := range commits {
-		start := time.Now()
-		err := e.commit(a)
-		e.batches.Add(1)
-		e.commands.Add(int64(len(a.cmds)))
-		e.commitNanos.Add(int64(time.Since(start)))
-		if err != nil {
-			a.fail(fmt.Errorf("commit: %w", err))
-		} else {
-			for _, d := range a.ok {
-				d.c.reply <- result{v: d.v}
-			}
-			for _, c := range a.refused {
-				c.reply <- c.refusal
-			}
-		}
-		committed <- err
-	}
-}
-
-// commit persists a's writes and events in one transaction (nothing for a
-// batch that changed nothing).
-func (e *engine) commit(a *applied) error {
-	b := a.b
-	if b.empty() && !b.poisoned { // a poisoned batch fails below and the state is rebuilt
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var events []store.Event
-	err := e.db.InTx(ctx, func(tx *store.Tx) error {
-		var err error
-		if err := tx.CheckLease(ctx, e.epoch); err != nil {
-			return err
-		}
-		events, err = b.persist(ctx, tx)
-		return err
-	})
-	if err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			e.leaseLost.Store(true)
-		}
-		e.log.Error("engine commit failed; rebuilding state from the database", "err", err.Error(), "commands", len(a.cmds))
-		return err
-	}
-	if e.publish != nil {
-		e.publish(events)
-	}
-	return nil
 }
 
 // arm sets the timer to the next expiry.
@@ -395,6 +229,88 @@ func (e *engine) arm(t *time.Timer) {
 		d = max(next.Sub(e.now()), time.Millisecond)
 	}
 	t.Reset(d)
+}
+
+// linger waits up to commitLinger for the batch to fill to lingerBatch.
+func (e *engine) linger(cmds []*command) []*command {
+	t := time.NewTimer(commitLinger)
+	defer t.Stop()
+	for len(cmds) < lingerBatch {
+		select {
+		case c := <-e.in:
+			cmds = append(cmds, c)
+		case <-t.C:
+			return cmds
+		}
+	}
+	return cmds
+}
+
+func (e *engine) runBatch(cmds []*command) {
+	start := time.Now()
+	defer func() {
+		e.batches.Add(1)
+		e.commands.Add(int64(len(cmds)))
+		e.batchNanos.Add(int64(time.Since(start)))
+	}()
+	b := &batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}
+	e.st.now = b.now
+	type done struct {
+		c *command
+		v any
+	}
+	var ok []done
+	// A refused command changed nothing, but its answer may rest on changes
+	// of earlier commands in the batch (an offer filled a moment ago): it too
+	// waits for the commit, so no caller learns of a change before it is
+	// durable.
+	var refused []*command
+	answerRefused := func() {
+		for _, c := range refused {
+			c.reply <- c.refusal
+		}
+	}
+	for _, c := range cmds {
+		v, err := e.apply(c, b)
+		if err != nil {
+			c.refusal = result{err: err}
+			refused = append(refused, c)
+			continue
+		}
+		ok = append(ok, done{c, v})
+	}
+	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		var events []store.Event
+		err := e.db.InTx(ctx, func(tx *store.Tx) error {
+			var err error
+			if err := tx.CheckLease(ctx, e.epoch); err != nil {
+				return err
+			}
+			events, err = b.persist(ctx, tx)
+			return err
+		})
+		cancel()
+		if err != nil {
+			if errors.Is(err, store.ErrLeaseLost) {
+				e.leaseLost.Store(true)
+			}
+			e.log.Error("engine commit failed; rebuilding state from the database", "err", err.Error(), "commands", len(ok))
+			for _, d := range ok {
+				d.c.reply <- result{err: fmt.Errorf("commit: %w", err)}
+			}
+			answerRefused()
+			e.recover()
+			return
+		}
+		if e.publish != nil {
+			e.publish(events)
+		}
+	}
+	for _, d := range ok {
+		d.c.reply <- result{v: d.v}
+	}
+	answerRefused()
 }
 
 // apply runs one command, turning a panic into an error (and a rebuild:

@@ -73,17 +73,19 @@ func (s *Service) Start(ctx context.Context) error {
 
 // EngineStats counts the sequencer's work since start.
 type EngineStats struct {
-	// Batches is how many batches the committer wrote (or, changing
-	// nothing, passed through); Commands how many commands they held.
+	// Batches is how many batches the sequencer ran (one transaction
+	// each, unless the batch changed nothing); Commands how many commands
+	// they held.
 	Batches, Commands int64
-	// CommitTime is the committer's time in its transactions.
-	CommitTime time.Duration
+	// BatchTime is the sequencer's time in its batches: applying the
+	// commands and committing their transaction.
+	BatchTime time.Duration
 }
 
 // EngineStats reports the sequencer's counters.
 func (s *Service) EngineStats() EngineStats {
 	return EngineStats{Batches: s.eng.batches.Load(), Commands: s.eng.commands.Load(),
-		CommitTime: time.Duration(s.eng.commitNanos.Load())}
+		BatchTime: time.Duration(s.eng.batchNanos.Load())}
 }
 
 // Close stops the sequencer after the commands already queued.

@@ -59,12 +59,12 @@ func openFailingDB(t *testing.T, e store.Engine) *store.DB {
 	return db
 }
 
-// TestCommitFailure: while the committer writes one batch the sequencer
-// applies the next, so a failed commit must fail both and rebuild the
-// state from the database. Concurrent offers, a few of which poison their
-// batch's commit: every offer answered as created is in the database,
-// every refused one is not, and the rebuilt state (risk use, the book)
-// agrees with the database and with a fresh restart.
+// TestCommitFailure: a batch whose commit fails must fail every caller in
+// it, leave nothing of them in the database and rebuild the state from it.
+// Concurrent offers, a few of which poison their batch's commit: every
+// offer answered as created is in the database, every refused one is not,
+// and the rebuilt state (risk use, the book) agrees with the database and
+// with a fresh restart.
 func TestCommitFailure(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
