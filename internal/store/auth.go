@@ -82,6 +82,15 @@ func (tx *Tx) RevokeCredential(ctx context.Context, clientID string) error {
 	return nil
 }
 
+// RevokeUserTokens marks every unrevoked token of a user as revoked.
+func (tx *Tx) RevokeUserTokens(ctx context.Context, userID string) error {
+	if _, err := tx.exec(ctx, "UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+		ms(tx.now), userID); err != nil {
+		return fmt.Errorf("revoke tokens: %w", normalize(err))
+	}
+	return nil
+}
+
 // CreateToken stores an issued token by its hash and removes tokens that
 // expired more than a day ago.
 func (tx *Tx) CreateToken(ctx context.Context, t *venue.Token) error {

@@ -291,6 +291,13 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 		if err := tx.UpdateUser(ctx, &u); err != nil {
 			return err
 		}
+		if u.Status != "active" {
+			// Disabling revokes: enabling the user again later does not
+			// bring its old tokens back.
+			if err := tx.RevokeUserTokens(ctx, u.ID); err != nil {
+				return err
+			}
+		}
 		views, err := userViews(ctx, tx, []venue.User{u})
 		if err == nil {
 			out = views[0]

@@ -144,8 +144,8 @@ func TestTokenCacheRevocationElsewhere(t *testing.T) {
 	})
 }
 
-// TestTokenCacheUserChange: disabling a user or changing its role through
-// the service binds at once.
+// TestTokenCacheUserChange: disabling a user (which revokes its tokens)
+// or changing its role through the service binds at once.
 func TestTokenCacheUserChange(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
@@ -161,6 +161,10 @@ func TestTokenCacheUserChange(t *testing.T) {
 		accepts(t, v.svc, token, p, "active trader")
 		update(v.svc, p, trading.UserInput{Status: ptrTo("disabled")})
 		refuses(t, v.svc, token, "right after disabling the user")
+		// Disabling revoked the token: enabling the user again does not
+		// bring it back (a new grant gives a new one).
+		update(v.svc, p, trading.UserInput{Status: ptrTo("active")})
+		refuses(t, v.svc, token, "after the user was enabled again")
 
 		p, token = v.user(t, venue.RoleTrader)
 		accepts(t, v.svc, token, p, "before the role change")
