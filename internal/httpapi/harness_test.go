@@ -47,24 +47,6 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // golden files are stable.
 var pinned = time.Date(2026, 11, 20, 14, 48, 0, 0, time.UTC)
 
-// clock is a settable clock shared by a venue's service and server.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // who names a caller: a demo firm's user of a role, the operator, or
 // nobody (no token).
 type who struct {
@@ -118,7 +100,7 @@ type env struct {
 	engine store.Engine
 	svc    *trading.Service
 	srv    *httptest.Server
-	clock  *clock
+	clock  *testenv.Clock
 	creds  demo.Credentials
 	http   *http.Client
 	db     *store.DB
@@ -131,7 +113,7 @@ type env struct {
 // newEnv builds a fresh demo venue on engine e.
 func newEnv(t *testing.T, e store.Engine, o options) *env {
 	t.Helper()
-	clk := &clock{t: pinned}
+	clk := testenv.NewClock(pinned)
 	db := testenv.Open(t, e)
 	hasher := auth.FastHasher
 	svc := trading.New(db, trading.Config{Now: clk.Now, TokenTTL: o.tokenTTL, Hasher: &hasher,

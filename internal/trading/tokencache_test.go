@@ -15,30 +15,12 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// testClock is a clock the test sets; services read it concurrently.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // authVenue is a service on a fresh database of one engine with one
 // participant, on a clock the test advances.
 type authVenue struct {
 	db          *store.DB
 	cfg         trading.Config
-	clock       *testClock
+	clock       *testenv.Clock
 	svc         *trading.Service
 	participant string
 	users       int
@@ -47,7 +29,7 @@ type authVenue struct {
 func newAuthVenue(t *testing.T, e store.Engine, tokenTTL time.Duration) *authVenue {
 	t.Helper()
 	h := auth.FastHasher
-	c := &testClock{t: time.Date(2026, 11, 20, 14, 48, 0, 0, time.UTC)}
+	c := testenv.NewClock(time.Date(2026, 11, 20, 14, 48, 0, 0, time.UTC))
 	v := &authVenue{db: testenv.Open(t, e), clock: c,
 		cfg: trading.Config{TokenTTL: tokenTTL, Hasher: &h, Now: c.Now, Logger: slog.New(slog.DiscardHandler)}}
 	v.svc = trading.New(v.db, v.cfg)
