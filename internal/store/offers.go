@@ -157,7 +157,8 @@ func (tx *Tx) Offers(ctx context.Context, f OfferFilter, page Page) ([]venue.Off
 // rebuilding the engine.
 func (tx *Tx) OpenOffers(ctx context.Context) ([]venue.Offer, error) {
 	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Offer, error) { return scanOffer(r) },
-		"SELECT "+offerCols+" FROM offers WHERE status = ? ORDER BY priority, id", venue.StatusCreated)
+		// The literal status matches offers_open's partial index.
+		"SELECT "+offerCols+" FROM offers WHERE status = '"+venue.StatusCreated+"' ORDER BY priority, id")
 	if err != nil {
 		return nil, fmt.Errorf("open offers: %w", normalize(err))
 	}
@@ -228,7 +229,8 @@ type BookEntry struct {
 }
 
 // BookEntries returns the open firm offers of the instruments, in time
-// priority.
+// priority. The service reads books from the sequencer; this is for when
+// none runs (administration offline), and scans the open records.
 func (tx *Tx) BookEntries(ctx context.Context, instrumentIDs []string) ([]BookEntry, error) {
 	if len(instrumentIDs) == 0 {
 		return nil, nil

@@ -45,8 +45,11 @@ type DB struct {
 	engine Engine
 	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
 	read   *sql.DB // SQLite: a pool of readers; PostgreSQL: the same pool
-	binds  *rebinder
-	clock  func() time.Time
+	// sequencer is PostgreSQL's one connection for SequencerTx (SQLite:
+	// write).
+	sequencer *sql.DB
+	binds     *rebinder
+	clock     func() time.Time
 	// SQLite only: prepared statements of the write and read pools.
 	writeStmts, readStmts *stmtCache
 }
@@ -94,7 +97,14 @@ func openPostgres(cfg Config) (*DB, error) {
 	pool.SetMaxOpenConns(cfg.MaxOpen)
 	pool.SetMaxIdleConns(cfg.MaxOpen)
 	pool.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{engine: Postgres, write: pool, read: pool, binds: newRebinder(Postgres)}, nil
+	seq, err := sql.Open("pgx", cfg.URL)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	seq.SetMaxOpenConns(1)
+	seq.SetMaxIdleConns(1)
+	return &DB{engine: Postgres, write: pool, read: pool, sequencer: seq, binds: newRebinder(Postgres)}, nil
 }
 
 func openSQLite(cfg Config) (*DB, error) {
@@ -163,6 +173,9 @@ func (db *DB) Close() error {
 		db.readStmts.Close()
 	}
 	err := db.write.Close()
+	if db.sequencer != nil {
+		err = errors.Join(err, db.sequencer.Close())
+	}
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
 	}
@@ -198,18 +211,37 @@ const maxBackoff = 100 * time.Millisecond
 // on a PostgreSQL serialization failure or deadlock and on SQLite busy.
 // fn must therefore have no effects outside the transaction.
 func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
-	return db.run(ctx, false, fn)
+	return db.run(ctx, modeWrite, fn)
 }
 
 // View runs fn in a read-only transaction with the same guarantees as InTx.
 func (db *DB) View(ctx context.Context, fn func(*Tx) error) error {
-	return db.run(ctx, true, fn)
+	return db.run(ctx, modeRead, fn)
 }
 
-func (db *DB) run(ctx context.Context, readOnly bool, fn func(*Tx) error) error {
+// SequencerTx is InTx on the sequencer's own connection: the trading
+// engine's reads and batch writes never wait for the pool, so a request
+// that holds a pooled transaction while it waits for the engine (an
+// instrument's book comes from it) cannot starve the engine of the
+// connection it would need to answer. On SQLite it is the one writer
+// connection, which View never holds.
+func (db *DB) SequencerTx(ctx context.Context, fn func(*Tx) error) error {
+	return db.run(ctx, modeSequencer, fn)
+}
+
+// txMode says which pool a transaction runs on.
+type txMode int
+
+const (
+	modeWrite txMode = iota
+	modeRead
+	modeSequencer
+)
+
+func (db *DB) run(ctx context.Context, mode txMode, fn func(*Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
-		err = db.once(ctx, readOnly, fn)
+		err = db.once(ctx, mode, fn)
 		if err == nil || !retryable(err) || attempt == maxAttempts {
 			break
 		}
@@ -224,14 +256,18 @@ func (db *DB) run(ctx context.Context, readOnly bool, fn func(*Tx) error) error 
 	return normalize(err)
 }
 
-func (db *DB) once(ctx context.Context, readOnly bool, fn func(*Tx) error) (err error) {
+func (db *DB) once(ctx context.Context, mode txMode, fn func(*Tx) error) (err error) {
 	pool, cache := db.write, db.writeStmts
 	opts := &sql.TxOptions{}
-	if readOnly {
+	switch {
+	case mode == modeRead:
 		pool, cache = db.read, db.readStmts
 		opts.ReadOnly = db.engine == Postgres
-	} else if db.engine == Postgres {
+	case db.engine == Postgres:
 		opts.Isolation = sql.LevelSerializable
+		if mode == modeSequencer {
+			pool = db.sequencer
+		}
 	}
 	sqlTx, err := pool.BeginTx(ctx, opts)
 	if err != nil {

@@ -81,6 +81,7 @@ func (s *Service) CreatePublicBucket(ctx context.Context, p venue.Principal, in 
 func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner string) (BucketView, error) {
 	id, now := newID(), s.clock()
 	var out BucketView
+	var created venue.Bucket
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		if err := checkBucket(ctx, tx, in, true); err != nil {
 			return err
@@ -93,17 +94,31 @@ func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner s
 		if err := tx.CreateBucket(ctx, &b); err != nil {
 			return err
 		}
-		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
-		if err != nil {
-			return err
-		}
-		out = views[0]
+		created = b
 		return nil
 	})
+	if err == nil {
+		out, err = s.bucketView(ctx, created)
+	}
 	if err != nil {
 		return out, fmt.Errorf("create bucket: %w", err)
 	}
 	return out, nil
+}
+
+// bucketView resolves one bucket's instruments, in a read transaction of
+// its own: the books come from the sequencer, which a write transaction
+// held meanwhile could keep from committing (SQLite has one writer).
+func (s *Service) bucketView(ctx context.Context, b venue.Bucket) (BucketView, error) {
+	var out BucketView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
+		if err == nil {
+			out = views[0]
+		}
+		return err
+	})
+	return out, err
 }
 
 // checkBucket reports every issue of a bucket create (or update) request
@@ -198,6 +213,7 @@ func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string
 		return BucketView{}, err
 	}
 	var out BucketView
+	var updated venue.Bucket
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		if err := checkBucket(ctx, tx, in, false); err != nil {
 			return err
@@ -216,15 +232,12 @@ func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string
 			b.InstrumentIDs = *in.InstrumentIDs
 		}
 		b.UpdatedAt = tx.Now()
-		if err := tx.UpdateBucket(ctx, &b); err != nil {
-			return err
-		}
-		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
-		if err == nil {
-			out = views[0]
-		}
-		return err
+		updated = b
+		return tx.UpdateBucket(ctx, &b)
 	})
+	if err == nil {
+		out, err = s.bucketView(ctx, updated)
+	}
 	if err != nil {
 		return out, fmt.Errorf("update bucket: %w", err)
 	}
@@ -238,18 +251,19 @@ func (s *Service) DeleteBucket(ctx context.Context, p venue.Principal, id string
 		return BucketView{}, err
 	}
 	var out BucketView
+	var deleted venue.Bucket
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		b, err := s.writableBucket(ctx, tx, p, id)
 		if err != nil {
 			return err
 		}
-		views, err := s.bucketViews(ctx, tx, []venue.Bucket{b})
-		if err != nil {
-			return err
-		}
-		out = views[0]
+		deleted = b
 		return tx.DeleteBucket(ctx, id)
 	})
+	if err == nil {
+		// Its final state: the instruments it held, which outlive it.
+		out, err = s.bucketView(ctx, deleted)
+	}
 	if err != nil {
 		return out, fmt.Errorf("delete bucket: %w", err)
 	}

@@ -121,7 +121,7 @@ func newEngine(db *store.DB, log *slog.Logger, now func() time.Time) *engine {
 func (e *engine) start(ctx context.Context) error {
 	host, _ := os.Hostname()
 	holder := fmt.Sprintf("%s/%d", host, os.Getpid())
-	if err := e.db.InTx(ctx, func(tx *store.Tx) error {
+	if err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		var err error
 		e.epoch, err = tx.AcquireLease(ctx, holder)
 		return err
@@ -282,7 +282,7 @@ func (e *engine) runBatch(cmds []*command) {
 	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		var events []store.Event
-		err := e.db.InTx(ctx, func(tx *store.Tx) error {
+		err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 			var err error
 			if err := tx.CheckLease(ctx, e.epoch); err != nil {
 				return err
@@ -351,7 +351,7 @@ func (e *engine) refresh(ctx context.Context) error {
 	_, err := e.do(ctx, func(st *state, b *batch) (any, error) {
 		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := e.db.View(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) }); err != nil {
+		if err := e.db.SequencerTx(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) }); err != nil {
 			return nil, err
 		}
 		e.publishReference(st)
@@ -367,12 +367,13 @@ type bookKey struct{ market, instrument string }
 type state struct {
 	now         time.Time
 	books       map[bookKey]*matching.Book
-	open        map[string]*venue.Offer      // open offers, quotes and RFQs
-	recipients  map[string]map[string]bool   // open RFQ → recipient → declined
-	rfqOwner    map[string]string            // RFQ → requester participant
-	quotes      map[string]map[string]string // open RFQ → dealer → its open quote
-	used        map[string]udecimal.Decimal  // open offer+quote quantity per participant
-	usedUser    map[string]udecimal.Decimal  // … per user
+	open        map[string]*venue.Offer            // open offers, quotes and RFQs
+	otc         map[string]map[string]*venue.Offer // instrument → open firm offers on OTC markets
+	recipients  map[string]map[string]bool         // open RFQ → recipient → declined
+	rfqOwner    map[string]string                  // RFQ → requester participant
+	quotes      map[string]map[string]string       // open RFQ → dealer → its open quote
+	used        map[string]udecimal.Decimal        // open offer+quote quantity per participant
+	usedUser    map[string]udecimal.Decimal        // … per user
 	limits      map[string]map[string]udecimal.Decimal
 	cps         map[[2]string]bool
 	markets     map[string]venue.Market
@@ -384,10 +385,10 @@ type state struct {
 }
 
 func (e *engine) rebuild(ctx context.Context) (*state, error) {
-	st := &state{books: map[bookKey]*matching.Book{}, open: map[string]*venue.Offer{},
+	st := &state{books: map[bookKey]*matching.Book{}, open: map[string]*venue.Offer{}, otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC()}
-	err := e.db.View(ctx, func(tx *store.Tx) error {
+	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err
 		}
@@ -401,7 +402,7 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 		}
 		for i := range offers {
 			o := &offers[i]
-			st.open[o.ID] = o
+			st.list(o)
 			if o.Type == venue.TypeRFQ {
 				rs, err := tx.Recipients(ctx, o.ID)
 				if err != nil {

@@ -2,12 +2,15 @@ package trading
 
 import (
 	"container/heap"
+	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/matching"
+	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/quagmt/udecimal"
@@ -82,7 +85,7 @@ func (st *state) close(b *batch, o *venue.Offer, status string) {
 		_, _ = st.book(o.MarketID, o.InstrumentID).Cancel(o.ID) // absent when it never rested
 	}
 	o.Status = status
-	delete(st.open, o.ID)
+	st.unlist(o)
 	verb := "update"
 	if status == venue.StatusCancelled || status == venue.StatusRejected || status == venue.StatusExpired {
 		verb = "delete"
@@ -90,9 +93,32 @@ func (st *state) close(b *batch, o *venue.Offer, status string) {
 	st.emit(b, o, verb)
 }
 
+// list makes o one of the open records; unlist takes it out. A firm offer
+// on an OTC market, which rests in no book, is also indexed by instrument
+// for bookEntries.
+func (st *state) list(o *venue.Offer) {
+	st.open[o.ID] = o
+	if o.Type == venue.TypeOffer && !st.continuous(o.MarketID) {
+		if st.otc[o.InstrumentID] == nil {
+			st.otc[o.InstrumentID] = map[string]*venue.Offer{}
+		}
+		st.otc[o.InstrumentID][o.ID] = o
+	}
+}
+
+func (st *state) unlist(o *venue.Offer) {
+	delete(st.open, o.ID)
+	if m := st.otc[o.InstrumentID]; m != nil {
+		delete(m, o.ID)
+		if len(m) == 0 {
+			delete(st.otc, o.InstrumentID)
+		}
+	}
+}
+
 // rest makes o open: counted against limits, scheduled for expiry.
 func (st *state) rest(o *venue.Offer) {
-	st.open[o.ID] = o
+	st.list(o)
 	if o.Type != venue.TypeRFQ {
 		st.addUse(o, o.Remaining())
 	}
@@ -196,7 +222,7 @@ func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue
 		resting.ModifiedAt = st.now
 		if !resting.Remaining().IsPos() {
 			resting.Status = venue.StatusClosed
-			delete(st.open, resting.ID)
+			st.unlist(resting)
 			st.emit(b, resting, "update")
 		} else {
 			st.emit(b, resting, "update")
@@ -213,13 +239,13 @@ func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue
 		o.Status = venue.StatusClosed
 		if wasOpen {
 			st.addUse(o, o.Remaining().Neg())
-			delete(st.open, o.ID)
+			st.unlist(o)
 		}
 	default: // the unfilled rest of a market or all-or-none order is cancelled
 		o.Status = venue.StatusCancelled
 		if wasOpen {
 			st.addUse(o, o.Remaining().Neg())
-			delete(st.open, o.ID)
+			st.unlist(o)
 		}
 	}
 	if len(r.Fills) > 0 || r.Status != matching.StatusResting {
@@ -319,7 +345,7 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
 	if !o.Remaining().IsPos() { // amended down to what is filled: done
 		o.Status = venue.StatusClosed
-		delete(st.open, o.ID)
+		st.unlist(o)
 	}
 	st.emit(b, o, "update")
 	res.Offer = *o
@@ -344,4 +370,51 @@ func (st *state) cancelOffer(b *batch, p venue.Principal, id string) (OfferResul
 		return OfferResult{}, errNotOpen
 	}
 	return OfferResult{Offer: *o}, nil
+}
+
+// bookEntries returns the open firm offers that can show in the
+// instruments' instrument_limits, in time priority, without participant
+// names: of every continuous book the best depth orders per side (all when
+// depth <= 0), which hold the instrument's best depth across its markets,
+// and every firm offer resting on an OTC market. It answers from the
+// sequencer's books once the batch it joins has committed, so it shows
+// nothing that is not durable; ok is false when the sequencer is not
+// running. The caller must not hold a transaction of the pool (see
+// store.DB.SequencerTx).
+func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth int) (entries []store.BookEntry, ok bool, err error) {
+	if !e.running.Load() {
+		return nil, false, nil
+	}
+	v, err := e.do(ctx, func(st *state, b *batch) (any, error) {
+		out := []store.BookEntry{}
+		add := func(o *venue.Offer) {
+			out = append(out, store.BookEntry{OfferID: o.ID, InstrumentID: o.InstrumentID, MarketID: o.MarketID,
+				Direction: o.Direction, Price: venue.Offer{Price: o.Price, HasPrice: o.HasPrice, Quantity: o.Quantity, Filled: o.Filled},
+				ParticipantID: o.ParticipantID, MarketOrder: o.MarketOrder, Priority: o.Priority})
+		}
+		var orders []matching.Order
+		for _, id := range instrumentIDs {
+			for m := range st.markets { // an offer may outlive its market's listing
+				book := st.books[bookKey{m, id}]
+				if book == nil {
+					continue
+				}
+				orders = book.AppendDepth(book.AppendDepth(orders[:0], matching.Bid, depth), matching.Ask, depth)
+				for _, bo := range orders {
+					if o := st.open[bo.ID]; o != nil {
+						add(o)
+					}
+				}
+			}
+			for _, o := range st.otc[id] {
+				add(o)
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Priority < out[j].Priority })
+		return out, nil
+	})
+	if err != nil {
+		return nil, true, err
+	}
+	return v.([]store.BookEntry), true, nil
 }

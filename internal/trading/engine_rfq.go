@@ -117,7 +117,7 @@ func (st *state) execute(b *batch, rfq, q *venue.Offer) venue.Trade {
 	t := st.trade(b, ask, bid, qty, q.Price, rfq.SettlementDate, venue.ExecutionOTC)
 	q.Status, rfq.Status = venue.StatusClosed, venue.StatusClosed
 	q.ModifiedAt, rfq.ModifiedAt = st.now, st.now
-	delete(st.open, q.ID)
+	st.unlist(q)
 	st.emit(b, q, "update")
 	for dealer, id := range st.quotes[rfq.ID] {
 		if other := st.open[id]; other != nil && dealer != q.ParticipantID {
@@ -131,7 +131,7 @@ func (st *state) execute(b *batch, rfq, q *venue.Offer) venue.Trade {
 
 // endRFQ forgets an RFQ that is no longer open.
 func (st *state) endRFQ(rfq *venue.Offer) {
-	delete(st.open, rfq.ID)
+	st.unlist(rfq)
 	delete(st.quotes, rfq.ID)
 	delete(st.recipients, rfq.ID)
 }

@@ -522,6 +522,42 @@ func (s *Service) Instrument(ctx context.Context, p venue.Principal, id string, 
 // lists and buckets.
 const ListDepth = 1
 
+// bookEntries returns the instruments' open firm offers in time priority:
+// from the sequencer's books when it runs (only what can show within
+// depth), else from the database. tx must be a read transaction (View) or
+// a PostgreSQL one: the sequencer may need SQLite's writer to answer.
+func (s *Service) bookEntries(ctx context.Context, tx *store.Tx, ids []string, depth int) ([]store.BookEntry, error) {
+	entries, running, err := s.eng.bookEntries(ctx, ids, depth)
+	if err != nil {
+		return nil, err
+	}
+	if !running {
+		return tx.BookEntries(ctx, ids)
+	}
+	var pids []string
+	for _, e := range entries {
+		if !contains(pids, e.ParticipantID) {
+			pids = append(pids, e.ParticipantID)
+		}
+	}
+	if len(pids) == 0 {
+		return entries, nil
+	}
+	ps, _, err := tx.Participants(ctx, pids, venue.Page{})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]venue.Participant, len(ps))
+	for _, p := range ps {
+		byID[p.ID] = p
+	}
+	for i := range entries {
+		p := byID[entries[i].ParticipantID]
+		entries[i].ParticipantName, entries[i].ParticipantLEI = p.Name, p.LEI
+	}
+	return entries, nil
+}
+
 // instrumentViews adds each instrument's book as the caller sees it: open
 // firm offers on every market listing it, best price first, then time; up
 // to depth entries per side (0 = all).
@@ -530,7 +566,7 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 	for _, in := range ins {
 		ids = append(ids, in.ID)
 	}
-	entries, err := tx.BookEntries(ctx, ids)
+	entries, err := s.bookEntries(ctx, tx, ids, depth)
 	if err != nil {
 		return nil, err
 	}
