@@ -48,19 +48,14 @@ func (r *rebinder) bind(q string) string {
 // a round trip per batch. (Its transactions are SERIALIZABLE: the read
 // sees the transaction's snapshot whichever runs first, and an append
 // racing another one fails and is retried, as with separate statements.)
-func (tx *Tx) lastEventSeq(ctx context.Context) (int64, error) {
-	q := "SELECT COALESCE(MAX(seq), 0) FROM events"
-	if tx.engine == Postgres {
-		q = "SELECT pg_advisory_xact_lock(7242001)::text, (SELECT COALESCE(MAX(seq), 0) FROM events)"
+func (tx *Tx) lastEventSeq(ctx context.Context) (last int64, err error) {
+	if tx.engine != Postgres {
+		err = tx.queryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM events").Scan(&last)
+		return last, err
 	}
-	var last int64
-	var err error
-	if tx.engine == Postgres {
-		var locked string
-		err = tx.queryRow(ctx, q).Scan(&locked, &last)
-	} else {
-		err = tx.queryRow(ctx, q).Scan(&last)
-	}
+	var locked string
+	err = tx.queryRow(ctx, "SELECT pg_advisory_xact_lock(7242001)::text, (SELECT COALESCE(MAX(seq), 0) FROM events)").
+		Scan(&locked, &last)
 	return last, err
 }
 

@@ -379,8 +379,8 @@ func (st *state) cancelOffer(b *batch, p venue.Principal, id string) (OfferResul
 // and every firm offer resting on an OTC market. It answers from the
 // sequencer's books once the batch it joins has committed, so it shows
 // nothing that is not durable; ok is false when the sequencer is not
-// running. The caller must not hold a transaction of the pool (see
-// store.DB.SequencerTx).
+// running. The caller must not hold a write transaction: on SQLite the
+// sequencer commits through the one writer (see store.DB.SequencerTx).
 func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth int) (entries []store.BookEntry, ok bool, err error) {
 	if !e.running.Load() {
 		return nil, false, nil
