@@ -95,14 +95,20 @@ func DatabaseURL(t testing.TB, e store.Engine) string {
 // test ends.
 func Open(t testing.TB, e store.Engine) *store.DB {
 	t.Helper()
-	cfg := store.Config{URL: DatabaseURL(t, e), DataDir: t.TempDir()}
+	return OpenConfig(t, store.Config{URL: DatabaseURL(t, e), DataDir: t.TempDir()})
+}
+
+// OpenConfig opens and migrates the database cfg names (from DatabaseURL
+// and t.TempDir()), closed when the test ends.
+func OpenConfig(t testing.TB, cfg store.Config) *store.DB {
+	t.Helper()
 	db, err := store.Open(context.Background(), cfg)
 	if err != nil {
-		t.Fatalf("open %s: %v", e, err)
+		t.Fatalf("open %s: %v", cfg.URL, err)
 	}
 	t.Cleanup(func() { db.Close() })
 	if _, err := db.Migrate(context.Background()); err != nil {
-		t.Fatalf("migrate %s: %v", e, err)
+		t.Fatalf("migrate: %v", err)
 	}
 	return db
 }

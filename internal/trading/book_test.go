@@ -82,6 +82,9 @@ func TestInstrumentBook(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(list.Items) == 0 || len(list.Items) != len(wantList.Items) {
+				t.Fatalf("%s: %d instruments listed, the database lists %d", when, len(list.Items), len(wantList.Items))
+			}
 			for i := range list.Items {
 				if diff := cmp.Diff(wantList.Items[i].Limits, list.Items[i].Limits); diff != "" {
 					t.Errorf("%s, instrument list: books differ (-db +sequencer):\n%s", when, diff)
@@ -127,15 +130,7 @@ func TestInstrumentBookUnderLoad(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		db, err := store.Open(ctx, store.Config{URL: testenv.DatabaseURL(t, e), DataDir: t.TempDir(), MaxOpen: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		if _, err := db.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		v := newDemoVenueOn(t, db)
+		v := newDemoVenueOn(t, testenv.OpenConfig(t, store.Config{URL: testenv.DatabaseURL(t, e), DataDir: t.TempDir(), MaxOpen: 2}))
 		trader := v.principal(t, 0, venue.RoleTrader)
 		var wg sync.WaitGroup
 		errs := make(chan error, 64)

@@ -26,15 +26,9 @@ func openFailingDB(t *testing.T, e store.Engine) *store.DB {
 	t.Helper()
 	ctx := context.Background()
 	cfg := store.Config{URL: testenv.DatabaseURL(t, e), DataDir: t.TempDir()}
-	db, err := store.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := testenv.OpenConfig(t, cfg)
 	var raw *sql.DB
+	var err error
 	var stmts []string
 	if e == store.SQLite {
 		raw, err = sql.Open("sqlite", "file:"+filepath.Join(cfg.DataDir, "bondvenue.db")+"?_pragma=busy_timeout(10000)")
@@ -137,10 +131,17 @@ func TestCommitFailure(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			found := false
 			for _, l := range limits {
-				if l.Name == venue.LimitAllOfferSum && !l.Used.Equal(want) {
-					t.Errorf("%s: %s in use = %s, want %s, the open offers' total", when, l.Name, l.Used, want)
+				if l.Name == venue.LimitAllOfferSum {
+					found = true
+					if !l.Used.Equal(want) {
+						t.Errorf("%s: %s in use = %s, want %s, the open offers' total", when, l.Name, l.Used, want)
+					}
 				}
+			}
+			if !found {
+				t.Fatalf("%s: the trader's firm has no %s limit to read the use from", when, venue.LimitAllOfferSum)
 			}
 		}
 		check("after the failures")
