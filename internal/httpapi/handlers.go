@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -128,15 +129,6 @@ func (s *Server) listParticipants(w http.ResponseWriter, r *http.Request, p venu
 	return nil
 }
 
-func (s *Server) getParticipant(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.Participant(r.Context(), p, r.PathValue("participantId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, participantView(v))
-	return nil
-}
-
 func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := query{Values: r.URL.Query()}
 	page := q.page()
@@ -150,15 +142,6 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, p venue.Pr
 		return err
 	}
 	writeList(w, r, l.Items, l.Next, accountRecord)
-	return nil
-}
-
-func (s *Server) getAccount(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	a, err := s.svc.Account(r.Context(), p, r.PathValue("accountId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, accountRecord(a))
 	return nil
 }
 
@@ -178,15 +161,6 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p venue.Princ
 	return nil
 }
 
-func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	u, err := s.svc.User(r.Context(), p, r.PathValue("userId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, userRecord(u))
-	return nil
-}
-
 func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := query{Values: r.URL.Query()}
 	page := q.page()
@@ -199,15 +173,6 @@ func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Pri
 		return err
 	}
 	writeList(w, r, l.Items, l.Next, marketView)
-	return nil
-}
-
-func (s *Server) getMarket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	m, err := s.svc.Market(r.Context(), p, r.PathValue("marketId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, marketView(m))
 	return nil
 }
 
@@ -320,15 +285,6 @@ func (s *Server) listBuckets(w http.ResponseWriter, r *http.Request, p venue.Pri
 	return nil
 }
 
-func (s *Server) getBucket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	b, err := s.svc.Bucket(r.Context(), p, r.PathValue("bucketId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, bucketView(b))
-	return nil
-}
-
 // entity decodes the spec's update body {"entity": {...}} into v.
 func entity(r *http.Request, v any) error {
 	var body struct {
@@ -358,15 +314,6 @@ func (s *Server) updateBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 	return nil
 }
 
-func (s *Server) deleteBucket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	b, err := s.svc.DeleteBucket(r.Context(), p, r.PathValue("bucketId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, bucketView(b))
-	return nil
-}
-
 func (s *Server) listProviders(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := query{Values: r.URL.Query()}
 	page := q.page()
@@ -380,15 +327,6 @@ func (s *Server) listProviders(w http.ResponseWriter, r *http.Request, p venue.P
 		return err
 	}
 	writeList(w, r, l.Items, l.Next, providerView)
-	return nil
-}
-
-func (s *Server) toggleProvider(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.ToggleSettlementProvider(r.Context(), p, r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, providerView(v))
 	return nil
 }
 
@@ -408,4 +346,23 @@ func (s *Server) participantDefaultProvider(w http.ResponseWriter, r *http.Reque
 	}
 	writeJSON(w, http.StatusOK, providerView(v))
 	return nil
+}
+
+// onPathID adapts a use case on the one record the path's {param} names:
+// it answers 200 with the record's view for the caller.
+func onPathID[T, J any](param string, use func(context.Context, venue.Principal, string) (T, error),
+	view func(venue.Principal, T) J) authedFunc {
+	return func(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+		v, err := use(r.Context(), p, r.PathValue(param))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, view(p, v))
+		return nil
+	}
+}
+
+// callerless adapts a view that does not depend on the caller.
+func callerless[T, J any](view func(T) J) func(venue.Principal, T) J {
+	return func(_ venue.Principal, v T) J { return view(v) }
 }

@@ -146,15 +146,6 @@ func (s *Server) adminListCredentials(w http.ResponseWriter, r *http.Request, p 
 	return nil
 }
 
-func (s *Server) adminRevokeCredential(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	c, err := s.svc.RevokeCredential(r.Context(), p, r.PathValue("clientId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, credentialView(c))
-	return nil
-}
-
 func (s *Server) adminSetCounterparty(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	var body struct {
 		ParticipantID  string `json:"participant_id"`

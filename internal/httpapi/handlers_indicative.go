@@ -178,12 +178,3 @@ func (s *Server) updateIndicativePrice(w http.ResponseWriter, r *http.Request, p
 	writeJSON(w, http.StatusOK, wire.IndicativePriceOf(ip))
 	return nil
 }
-
-func (s *Server) deleteIndicativePrice(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	ip, err := s.svc.DeleteIndicativePrice(r.Context(), p, r.PathValue("indicativePriceId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, wire.IndicativePriceOf(ip))
-	return nil
-}

@@ -253,15 +253,6 @@ func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Prin
 	return nil
 }
 
-func (s *Server) getOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.Offer(r.Context(), p, r.PathValue("offerId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, offerView(p, v))
-	return nil
-}
-
 func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	var body changeBody
 	if err := entity(r, &body); err != nil {
@@ -276,24 +267,6 @@ func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 		return err
 	}
 	writeJSON(w, http.StatusOK, offerView(p, v))
-	return nil
-}
-
-func (s *Server) deleteOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.DeleteOffer(r.Context(), p, r.PathValue("offerId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, offerView(p, v))
-	return nil
-}
-
-func (s *Server) acceptQuote(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	t, err := s.svc.AcceptQuote(r.Context(), p, r.PathValue("offerId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, tradeView(p, t))
 	return nil
 }
 
@@ -327,15 +300,6 @@ func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Princi
 	return nil
 }
 
-func (s *Server) getRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.RFQ(r.Context(), p, r.PathValue("rfqId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, rfqView(p, v))
-	return nil
-}
-
 func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	var body changeBody
 	if err := entity(r, &body); err != nil {
@@ -346,24 +310,6 @@ func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 		return err
 	}
 	v, err := s.svc.UpdateRFQ(r.Context(), p, r.PathValue("rfqId"), in)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, rfqView(p, v))
-	return nil
-}
-
-func (s *Server) cancelRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.CancelRFQ(r.Context(), p, r.PathValue("rfqId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, rfqView(p, v))
-	return nil
-}
-
-func (s *Server) declineRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.DeclineRFQ(r.Context(), p, r.PathValue("rfqId"))
 	if err != nil {
 		return err
 	}
@@ -383,15 +329,6 @@ func (s *Server) listTrades(w http.ResponseWriter, r *http.Request, p venue.Prin
 		return err
 	}
 	writeList(w, r, l.Items, l.Next, func(t trading.TradeView) tradeJSON { return tradeView(p, t) })
-	return nil
-}
-
-func (s *Server) getTrade(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	t, err := s.svc.Trade(r.Context(), p, r.PathValue("tradeId"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, tradeView(p, t))
 	return nil
 }
 
