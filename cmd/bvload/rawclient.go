@@ -20,10 +20,10 @@ import (
 // connection, header maps, a body reader), and on a two-core machine
 // whatever the generator spends, the server under test does not get.
 type rawConn struct {
-	addr, host, path string
-	conn             net.Conn
-	r                *bufio.Reader
-	req              []byte
+	host, path string
+	conn       net.Conn
+	r          *bufio.Reader
+	req        []byte
 }
 
 func newRawConn(target string) (*rawConn, error) {
@@ -32,7 +32,7 @@ func newRawConn(target string) (*rawConn, error) {
 		return nil, fmt.Errorf("target %q: want http://host:port/path", target)
 	}
 	path := u.RequestURI()
-	return &rawConn{addr: u.Host, host: u.Host, path: path}, nil
+	return &rawConn{host: u.Host, path: path}, nil
 }
 
 // maxResponse bounds a response body the client keeps.
@@ -76,7 +76,7 @@ func (c *rawConn) post(body []byte, token string, resp *bytes.Buffer) (status in
 }
 
 func (c *rawConn) dial() error {
-	conn, err := net.DialTimeout("tcp", c.addr, 5*time.Second)
+	conn, err := net.DialTimeout("tcp", c.host, 5*time.Second)
 	if err != nil {
 		return err
 	}

@@ -278,6 +278,7 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 		if err != nil {
 			return err
 		}
+		wasActive := u.Status == "active"
 		set(&u.Email, in.Email)
 		set(&u.Role, in.Role)
 		set(&u.Status, in.Status)
@@ -291,7 +292,7 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 		if err := tx.UpdateUser(ctx, &u); err != nil {
 			return err
 		}
-		if u.Status != "active" {
+		if wasActive && u.Status != "active" {
 			// Disabling revokes: enabling the user again later does not
 			// bring its old tokens back.
 			if err := tx.RevokeUserTokens(ctx, u.ID); err != nil {
