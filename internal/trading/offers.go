@@ -251,8 +251,11 @@ func (s *Service) partiesFromMemory(p venue.Principal, in *OfferInput, now time.
 		if !ok || sp.ParticipantID != p.ParticipantID || !sp.Enabled {
 			return false
 		}
+		spID = sp.ID
 	}
-	in.SettlementProviderID = spID
+	// The remembered ids, not the request's copies: a resting offer keeps
+	// them for its life, and every offer of an account then shares one.
+	in.AccountID, in.SettlementProviderID = acc.ID, spID
 	return true
 }
 
