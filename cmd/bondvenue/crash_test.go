@@ -522,6 +522,17 @@ func (h *crashHarness) verify(round int) {
 		t.Fatalf("round %d: open database: %v", round, err)
 	}
 	defer db.Close()
+	// On PostgreSQL a batch goes to the server whole, COMMIT included, so
+	// one that the process sent just before it was killed may still be
+	// committing. Taking the sequencer lease, as the next engine does
+	// before it rebuilds, waits for such a batch or makes it fail its
+	// lease check, so the checks below read a database at rest.
+	if err := db.SequencerTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.AcquireLease(ctx, "crash test")
+		return err
+	}); err != nil {
+		t.Fatalf("round %d: take the sequencer lease: %v", round, err)
+	}
 	var offers []venue.Offer
 	if err := db.View(ctx, func(tx *store.Tx) error {
 		var err error

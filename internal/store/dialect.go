@@ -41,22 +41,46 @@ func (r *rebinder) bind(q string) string {
 	return out
 }
 
-// lastEventSeq takes the event log's append lock and returns the last
-// sequence number. Appends are serialised so the sequence stays gap free:
-// SQLite already has a single writer; PostgreSQL takes a transaction
-// advisory lock, in the same statement as the read to save the sequencer
-// a round trip per batch. (Its transactions are SERIALIZABLE: the read
-// sees the transaction's snapshot whichever runs first, and an append
-// racing another one fails and is retried, as with separate statements.)
-func (tx *Tx) lastEventSeq(ctx context.Context) (last int64, err error) {
-	if tx.engine != Postgres {
-		err = tx.queryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM events").Scan(&last)
-		return last, err
+// eventAppend returns PostgreSQL's statement of AppendEvents for events
+// (at least one, each with its time): one statement that takes the event
+// log's append lock, numbers the events after the last sequence number,
+// writes them and their audience, and returns the first number and the
+// count. The numbers are taken in the database rather than read first, so
+// that SequencerBatch can send the statement with the rest of its batch
+// without waiting for an answer. Appends are serialised by the lock, so
+// the sequence stays gap free; SQLite needs no lock, having a single
+// writer. (PostgreSQL's write transactions are SERIALIZABLE: the number
+// comes from the transaction's snapshot, which may predate an append that
+// committed while this one waited for the lock; the insert then collides
+// with that append's rows, which PostgreSQL reports as a serialization
+// failure, and the transaction is run again.)
+func eventAppend(events []Event) statement {
+	types, times, owners, data := make([]string, len(events)), make([]int64, len(events)),
+		make([]string, len(events)), make([]string, len(events))
+	var audienceOf []int64 // the event's ordinal, from 1
+	var audience []string
+	for i, e := range events {
+		types[i], times[i], owners[i], data[i] = e.Type, ms(e.OccurredAt), e.ParticipantID, string(e.Data)
+		for _, p := range e.Audience {
+			if p != "" && p != e.ParticipantID {
+				audienceOf, audience = append(audienceOf, int64(i+1)), append(audience, p)
+			}
+		}
 	}
-	var locked string
-	err = tx.queryRow(ctx, "SELECT pg_advisory_xact_lock(7242001)::text, (SELECT COALESCE(MAX(seq), 0) FROM events)").
-		Scan(&locked, &last)
-	return last, err
+	return statement{query: `WITH last AS (
+			SELECT pg_advisory_xact_lock(7242001) AS locked, (SELECT COALESCE(MAX(seq), 0) FROM events) AS seq
+		), appended AS (
+			INSERT INTO events (seq, type, occurred_at, participant_id, data)
+			SELECT last.seq + e.n, e.type, e.occurred_at, NULLIF(e.participant_id, ''), e.data
+			FROM last, unnest(?::text[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY AS e(type, occurred_at, participant_id, data, n)
+			RETURNING seq
+		), audience AS (
+			INSERT INTO event_audience (seq, participant_id)
+			SELECT last.seq + a.n, a.participant_id FROM last, unnest(?::bigint[], ?::text[]) AS a(n, participant_id)
+			ON CONFLICT DO NOTHING
+		)
+		SELECT COALESCE(MIN(seq), 0), COUNT(*) FROM appended`,
+		args: []any{types, times, owners, data, audienceOf, audience}, what: "append event"}
 }
 
 // hasMigrationsTable reports whether schema_migrations exists, so an

@@ -39,6 +39,8 @@ func normalize(err error) error {
 			return &wrapped{kind: venue.NotFound("referenced record"), err: err}
 		case "40001", "40P01":
 			return &wrapped{kind: &venue.Error{Kind: venue.KindUnavailable, Message: "database busy, retry"}, err: err}
+		case leaseLostCode:
+			return &wrapped{kind: ErrLeaseLost, err: err}
 		}
 		return &wrapped{kind: &venue.Error{Kind: venue.KindUnavailable, Message: "database error"}, err: err}
 	}

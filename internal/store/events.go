@@ -26,39 +26,61 @@ func (tx *Tx) AppendEvents(ctx context.Context, events []Event) ([]Event, error)
 	if len(events) == 0 {
 		return events, nil
 	}
-	last, err := tx.lastEventSeq(ctx)
-	if err != nil {
+	for i := range events {
+		if events[i].OccurredAt.IsZero() {
+			events[i].OccurredAt = tx.now
+		}
+	}
+	if tx.engine == Postgres {
+		st := eventAppend(events)
+		var first, n int64
+		if err := tx.queryRow(ctx, st.query, st.args...).Scan(&first, &n); err != nil {
+			return nil, fmt.Errorf("%s: %w", st.what, normalize(err))
+		}
+		return numbered(events, first, n)
+	}
+	var last int64
+	if err := tx.queryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM events").Scan(&last); err != nil {
 		return nil, fmt.Errorf("last event: %w", normalize(err))
 	}
 	for i := range events {
 		last++
 		events[i].Seq = last
-		if events[i].OccurredAt.IsZero() {
-			events[i].OccurredAt = tx.now
-		}
 	}
 	// Multi-row statements: a sequencer batch appends hundreds of events.
-	err = tx.inChunks(len(events), func(from, n int) error {
+	var stmts []statement
+	inChunks(tx.engine, len(events), func(from, n int) {
 		args := make([]any, 0, n*5)
 		for _, e := range events[from : from+n] {
 			args = append(args, e.Seq, e.Type, ms(e.OccurredAt), nullStr(e.ParticipantID), string(e.Data))
 		}
-		_, err := tx.exec(ctx, "INSERT INTO events (seq, type, occurred_at, participant_id, data) VALUES "+valueRows(n, 5), args...)
-		return err
+		stmts = append(stmts, statement{query: "INSERT INTO events (seq, type, occurred_at, participant_id, data) VALUES " + valueRows(n, 5),
+			args: args, what: "append event"})
 	})
-	if err != nil {
-		return nil, fmt.Errorf("append event: %w", normalize(err))
-	}
 	for _, e := range events {
 		for _, p := range e.Audience {
 			if p == "" || p == e.ParticipantID {
 				continue
 			}
-			if _, err := tx.exec(ctx, "INSERT INTO event_audience (seq, participant_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-				e.Seq, p); err != nil {
-				return nil, fmt.Errorf("append event audience: %w", normalize(err))
-			}
+			stmts = append(stmts, statement{query: "INSERT INTO event_audience (seq, participant_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+				args: []any{e.Seq, p}, what: "append event audience"})
 		}
+	}
+	if err := tx.execAll(ctx, stmts); err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+// numbered returns events numbered from first on, once the statement of
+// eventAppend has reported the first number it took and how many events it
+// wrote.
+func numbered(events []Event, first, n int64) ([]Event, error) {
+	if n != int64(len(events)) || first < 1 {
+		return nil, fmt.Errorf("append event: %d of %d events written, from %d", n, len(events), first)
+	}
+	for i := range events {
+		events[i].Seq = first + int64(i)
 	}
 	return events, nil
 }

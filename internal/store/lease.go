@@ -24,9 +24,16 @@ func (tx *Tx) AcquireLease(ctx context.Context, holder string) (int64, error) {
 	return epoch, nil
 }
 
+// leaseLostCode is the SQLSTATE with which PostgreSQL's
+// sequencer_check_lease (migration 0005) refuses an epoch that no longer
+// holds the lease; normalize turns it into ErrLeaseLost.
+const leaseLostCode = "BV001"
+
 // CheckLease fails with ErrLeaseLost unless epoch still holds the lease.
 // It writes the lease row, so a concurrent AcquireLease and this
-// transaction cannot both commit.
+// transaction cannot both commit. (SequencerBatch checks the lease on
+// PostgreSQL with sequencer_check_lease, which does the same in a
+// statement that fails.)
 func (tx *Tx) CheckLease(ctx context.Context, epoch int64) error {
 	res, err := tx.exec(ctx, "UPDATE sequencer_lease SET epoch = epoch WHERE id = 1 AND epoch = ?", epoch)
 	if err != nil {

@@ -52,7 +52,13 @@ func (tx *Tx) UpsertOffer(ctx context.Context, o *venue.Offer) error {
 // multi-row statements: the sequencer writes a whole batch at once, and
 // one statement per offer would cost PostgreSQL a round trip each.
 func (tx *Tx) UpsertOffers(ctx context.Context, offers []*venue.Offer) error {
-	return tx.inChunks(len(offers), func(from, n int) error {
+	return tx.execAll(ctx, offerUpserts(tx.engine, offers))
+}
+
+// offerUpserts returns the statements of UpsertOffers.
+func offerUpserts(e Engine, offers []*venue.Offer) []statement {
+	var out []statement
+	inChunks(e, len(offers), func(from, n int) {
 		args := make([]any, 0, n*26)
 		for _, o := range offers[from : from+n] {
 			var price any
@@ -65,20 +71,18 @@ func (tx *Tx) UpsertOffers(ctx context.Context, offers []*venue.Offer) error {
 				nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
 				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt))
 		}
-		_, err := tx.exec(ctx, "INSERT INTO offers ("+offerCols+") VALUES "+valueRows(n, 26)+`
+		what := fmt.Sprintf("upsert %d offers", n)
+		if n == 1 {
+			what = "upsert offer " + offers[from].ID
+		}
+		out = append(out, statement{query: "INSERT INTO offers (" + offerCols + ") VALUES " + valueRows(n, 26) + `
 		ON CONFLICT (id) DO UPDATE SET price = excluded.price, quantity = excluded.quantity,
 		filled_quantity = excluded.filled_quantity, status = excluded.status, notes = excluded.notes,
 		settlement_date = excluded.settlement_date, validity = excluded.validity, valid_until = excluded.valid_until,
 		accrued_interest = excluded.accrued_interest, message = excluded.message, priority = excluded.priority,
-		updated_at = excluded.updated_at, modified_at = excluded.modified_at`, args...)
-		if err != nil {
-			if n == 1 {
-				return fmt.Errorf("upsert offer %s: %w", offers[from].ID, normalize(err))
-			}
-			return fmt.Errorf("upsert %d offers: %w", n, normalize(err))
-		}
-		return nil
+		updated_at = excluded.updated_at, modified_at = excluded.modified_at`, args: args, what: what})
 	})
+	return out
 }
 
 // Offer returns one offer, RFQ or quote (with an RFQ's recipients).
@@ -192,14 +196,22 @@ type Recipient struct {
 	Declined      bool
 }
 
+// RecipientWrite is a Recipient of the RFQ RFQID to record.
+type RecipientWrite struct {
+	RFQID string
+	Recipient
+}
+
 // UpsertRecipient records an RFQ recipient or its decline.
 func (tx *Tx) UpsertRecipient(ctx context.Context, rfqID string, r Recipient) error {
-	_, err := tx.exec(ctx, `INSERT INTO rfq_recipients (rfq_id, participant_id, declined) VALUES (?, ?, ?)
-		ON CONFLICT (rfq_id, participant_id) DO UPDATE SET declined = excluded.declined`, rfqID, r.ParticipantID, r.Declined)
-	if err != nil {
-		return fmt.Errorf("rfq recipient: %w", normalize(err))
-	}
-	return nil
+	return tx.execAll(ctx, []statement{recipientUpsert(RecipientWrite{rfqID, r})})
+}
+
+// recipientUpsert returns the statement of UpsertRecipient.
+func recipientUpsert(w RecipientWrite) statement {
+	return statement{query: `INSERT INTO rfq_recipients (rfq_id, participant_id, declined) VALUES (?, ?, ?)
+		ON CONFLICT (rfq_id, participant_id) DO UPDATE SET declined = excluded.declined`,
+		args: []any{w.RFQID, w.ParticipantID, w.Declined}, what: "rfq recipient"}
 }
 
 // Recipients lists an RFQ's recipients.

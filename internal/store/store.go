@@ -2,7 +2,8 @@
 // Go) or PostgreSQL (production) behind one SQL layer. Queries are written
 // once with ? placeholders; dialect.go holds every difference between the
 // engines. Every use case runs in exactly one transaction through InTx
-// (writes) or View (reads).
+// (writes) or View (reads); the trading sequencer's batches commit through
+// SequencerBatch.
 package store
 
 import (
@@ -45,8 +46,8 @@ type DB struct {
 	engine Engine
 	write  *sql.DB // SQLite: one connection, BEGIN IMMEDIATE; PostgreSQL: the pool
 	read   *sql.DB // SQLite: a pool of readers; PostgreSQL: the same pool
-	// sequencer is PostgreSQL's one connection for SequencerTx (SQLite:
-	// write).
+	// sequencer is PostgreSQL's one connection for SequencerTx and
+	// SequencerBatch (SQLite: write).
 	sequencer *sql.DB
 	binds     *rebinder
 	clock     func() time.Time
@@ -239,9 +240,16 @@ const (
 )
 
 func (db *DB) run(ctx context.Context, mode txMode, fn func(*Tx) error) error {
+	return retry(ctx, func() error { return db.once(ctx, mode, fn) })
+}
+
+// retry runs one attempt of a transaction until it succeeds, fails for a
+// reason other than concurrency, or has failed maxAttempts times, and
+// returns its normalised error.
+func retry(ctx context.Context, once func() error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
-		err = db.once(ctx, mode, fn)
+		err = once()
 		if err == nil || !retryable(err) || attempt == maxAttempts {
 			break
 		}
@@ -273,11 +281,7 @@ func (db *DB) once(ctx context.Context, mode txMode, fn func(*Tx) error) (err er
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	clock := time.Now
-	if db.clock != nil {
-		clock = db.clock
-	}
-	tx := &Tx{tx: sqlTx, db: db, engine: db.engine, now: clock().UTC().Truncate(time.Millisecond), cache: cache}
+	tx := &Tx{tx: sqlTx, db: db, engine: db.engine, now: db.now(), cache: cache}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()
@@ -294,6 +298,16 @@ func (db *DB) once(ctx context.Context, mode txMode, fn func(*Tx) error) (err er
 	}
 	tx.prepareMissed(ctx)
 	return nil
+}
+
+// now reads the clock for a transaction beginning: UTC, to the
+// millisecond the columns keep.
+func (db *DB) now() time.Time {
+	clock := time.Now
+	if db.clock != nil {
+		clock = db.clock
+	}
+	return clock().UTC().Truncate(time.Millisecond)
 }
 
 func (tx *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -334,21 +348,36 @@ const maxChunk = 64
 // inChunks calls fn for consecutive chunks of n items of at most maxChunk.
 // On SQLite their sizes are powers of two, largest first, so a multi-row
 // statement comes in a handful of shapes that stay prepared; PostgreSQL
-// (whose driver prepares every shape itself) takes the fewest statements,
-// each a round trip.
-func (tx *Tx) inChunks(n int, fn func(from, size int) error) error {
+// (whose driver prepares every shape itself) takes the fewest statements.
+func inChunks(e Engine, n int, fn func(from, size int)) {
 	for from := 0; from < n; {
 		size := min(maxChunk, n-from)
-		if tx.engine == SQLite {
+		if e == SQLite {
 			size = maxChunk
 			for size > n-from {
 				size /= 2
 			}
 		}
-		if err := fn(from, size); err != nil {
-			return err
-		}
+		fn(from, size)
 		from += size
+	}
+}
+
+// statement is one write and its arguments. The writes of the sequencer's
+// batches are built as statements so that a Tx method runs them one by one
+// and SequencerBatch can send them all at once (sequencer.go).
+type statement struct {
+	query string // with ? placeholders
+	args  []any
+	what  string // the write, for its error: "upsert 3 offers"
+}
+
+// execAll runs stmts in order and stops at the first failure.
+func (tx *Tx) execAll(ctx context.Context, stmts []statement) error {
+	for _, st := range stmts {
+		if _, err := tx.exec(ctx, st.query, st.args...); err != nil {
+			return fmt.Errorf("%s: %w", st.what, normalize(err))
+		}
 	}
 	return nil
 }

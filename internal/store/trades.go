@@ -18,7 +18,13 @@ func (tx *Tx) InsertTrade(ctx context.Context, t *venue.Trade) error {
 // statements (one statement per row would cost PostgreSQL a round trip
 // each): the trades first, then their orders.
 func (tx *Tx) InsertTrades(ctx context.Context, trades []venue.Trade) error {
-	err := tx.inChunks(len(trades), func(from, n int) error {
+	return tx.execAll(ctx, tradeInserts(tx.engine, trades))
+}
+
+// tradeInserts returns the statements of InsertTrades.
+func tradeInserts(e Engine, trades []venue.Trade) []statement {
+	var out []statement
+	inChunks(e, len(trades), func(from, n int) {
 		args := make([]any, 0, n*18)
 		for _, t := range trades[from : from+n] {
 			args = append(args, t.ID, t.TransactionIdentificationCode, t.MarketID, t.InstrumentID, t.AskOrder.ID,
@@ -26,16 +32,12 @@ func (tx *Tx) InsertTrades(ctx context.Context, trades []venue.Trade) error {
 				t.PricePerUnit.String(), t.AccruedInterest.String(), t.Price.String(), t.Fee.String(),
 				t.SettlementDate.String(), t.ExecutionType, ms(t.CreatedAt), ms(t.UpdatedAt))
 		}
-		_, err := tx.exec(ctx, `INSERT INTO trades (id, transaction_identification_code, market_id, instrument_id,
+		out = append(out, statement{query: `INSERT INTO trades (id, transaction_identification_code, market_id, instrument_id,
 		ask_order_id, bid_order_id, ask_participant_id, bid_participant_id, status, quantity, price_per_unit,
 		accrued_interest, price, fee, settlement_date, execution_type, created_at, updated_at)
-		VALUES `+valueRows(n, 18), args...)
-		return err
+		VALUES ` + valueRows(n, 18), args: args, what: "insert trade"})
 	})
-	if err != nil {
-		return fmt.Errorf("insert trade: %w", normalize(err))
-	}
-	err = tx.inChunks(2*len(trades), func(from, n int) error {
+	inChunks(e, 2*len(trades), func(from, n int) {
 		args := make([]any, 0, n*15)
 		for i := from; i < from+n; i++ {
 			t := &trades[i/2]
@@ -47,15 +49,11 @@ func (tx *Tx) InsertTrades(ctx context.Context, trades []venue.Trade) error {
 				o.InstrumentID, o.Quantity.String(), o.PricePerUnit.String(), o.Filled.String(), o.Status, o.Type,
 				ms(o.CreatedAt), ms(o.UpdatedAt))
 		}
-		_, err := tx.exec(ctx, `INSERT INTO orders (id, trade_id, offer_id, direction, participant_id, account_id,
+		out = append(out, statement{query: `INSERT INTO orders (id, trade_id, offer_id, direction, participant_id, account_id,
 			market_id, instrument_id, quantity, price_per_unit, filled_quantity, status, type, created_at, updated_at)
-			VALUES `+valueRows(n, 15), args...)
-		return err
+			VALUES ` + valueRows(n, 15), args: args, what: "insert order"})
 	})
-	if err != nil {
-		return fmt.Errorf("insert order: %w", normalize(err))
-	}
-	return nil
+	return out
 }
 
 const tradeCols = `id, transaction_identification_code, market_id, instrument_id, ask_order_id, bid_order_id,

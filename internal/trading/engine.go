@@ -281,15 +281,7 @@ func (e *engine) runBatch(cmds []*command) {
 	}
 	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		var events []store.Event
-		err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
-			var err error
-			if err := tx.CheckLease(ctx, e.epoch); err != nil {
-				return err
-			}
-			events, err = b.persist(ctx, tx)
-			return err
-		})
+		events, err := b.persist(ctx, e.db, e.epoch)
 		cancel()
 		if err != nil {
 			if errors.Is(err, store.ErrLeaseLost) {
@@ -555,15 +547,10 @@ type batch struct {
 	now        time.Time
 	offers     map[string]*venue.Offer // final state of every changed record
 	order      []string                // offers in first-change order
-	recipients []recipientWrite
+	recipients []store.RecipientWrite
 	trades     []venue.Trade
 	events     []store.Event
 	poisoned   bool
-}
-
-type recipientWrite struct {
-	rfq string
-	r   store.Recipient
 }
 
 func (b *batch) empty() bool {
@@ -588,7 +575,9 @@ func (b *batch) event(typ, owner string, audience []string, data any) {
 	b.events = append(b.events, store.Event{Type: typ, OccurredAt: b.now, ParticipantID: owner, Audience: audience, Data: raw})
 }
 
-func (b *batch) persist(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
+// persist commits the batch if the engine still holds the lease of epoch,
+// and returns its events numbered.
+func (b *batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store.Event, error) {
 	if b.poisoned {
 		return nil, fmt.Errorf("batch abandoned after a failed command")
 	}
@@ -596,19 +585,7 @@ func (b *batch) persist(ctx context.Context, tx *store.Tx) ([]store.Event, error
 	for i, id := range b.order {
 		offers[i] = b.offers[id]
 	}
-	if err := tx.UpsertOffers(ctx, offers); err != nil {
-		return nil, err
-	}
-	for _, r := range b.recipients {
-		if err := tx.UpsertRecipient(ctx, r.rfq, r.r); err != nil {
-			return nil, err
-		}
-	}
-	if err := tx.InsertTrades(ctx, b.trades); err != nil {
-		return nil, err
-	}
-	events := append([]store.Event(nil), b.events...)
-	return tx.AppendEvents(ctx, events)
+	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades, Events: b.events})
 }
 
 // expiry is a gtd record's deadline.

@@ -36,7 +36,7 @@ func (st *state) createRFQ(b *batch, r *venue.Offer) (OfferResult, error) {
 	st.recipients[r.ID] = m
 	st.rfqOwner[r.ID] = r.ParticipantID
 	for _, p := range r.Counterparties {
-		b.recipients = append(b.recipients, recipientWrite{rfq: r.ID, r: store.Recipient{ParticipantID: p}})
+		b.recipients = append(b.recipients, store.RecipientWrite{RFQID: r.ID, Recipient: store.Recipient{ParticipantID: p}})
 	}
 	st.rest(r)
 	st.emit(b, r, "create")
@@ -167,7 +167,7 @@ func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferRes
 		}
 	}
 	st.recipients[rfqID][p.ParticipantID] = true
-	b.recipients = append(b.recipients, recipientWrite{rfq: rfqID, r: store.Recipient{ParticipantID: p.ParticipantID, Declined: true}})
+	b.recipients = append(b.recipients, store.RecipientWrite{RFQID: rfqID, Recipient: store.Recipient{ParticipantID: p.ParticipantID, Declined: true}})
 	all := true
 	for _, d := range st.recipients[rfqID] {
 		all = all && d

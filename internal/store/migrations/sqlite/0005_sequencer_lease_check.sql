@@ -1,0 +1,4 @@
+-- PostgreSQL adds a function that checks the sequencer lease in a
+-- statement that fails (see its migration of the same number). SQLite
+-- checks the lease as before, with an update whose row count it reads: it
+-- has no round trips to save, and needs nothing here.

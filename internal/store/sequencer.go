@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// BatchWrite is what one batch of the trading sequencer writes: the final
+// state of every offer, quote and RFQ it changed, the RFQ recipients it
+// recorded, its trades, and its events in order.
+type BatchWrite struct {
+	Offers     []*venue.Offer
+	Recipients []RecipientWrite
+	Trades     []venue.Trade
+	Events     []Event
+}
+
+// statements returns the writes of w other than its events, in the order
+// they run: offers, recipients, trades.
+func (w BatchWrite) statements(e Engine) []statement {
+	out := offerUpserts(e, w.Offers)
+	for _, r := range w.Recipients {
+		out = append(out, recipientUpsert(r))
+	}
+	return append(out, tradeInserts(e, w.Trades)...)
+}
+
+// SequencerBatch writes w in one transaction on the sequencer's connection
+// if epoch still holds the sequencer lease, and returns w's events with
+// their sequence numbers. When another engine has taken the lease it
+// fails with ErrLeaseLost; on that or any other error nothing of w is
+// written. Like InTx it runs the transaction again after a serialization
+// failure; w itself is never changed.
+//
+// On SQLite it is SequencerTx running CheckLease, the writes and
+// AppendEvents. On PostgreSQL the whole transaction (BEGIN, the lease
+// check, the writes, the event append and COMMIT) is sent in one pipeline
+// and costs one round trip to the server instead of one per statement (two
+// when the connection has not prepared one of its statements yet).
+func (db *DB) SequencerBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event, error) {
+	var events []Event
+	var err error
+	if db.engine == Postgres {
+		err = retry(ctx, func() error {
+			var err error
+			events, err = db.sendBatch(ctx, epoch, w)
+			return err
+		})
+	} else {
+		err = db.SequencerTx(ctx, func(tx *Tx) error {
+			if err := tx.CheckLease(ctx, epoch); err != nil {
+				return err
+			}
+			if err := tx.execAll(ctx, w.statements(tx.engine)); err != nil {
+				return err
+			}
+			var err error
+			events, err = tx.AppendEvents(ctx, append([]Event(nil), w.Events...))
+			return err
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+// leaseCheck is the lease check of a pipelined batch (migration 0005): a
+// statement that fails when the epoch no longer holds the lease, since the
+// batch cannot read a row count before its writes are on their way.
+const leaseCheck = "SELECT sequencer_check_lease(?)"
+
+// sendBatch is one attempt of SequencerBatch on PostgreSQL: the whole
+// transaction as one pgx batch, written at once, its results read in
+// order. The server runs the statements in order; after the first that
+// fails it skips the rest of the batch, COMMIT included, so the failed
+// transaction stays open and is rolled back here. Every result is checked,
+// the first error is returned, and COMMIT must answer COMMIT, so a failure
+// can never pass for a commit.
+func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event, error) {
+	stmts := w.statements(Postgres)
+	events := append([]Event(nil), w.Events...)
+	now := db.now()
+	for i := range events {
+		if events[i].OccurredAt.IsZero() {
+			events[i].OccurredAt = now
+		}
+	}
+	var first, n int64
+	conn, err := db.sequencer.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sequencer connection: %w", err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		b := &pgx.Batch{}
+		b.BeginTx(pgx.TxOptions{IsoLevel: pgx.Serializable})
+		b.Queue(db.binds.bind(leaseCheck), epoch)
+		for _, st := range stmts {
+			b.Queue(db.binds.bind(st.query), st.args...)
+		}
+		var appendEvents statement
+		if len(events) > 0 {
+			appendEvents = eventAppend(events)
+			b.Queue(db.binds.bind(appendEvents.query), appendEvents.args...)
+		}
+		b.Queue("COMMIT")
+
+		br := dc.(*stdlib.Conn).Conn().SendBatch(ctx, b)
+		err := func() error {
+			if _, err := br.Exec(); err != nil {
+				return fmt.Errorf("begin: %w", normalize(err))
+			}
+			if _, err := br.Exec(); err != nil {
+				return fmt.Errorf("check sequencer lease: %w", normalize(err))
+			}
+			for _, st := range stmts {
+				if _, err := br.Exec(); err != nil {
+					return fmt.Errorf("%s: %w", st.what, normalize(err))
+				}
+			}
+			if len(events) > 0 {
+				if err := br.QueryRow().Scan(&first, &n); err != nil {
+					return fmt.Errorf("%s: %w", appendEvents.what, normalize(err))
+				}
+			}
+			tag, err := br.Exec()
+			if err != nil {
+				return fmt.Errorf("commit: %w", normalize(err))
+			}
+			if tag.String() != "COMMIT" {
+				return fmt.Errorf("commit: the transaction ended with %q", tag.String())
+			}
+			return nil
+		}()
+		if cerr := br.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("end batch: %w", normalize(cerr))
+		}
+		if err != nil {
+			// A statement that failed left the transaction open and
+			// aborted. (Rollback does nothing when the batch failed
+			// before BEGIN or at COMMIT, which ended it.)
+			_ = br.Tx().Rollback(ctx)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(events) == 0 {
+		return events, nil
+	}
+	return numbered(events, first, n)
+}
