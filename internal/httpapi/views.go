@@ -14,6 +14,9 @@ import (
 // num writes an exact decimal as a JSON number.
 type num = wire.Num
 
+// numOf renders d as a num.
+func numOf(d udecimal.Decimal) num { return wire.NumOf(d) }
+
 // numOrDash writes a decimal as a JSON number, or "-" when empty.
 type numOrDash struct {
 	d   udecimal.Decimal
@@ -224,12 +227,12 @@ type riskLimitJSON struct {
 }
 
 func riskLimitView(l venue.RiskLimit) riskLimitJSON {
-	return riskLimitJSON{ID: l.ID, Name: l.Name, Value: num(l.Value), CreatedAt: ts(l.CreatedAt), UpdatedAt: ts(l.UpdatedAt)}
+	return riskLimitJSON{ID: l.ID, Name: l.Name, Value: numOf(l.Value), CreatedAt: ts(l.CreatedAt), UpdatedAt: ts(l.UpdatedAt)}
 }
 
 func riskLimitUseView(l venue.RiskLimit) riskLimitJSON {
 	v := riskLimitView(l)
-	used := num(l.Used)
+	used := numOf(l.Used)
 	v.Used = &used
 	return v
 }

@@ -98,7 +98,7 @@ func instrumentListView(v trading.InstrumentView) instrumentJSON {
 }
 
 func instrumentDetailView(d trading.InstrumentDetail) instrumentDetailJSON {
-	return instrumentDetailJSON{instrumentCommonJSON: instrumentCommon(d.InstrumentView), MinPiece: num(d.MinPiece),
-		MinIncrement: num(d.MinIncrement), ParAmount: num(d.ParAmount), StaticData: d.Static,
+	return instrumentDetailJSON{instrumentCommonJSON: instrumentCommon(d.InstrumentView), MinPiece: numOf(d.MinPiece),
+		MinIncrement: numOf(d.MinIncrement), ParAmount: numOf(d.ParAmount), StaticData: d.Static,
 		Markets: mapSlice(d.Markets, marketView), Buckets: mapSlice(d.Buckets, bucketHead)}
 }

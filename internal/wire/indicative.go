@@ -40,7 +40,7 @@ func numPtr(d *udecimal.Decimal) *Num {
 	if d == nil {
 		return nil
 	}
-	n := Num(*d)
+	n := NumOf(*d)
 	return &n
 }
 

@@ -4,17 +4,22 @@
 package wire
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
 )
 
-// Num writes an exact decimal as a JSON number.
-type Num udecimal.Decimal
+// Num is an exact decimal written as a JSON number: its digits, unquoted.
+// It is encoding/json's Number, which the encoder writes as it stands
+// (after checking that it is a number) rather than calling a MarshalJSON
+// and re-scanning what that returns: an offer has five of them, written
+// once for its event and once for its answer.
+type Num = json.Number
 
-// MarshalJSON writes the decimal's digits unquoted.
-func (n Num) MarshalJSON() ([]byte, error) { return []byte(udecimal.Decimal(n).String()), nil }
+// NumOf renders d.
+func NumOf(d udecimal.Decimal) Num { return Num(d.String()) }
 
 // Time formats an instant as ISO 8601 UTC with milliseconds.
 func Time(t time.Time) string { return t.UTC().Format(venue.TimestampLayout) }
@@ -78,8 +83,8 @@ type Offer struct {
 // OfferOf renders o. Counterparties (an RFQ's recipients) are included
 // only when withRecipients is set: dealers do not see who else was asked.
 func OfferOf(o venue.Offer, withRecipients bool) Offer {
-	out := Offer{ID: o.ID, Type: o.Type, Direction: o.Direction, Quantity: Num(o.Quantity),
-		FilledQuantity: Num(o.Filled), PricePerUnit: LimitPrice{Typename: "LimitOrderPrice"}, Status: o.Status,
+	out := Offer{ID: o.ID, Type: o.Type, Direction: o.Direction, Quantity: NumOf(o.Quantity),
+		FilledQuantity: NumOf(o.Filled), PricePerUnit: LimitPrice{Typename: "LimitOrderPrice"}, Status: o.Status,
 		MatchedOfferID: Nullable(o.MatchedOfferID), Notes: o.Notes, MarketOrder: o.MarketOrder,
 		IsExecutable: o.IsExecutable, Validity: o.Validity, ValidUntil: TimePtr(o.ValidUntil),
 		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
@@ -87,7 +92,7 @@ func OfferOf(o venue.Offer, withRecipients bool) Offer {
 		AccruedInterest: o.AccruedInterest.String(), Message: Nullable(o.Message), ModifiedAt: Time(o.ModifiedAt),
 		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
 	if o.HasPrice {
-		p := Num(o.Price)
+		p := NumOf(o.Price)
 		out.Price, out.PricePerUnitClean, out.PricePerUnit.LimitPrice = &p, &p, &p
 	}
 	if !o.SettlementDate.IsZero() {
@@ -122,7 +127,7 @@ type Order struct {
 
 // OrderOf renders one side of a trade.
 func OrderOf(o venue.Order) Order {
-	return Order{ID: o.ID, Direction: o.Direction, Price: Num(o.PricePerUnit), Quantity: o.Quantity.String(),
+	return Order{ID: o.ID, Direction: o.Direction, Price: NumOf(o.PricePerUnit), Quantity: o.Quantity.String(),
 		PricePerUnit: o.PricePerUnit.String(), FilledQuantity: o.Filled.String(), Status: o.Status, Type: o.Type,
 		AccountID: o.AccountID, ParticipantID: o.ParticipantID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
 		OfferID: o.OfferID, CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
@@ -152,8 +157,8 @@ type Trade struct {
 func TradeOf(t venue.Trade) Trade {
 	return Trade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, AskOrderID: t.AskOrder.ID,
 		BidOrderID: t.BidOrder.ID, MarketID: t.MarketID, InstrumentID: t.InstrumentID, Status: t.Status,
-		Quantity: Num(t.Quantity), Price: Num(t.Price), PricePerUnit: Num(t.PricePerUnit),
-		AccruedInterest: t.AccruedInterest.String(), Fee: Num(t.Fee), SettlementDate: t.SettlementDate.String(),
+		Quantity: NumOf(t.Quantity), Price: NumOf(t.Price), PricePerUnit: NumOf(t.PricePerUnit),
+		AccruedInterest: t.AccruedInterest.String(), Fee: NumOf(t.Fee), SettlementDate: t.SettlementDate.String(),
 		ExecutionType: t.ExecutionType, CreatedAt: Time(t.CreatedAt), UpdatedAt: Time(t.UpdatedAt)}
 }
 
