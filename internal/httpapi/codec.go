@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -26,8 +27,9 @@ const maxBody = 1 << 20
 // writeJSON encodes v with status. Encoding errors cannot reach the client
 // (the header is sent); they only mean a broken connection.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := answerBuffers.Get().(*bytes.Buffer)
+	defer putAnswerBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		http.Error(w, `{"statusCode":500,"message":"Internal Server Error"}`, http.StatusInternalServerError)
@@ -39,6 +41,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// answerBuffers keeps the buffers answers are encoded into: growing a fresh
+// one to an offer answer's 2–3 KiB took about 2 % of offer entry's CPU. The
+// buffer is free again once Write has copied it into the connection's.
+var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledAnswer bounds the buffers kept: a long list's answer is not
+// held on to.
+const maxPooledAnswer = 64 << 10
+
+func putAnswerBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > maxPooledAnswer {
+		return
+	}
+	buf.Reset()
+	answerBuffers.Put(buf)
 }
 
 // readBody reads the request body up to the limit.
