@@ -1,6 +1,8 @@
 package envflag
 
 import (
+	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -36,15 +38,63 @@ func TestGetenv(t *testing.T) {
 }
 
 func TestTuneGC(t *testing.T) {
-	old := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(old) })
+	oldPercent := debug.SetGCPercent(100)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetGCPercent(oldPercent); debug.SetMemoryLimit(oldLimit) })
 
-	Getenv(func(k string) string { return map[string]string{"GOGC": "150"}[k] }).TuneGC()
+	Getenv(func(k string) string { return map[string]string{"GOGC": "150", "GOMEMLIMIT": "1GiB"}[k] }).TuneGC()
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set, the GC percent became %d, want it left at 100", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set, the memory limit became %d, want it left alone", got)
 	}
 	Getenv(func(string) string { return "" }).TuneGC()
 	if got := debug.SetGCPercent(100); got != GCPercent {
 		t.Errorf("without GOGC, the GC percent is %d, want %d", got, GCPercent)
+	}
+	want := int64(math.MaxInt64)
+	if total := availableMemory(); total > 0 {
+		want = int64(float64(total) * MemoryShare)
+	} else if runtime.GOOS == "linux" {
+		t.Fatal("availableMemory() = 0 on Linux: /proc/meminfo unread")
+	}
+	if got := debug.SetMemoryLimit(-1); got != want {
+		t.Errorf("without GOMEMLIMIT, the memory limit is %d, want %d (MemoryShare of %d)", got, want, availableMemory())
+	}
+}
+
+func TestMemTotal(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"MemTotal:       24684084 kB\nMemFree:        22000000 kB\n", 24684084 * 1024},
+		{"MemFree:        1 kB\nMemTotal: 2048 kB\n", 2048 * 1024},
+		{"MemFree:        1 kB\n", 0},
+		{"MemTotal: 2048 MB\n", 0},
+		{"MemTotal: lots kB\n", 0},
+		{"", 0},
+	} {
+		if got := memTotal(c.in); got != c.want {
+			t.Errorf("memTotal(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
+func TestCgroupLimit(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"2147483648\n", 2147483648},
+		{"max\n", 0},
+		{"9223372036854771712\n", 0}, // cgroup v1's "no limit"
+		{"0\n", 0},
+		{"", 0},
+	} {
+		if got := cgroupLimit(c.in); got != c.want {
+			t.Errorf("cgroupLimit(%q) = %d, want %d", c.in, got, c.want)
+		}
 	}
 }
