@@ -31,7 +31,7 @@ Every action also takes --data-dir / --database-url and prints the result as JSO
 func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, adminUsage)
-		return usageError{"no admin action given"}
+		return usageError{Msg: "no admin action given"}
 	}
 	action := args[0]
 	fs := flag.NewFlagSet("admin "+action, flag.ContinueOnError)
@@ -68,7 +68,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		return nil
 	default:
 		fmt.Fprint(stderr, adminUsage)
-		return usageError{fmt.Sprintf("unknown admin action %q", action)}
+		return usageError{Msg: fmt.Sprintf("unknown admin action %q", action)}
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err
@@ -120,7 +120,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	case "risk-limit":
 		v, ok := venue.ParseAmount(*value)
 		if !ok {
-			return usageError{"--value must be a non-negative decimal"}
+			return usageError{Msg: "--value must be a non-negative decimal"}
 		}
 		var l venue.RiskLimit
 		l, err = svc.SetRiskLimit(ctx, sys, *participantID, trading.RiskLimitInput{Name: *limitName, Value: &v})

@@ -4,20 +4,6 @@
 // participants, issue and revoke credentials).
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "github.com/bondvenue/bondvenue/internal/envflag"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bondvenue:", err)
-		os.Exit(exitCode(err))
-	}
-}
+func main() { envflag.Main("bondvenue", run) }

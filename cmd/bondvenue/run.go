@@ -31,24 +31,14 @@ be set with an environment variable BONDVENUE_<FLAG> (e.g. BONDVENUE_ADDR).
 `
 
 // usageError marks a command-line mistake (exit code 2).
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func exitCode(err error) int {
-	var u usageError
-	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
-		return 2
-	}
-	return 1
-}
+type usageError = envflag.UsageError
 
 // run is the whole program: main only supplies the process's context,
 // arguments, environment and streams.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return usageError{"no command given"}
+		return usageError{Msg: "no command given"}
 	}
 	switch args[0] {
 	case "serve":
@@ -62,7 +52,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
-	return usageError{fmt.Sprintf("unknown command %q", args[0])}
+	return usageError{Msg: fmt.Sprintf("unknown command %q", args[0])}
 }
 
 // dbFlags are the flags every command that opens the database shares.
@@ -89,7 +79,7 @@ func (d *dbFlags) open(ctx context.Context) (*store.DB, error) {
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, usageError{fmt.Sprintf("invalid log level %q (debug, info, warn, error)", level)}
+		return nil, usageError{Msg: fmt.Sprintf("invalid log level %q (debug, info, warn, error)", level)}
 	}
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
 }
@@ -99,10 +89,10 @@ func parse(fs *flag.FlagSet, args []string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return usageError{err.Error()}
+		return usageError{Msg: err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected arguments: %s", strings.Join(fs.Args(), " "))}
+		return usageError{Msg: fmt.Sprintf("unexpected arguments: %s", strings.Join(fs.Args(), " "))}
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/envflag"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 )
@@ -355,8 +356,8 @@ func TestUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), tt.args, env(nil), io.Discard, io.Discard)
-		if err == nil || exitCode(err) != tt.code {
-			t.Errorf("run(%q) = %v (exit %d), want exit %d", tt.args, err, exitCode(err), tt.code)
+		if err == nil || envflag.ExitCode(err) != tt.code {
+			t.Errorf("run(%q) = %v (exit %d), want exit %d", tt.args, err, envflag.ExitCode(err), tt.code)
 		}
 	}
 	var out bytes.Buffer

@@ -35,7 +35,7 @@ func newDatabases(ctx context.Context, engine store.Engine, databaseURL, root st
 	}
 	u, err := url.Parse(databaseURL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return nil, usageError{"--database-url must be a postgres:// URL of a server where bvload may CREATE and DROP databases"}
+		return nil, usageError{Msg: "--database-url must be a postgres:// URL of a server where bvload may CREATE and DROP databases"}
 	}
 	admin, err := sql.Open("pgx", databaseURL)
 	if err != nil {

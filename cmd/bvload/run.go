@@ -22,17 +22,7 @@ import (
 )
 
 // usageError marks a command-line mistake (exit code 2).
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func exitCode(err error) int {
-	var u usageError
-	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
-		return 2
-	}
-	return 1
-}
+type usageError = envflag.UsageError
 
 // config is the parsed command line.
 type config struct {
@@ -79,38 +69,38 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usageError{err.Error()}
+		return c, usageError{Msg: err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return c, usageError{"unexpected arguments: " + strings.Join(fs.Args(), " ")}
+		return c, usageError{Msg: "unexpected arguments: " + strings.Join(fs.Args(), " ")}
 	}
 	switch store.Engine(*engine) {
 	case store.SQLite:
 	case store.Postgres:
 		if c.databaseURL == "" {
-			return c, usageError{"--engine postgres needs --database-url postgres://…"}
+			return c, usageError{Msg: "--engine postgres needs --database-url postgres://…"}
 		}
 	default:
-		return c, usageError{fmt.Sprintf("--engine must be sqlite or postgres, not %q", *engine)}
+		return c, usageError{Msg: fmt.Sprintf("--engine must be sqlite or postgres, not %q", *engine)}
 	}
 	c.engine = store.Engine(*engine)
 	if c.load.connections < 1 || c.load.duration <= 0 || c.load.warmup < 0 {
-		return c, usageError{"--connections and --duration must be positive, --warmup not negative"}
+		return c, usageError{Msg: "--connections and --duration must be positive, --warmup not negative"}
 	}
 	if c.load.client != clientRaw && c.load.client != clientNetHTTP {
-		return c, usageError{fmt.Sprintf("--client must be %s or %s, not %q", clientRaw, clientNetHTTP, c.load.client)}
+		return c, usageError{Msg: fmt.Sprintf("--client must be %s or %s, not %q", clientRaw, clientNetHTTP, c.load.client)}
 	}
 	for _, s := range strings.Split(*scen, ",") {
 		s = strings.TrimSpace(s)
 		if !slices.Contains(allScenarios, s) {
-			return c, usageError{fmt.Sprintf("unknown scenario %q (a, b, c, c2)", s)}
+			return c, usageError{Msg: fmt.Sprintf("unknown scenario %q (a, b, c, c2)", s)}
 		}
 		if !slices.Contains(c.scenarios, s) {
 			c.scenarios = append(c.scenarios, s)
 		}
 	}
 	if err := c.logLevel.UnmarshalText([]byte(*level)); err != nil {
-		return c, usageError{fmt.Sprintf("invalid log level %q", *level)}
+		return c, usageError{Msg: fmt.Sprintf("invalid log level %q", *level)}
 	}
 	return c, nil
 }

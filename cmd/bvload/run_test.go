@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/bondvenue/bondvenue/internal/envflag"
 )
 
 // TestRunSmoke runs every scenario for a moment on SQLite, so the load
@@ -67,7 +69,7 @@ func TestParseConfig(t *testing.T) {
 		{"--connections", "0"},
 		{"extra"},
 	} {
-		if _, err := parseConfig(args, getenv, &bytes.Buffer{}); exitCode(err) != 2 {
+		if _, err := parseConfig(args, getenv, &bytes.Buffer{}); envflag.ExitCode(err) != 2 {
 			t.Errorf("parseConfig(%q) = %v, want a usage error", args, err)
 		}
 	}

@@ -1,6 +1,9 @@
 // Package envflag gives command-line flags their defaults from environment
 // variables, so every flag of the bondvenue commands can also be set as
 // BONDVENUE_<FLAG>. A variable that does not parse leaves the default.
+// It also holds what the commands share around their flags: the exit
+// status of a usage error (Main, UsageError) and the runtime's tuning
+// (TuneGC).
 package envflag
 
 import (
