@@ -66,10 +66,7 @@ func (tx *Tx) Accounts(ctx context.Context, f AccountFilter, page Page) ([]venue
 		if len(f.ParticipantIDs) == 0 {
 			return nil, "", nil
 		}
-		q += " AND participant_id IN (" + placeholders(len(f.ParticipantIDs)) + ")"
-		for _, id := range f.ParticipantIDs {
-			args = append(args, id)
-		}
+		q, args = andIn(q, args, "participant_id", f.ParticipantIDs)
 	}
 	if f.Status != "" {
 		q += " AND status = ?"

@@ -140,10 +140,7 @@ func (tx *Tx) Instruments(ctx context.Context, f InstrumentFilter, page Page) ([
 		if len(f.IDs) == 0 {
 			return nil, "", nil
 		}
-		q += " AND id IN (" + placeholders(len(f.IDs)) + ")"
-		for _, id := range f.IDs {
-			args = append(args, id)
-		}
+		q, args = andIn(q, args, "id", f.IDs)
 	}
 	if f.MarketID != "" {
 		q += " AND id IN (SELECT instrument_id FROM instrument_markets WHERE market_id = ?)"

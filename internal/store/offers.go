@@ -125,10 +125,7 @@ type OfferFilter struct {
 func (tx *Tx) Offers(ctx context.Context, f OfferFilter, page Page) ([]venue.Offer, string, error) {
 	q, args := "SELECT "+offerCols+" FROM offers WHERE 1 = 1", []any(nil)
 	if len(f.Types) > 0 {
-		q += " AND type IN (" + placeholders(len(f.Types)) + ")"
-		for _, t := range f.Types {
-			args = append(args, t)
-		}
+		q, args = andIn(q, args, "type", f.Types)
 	}
 	switch {
 	case f.Owner != "" && f.RecipientOf != "":

@@ -73,10 +73,7 @@ func (tx *Tx) Participants(ctx context.Context, ids []string, page Page) ([]venu
 		if len(ids) == 0 {
 			return nil, "", nil
 		}
-		q += " AND id IN (" + placeholders(len(ids)) + ")"
-		for _, id := range ids {
-			args = append(args, id)
-		}
+		q, args = andIn(q, args, "id", ids)
 	}
 	q, args = pageSQL(q, args, page, "id", "created_at")
 	ps, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Participant, error) { return scanParticipant(r) }, q, args...)

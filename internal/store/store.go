@@ -336,6 +336,15 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
+// andIn adds "AND col IN (?, …)" for vals (at least one) to a query and its
+// arguments.
+func andIn(q string, args []any, col string, vals []string) (string, []any) {
+	for _, v := range vals {
+		args = append(args, v)
+	}
+	return q + " AND " + col + " IN (" + placeholders(len(vals)) + ")", args
+}
+
 // valueRows returns "(?, …), (?, …)": n rows of cols placeholders each.
 func valueRows(n, cols int) string {
 	row := "(" + placeholders(cols) + ")"
