@@ -14,9 +14,6 @@ import (
 // num writes an exact decimal as a JSON number.
 type num = wire.Num
 
-// numOf renders d as a num.
-func numOf(d udecimal.Decimal) num { return wire.NumOf(d) }
-
 // numOrDash writes a decimal as a JSON number, or "-" when empty.
 type numOrDash struct {
 	d   udecimal.Decimal
@@ -35,6 +32,7 @@ func str(d udecimal.Decimal) string { return d.String() }
 
 // The wire package's formats, shared with the event log.
 var (
+	numOf    = wire.NumOf    // an exact decimal as a num
 	ts       = wire.Time     // an instant as ISO 8601 UTC with milliseconds
 	tsPtr    = wire.TimePtr  // an optional instant; nil stays null
 	nullable = wire.Nullable // "" as null

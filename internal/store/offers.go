@@ -199,12 +199,8 @@ type RecipientWrite struct {
 	Recipient
 }
 
-// UpsertRecipient records an RFQ recipient or its decline.
-func (tx *Tx) UpsertRecipient(ctx context.Context, rfqID string, r Recipient) error {
-	return tx.execAll(ctx, []statement{recipientUpsert(RecipientWrite{rfqID, r})})
-}
-
-// recipientUpsert returns the statement of UpsertRecipient.
+// recipientUpsert returns the statement that records an RFQ recipient or
+// its decline.
 func recipientUpsert(w RecipientWrite) statement {
 	return statement{query: `INSERT INTO rfq_recipients (rfq_id, participant_id, declined) VALUES (?, ?, ?)
 		ON CONFLICT (rfq_id, participant_id) DO UPDATE SET declined = excluded.declined`,

@@ -9,19 +9,9 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// InsertTrade writes a trade and its two orders.
-func (tx *Tx) InsertTrade(ctx context.Context, t *venue.Trade) error {
-	return tx.InsertTrades(ctx, []venue.Trade{*t})
-}
-
-// InsertTrades is InsertTrade for many trades, in a few multi-row
-// statements (one statement per row would cost PostgreSQL a round trip
-// each): the trades first, then their orders.
-func (tx *Tx) InsertTrades(ctx context.Context, trades []venue.Trade) error {
-	return tx.execAll(ctx, tradeInserts(tx.engine, trades))
-}
-
-// tradeInserts returns the statements of InsertTrades.
+// tradeInserts returns the statements that write trades and their two
+// orders, in a few multi-row statements: the trades first, then their
+// orders.
 func tradeInserts(e Engine, trades []venue.Trade) []statement {
 	var out []statement
 	inChunks(e, len(trades), func(from, n int) {
