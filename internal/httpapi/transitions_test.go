@@ -1183,6 +1183,44 @@ func TestTransitionsExpiry(t *testing.T) {
 	})
 }
 
+// TestTransitionsExpiryBeforeTimer sends commands after records' deadlines
+// but before the engine's timer fires (it is armed ten minutes of real
+// time ahead): a command never trades with, accepts or amends a record that
+// expired before it, and the records read expired at once.
+func TestTransitionsExpiryBeforeTimer(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		p := x.participant
+		in := x.ins[0]
+		soon, later := x.validUntil(10*time.Minute), x.validUntil(time.Hour)
+		ask := x.create(t, trader(1), set(offer(in, x.book, "ask", "99", "100000"), "validity", "gtd", "valid_until", soon))
+		r := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "1000000",
+			"validity": "gtd", "valid_until": later, "counterparties": []string{p(1)}})
+		q := x.create(t, trader(1), obj{"instrument_id": in, "market_id": x.otc, "direction": "ask", "price_per_unit": "100",
+			"quantity": "1000000", "matched_offer_id": id(r), "validity": "gtd", "valid_until": soon})
+		r2 := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "1000000",
+			"validity": "gtd", "valid_until": soon, "counterparties": []string{p(2)}})
+		q2 := x.create(t, trader(2), obj{"instrument_id": in, "market_id": x.otc, "direction": "ask", "price_per_unit": "100",
+			"quantity": "1000000", "matched_offer_id": id(r2)})
+
+		x.clock.Advance(11 * time.Minute) // tokens live 15
+		bid := x.create(t, trader(0), offer(in, x.book, "bid", "100", "100000"))
+		wantState(t, bid, "created", "100000", "0")
+		if tr := x.tradesOf(t, trader(0), id(bid)); len(tr) != 0 {
+			t.Errorf("a bid traded with an expired ask: %v", tr)
+		}
+		x.refused(t, trader(0), "PUT", offersPath+"/"+id(q)+"/accept", nil, http.StatusConflict)
+		x.refused(t, trader(0), "PUT", offersPath+"/"+id(q2)+"/accept", nil, http.StatusConflict)
+		x.refused(t, trader(1), "PUT", offersPath+"/"+id(ask), entity("quantity", 200000), http.StatusConflict)
+		x.state(t, viewer(1), id(ask), "expired", "100000", "0")
+		x.state(t, viewer(1), id(q), "expired", "1000000", "0")
+		x.rfqState(t, viewer(0), id(r), "created")
+		x.rfqState(t, viewer(0), id(r2), "expired")
+		x.state(t, viewer(2), id(q2), "expired", "1000000", "0")
+		x.wantUse(t, trader(1), "0", "0", "0")
+	})
+}
+
 // TestTransitionsEvents checks GET /events: the types a participant sees in
 // order (its own and those it is party to, nothing of unrelated firms),
 // the gap-free sequence the operator sees, and paging with Link.

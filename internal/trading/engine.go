@@ -202,7 +202,7 @@ func (e *engine) loop() {
 			last = len(cmds)
 			e.runBatch(cmds)
 		case <-timer.C:
-			e.runBatch([]*command{{run: expireDue, reply: make(chan result, 1)}})
+			e.runBatch(nil) // expires what is due
 		case <-e.quit:
 			for {
 				select {
@@ -268,6 +268,20 @@ func (e *engine) runBatch(cmds []*command) {
 	answerRefused := func() {
 		for _, c := range refused {
 			c.reply <- c.refusal
+		}
+	}
+	// Records past their deadline expire before the batch's commands run,
+	// whether or not the timer has fired yet: a command applied at b.now
+	// never trades with, accepts or amends what expired before it (the
+	// timer may fire late under load, and after a restart the rebuilt state
+	// holds records that expired while the venue was down).
+	if at, due := e.st.expiries.next(); due && !at.After(b.now) {
+		if _, err := e.apply(&command{run: expireDue}, b); err != nil {
+			// The state may be half changed: the batch fails as poisoned.
+			for _, c := range cmds {
+				c.refusal = result{err: err}
+			}
+			refused, cmds = cmds, nil
 		}
 	}
 	for _, c := range cmds {
