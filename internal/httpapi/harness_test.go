@@ -560,9 +560,10 @@ func (v *env) foreignIDs(t *testing.T, w who, r *response, reqBody []byte) []str
 	self := v.participant(w.firm)
 	var cpty map[string]bool
 	var out []string
+	asked := askedFirms(r.body, self)
 	found := append(uuidRE.FindAllString(string(r.body), -1), clientIDRE.FindAllString(string(r.body), -1)...)
 	for _, id := range found {
-		if strings.Contains(sent, id) {
+		if strings.Contains(sent, id) || asked[id] {
 			continue
 		}
 		o := v.ownerOf(t, id)
@@ -578,6 +579,38 @@ func (v *env) foreignIDs(t *testing.T, w who, r *response, reqBody []byte) []str
 			}
 		}
 		out = append(out, id)
+	}
+	return out
+}
+
+// askedFirms returns the recipients of the caller's own RFQs in an answer:
+// the firms it sent them to stay in the record after a relation is
+// disabled.
+func askedFirms(body []byte, self string) map[string]bool {
+	out := map[string]bool{}
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			if cs, ok := x["counterparties"].([]any); ok && x["participant_id"] == self {
+				for _, c := range cs {
+					if id, ok := c.(string); ok {
+						out[id] = true
+					}
+				}
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	var doc any
+	if json.Unmarshal(body, &doc) == nil {
+		walk(doc)
 	}
 	return out
 }

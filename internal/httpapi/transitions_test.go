@@ -942,6 +942,8 @@ func TestTransitionsRFQ(t *testing.T) {
 			}
 			x.refused(t, viewer(1), "GET", rfqPath+"/"+id(towards), nil, http.StatusNotFound)
 			x.rfqState(t, viewer(2), id(towards), "created")
+			x.refused(t, trader(0), "POST", rfqPath, set(rfqBody(in, "ask", "1000000"), "matched_offer_id", id(rest)), http.StatusBadRequest, "matched_offer_id")
+			x.refused(t, trader(0), "POST", rfqPath, set(rfqBody(x.ins[0], "bid", "1000000"), "matched_offer_id", id(rest)), http.StatusBadRequest, "matched_offer_id")
 			theirs := x.create(t, trader(3), offer(in, x.book, "ask", "101", "1000000"))
 			x.refused(t, trader(0), "POST", rfqPath, set(rfqBody(in, "bid", "1000000"), "matched_offer_id", id(theirs)), http.StatusNotFound)
 			x.refused(t, trader(0), "POST", rfqPath, set(rfqBody(in, "bid", "1000000"), "matched_offer_id", missingID), http.StatusNotFound)
@@ -1028,6 +1030,62 @@ func TestTransitionsRFQ(t *testing.T) {
 			wantState(t, x.create(t, trader(0), quote(in, id(s), "bid", "98.99", "1000000")), "created", "1000000", "0")
 			wantState(t, x.create(t, trader(0), quote(in, id(s), "bid", "99.01", "1000000")), "closed", "1000000", "1000000")
 			x.rfqState(t, viewer(1), id(s), "closed")
+		})
+
+		t.Run("executable RFQ after a change", func(t *testing.T) {
+			in := x.ins[3]
+			// The limit moves to meet two live quotes: the better one trades.
+			r := x.rfq(t, trader(0), set(rfqBody(in, "bid", "1000000", p(1), p(2)), "price_per_unit", "99.5", "is_executable", true))
+			qa := x.create(t, trader(1), quote(in, id(r), "ask", "99.8", "1000000"))
+			qb := x.create(t, trader(2), quote(in, id(r), "ask", "99.7", "1000000"))
+			wantState(t, x.obj(t, trader(1), "PUT", offersPath+"/"+id(qa), entity("price_per_unit", "99.75"), http.StatusOK),
+				"created", "1000000", "0") // better, not yet at the limit
+			u := x.obj(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("price_per_unit", "99.75"), http.StatusOK)
+			wantState(t, u, "closed", "1000000", "1000000")
+			x.state(t, viewer(2), id(qb), "closed", "1000000", "1000000")
+			x.state(t, viewer(1), id(qa), "rejected", "1000000", "0")
+			x.checkTrade(t, x.tradesOf(t, viewer(0), id(qb))[0], fill{ask: id(qb), bid: id(r), askFirm: 2, bidFirm: 0,
+				quantity: "1000000", clean: "99.7", askFilled: "1000000", bidFilled: "1000000", settle: "2026-11-25",
+				exec: "otc", instrument: in, market: x.otc})
+			// A quote improved to the limit trades at once.
+			r2 := x.rfq(t, trader(0), set(rfqBody(in, "bid", "1000000", p(1)), "price_per_unit", "99.5", "is_executable", true))
+			qc := x.create(t, trader(1), quote(in, id(r2), "ask", "99.6", "1000000"))
+			wantState(t, x.obj(t, trader(1), "PUT", offersPath+"/"+id(qc), entity("price_per_unit", "99.5"), http.StatusOK),
+				"closed", "1000000", "1000000")
+			x.rfqState(t, viewer(0), id(r2), "closed")
+			x.checkTrade(t, x.tradesOf(t, viewer(1), id(qc))[0], fill{ask: id(qc), bid: id(r2), askFirm: 1, bidFirm: 0,
+				quantity: "1000000", clean: "99.5", askFilled: "1000000", bidFilled: "1000000", settle: "2026-11-25",
+				exec: "otc", instrument: in, market: x.otc})
+			// Without is_executable a quote at the limit waits for the requester.
+			r3 := x.rfq(t, trader(0), set(rfqBody(in, "bid", "1000000", p(1)), "price_per_unit", "99.5"))
+			qd := x.create(t, trader(1), quote(in, id(r3), "ask", "99.6", "1000000"))
+			x.obj(t, trader(1), "PUT", offersPath+"/"+id(qd), entity("price_per_unit", "99.4"), http.StatusOK)
+			x.obj(t, trader(0), "PUT", rfqPath+"/"+id(r3), entity("price_per_unit", "99.8"), http.StatusOK)
+			x.state(t, viewer(1), id(qd), "created", "1000000", "0")
+			x.obj(t, trader(0), "DELETE", rfqPath+"/"+id(r3), nil, http.StatusOK)
+		})
+
+		t.Run("counterparty relation disabled after the request", func(t *testing.T) {
+			in := x.ins[3]
+			relation := func(enabled bool) {
+				x.obj(t, operator, "PUT", "/api/v1/admin/counterparties",
+					obj{"participant_id": p(1), "counterparty_id": p(0), "enabled": enabled}, http.StatusOK)
+			}
+			t.Cleanup(func() { relation(true) })
+			r := x.rfq(t, trader(0), set(rfqBody(in, "bid", "1000000", p(1)), "price_per_unit", "99.5", "is_executable", true))
+			relation(false)
+			x.refused(t, trader(1), "POST", offersPath, quote(in, id(r), "ask", "99", "1000000"), http.StatusConflict)
+			relation(true)
+			q := x.create(t, trader(1), quote(in, id(r), "ask", "99.6", "1000000"))
+			relation(false)
+			x.refused(t, trader(0), "PUT", offersPath+"/"+id(q)+"/accept", nil, http.StatusConflict)
+			// Neither does a new limit execute with the firm.
+			x.obj(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("price_per_unit", "99.6"), http.StatusOK)
+			x.state(t, viewer(1), id(q), "created", "1000000", "0")
+			relation(true)
+			var tr obj
+			decodeExact(t, x.send(t, trader(0), "PUT", offersPath+"/"+id(q)+"/accept", nil, http.StatusOK, nil), &tr)
+			x.state(t, viewer(1), id(q), "closed", "1000000", "1000000")
 		})
 
 		t.Run("update", func(t *testing.T) {

@@ -348,6 +348,9 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 		st.unlist(o)
 	}
 	st.emit(b, o, "update")
+	if rfq := st.open[o.MatchedOfferID]; o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil {
+		res.Trades = st.executeBest(b, rfq) // a better price may meet an executable request's limit
+	}
 	res.Offer = *o
 	return res, nil
 }

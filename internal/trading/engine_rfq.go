@@ -67,6 +67,9 @@ func (st *state) createQuote(b *batch, q *venue.Offer) (OfferResult, error) {
 	if declined {
 		return OfferResult{}, venue.Conflict("you declined this request for quote")
 	}
+	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
+		return OfferResult{}, errNotCounterparties
+	}
 	var v venue.Validator
 	v.Check(q.Direction != rfq.Direction, "direction", "must be the opposite of the request's direction "+rfq.Direction)
 	v.Check(q.Quantity.Equal(rfq.Quantity), "quantity", "must equal the request's quantity "+rfq.Quantity.String())
@@ -102,6 +105,41 @@ func (st *state) createQuote(b *batch, q *venue.Offer) (OfferResult, error) {
 		res.Offer, res.Trades = *q, []venue.Trade{t}
 	}
 	return res, nil
+}
+
+// errNotCounterparties refuses a quote or an acceptance between firms that
+// are no longer enabled counterparties of each other (the relation was
+// disabled after the request went out).
+var errNotCounterparties = venue.Conflict("the requester and the dealer are no longer enabled counterparties of each other")
+
+// executeBest trades an executable RFQ with its best live quote at or
+// better than the limit (best price, then time priority), if there is one:
+// after the limit or a quote's price changed, the first quote that meets
+// the limit trades at once, as a new one does.
+func (st *state) executeBest(b *batch, rfq *venue.Offer) []venue.Trade {
+	var best *venue.Offer
+	for _, id := range st.quotes[rfq.ID] {
+		q := st.open[id]
+		if q == nil || !executable(rfq, q) || !st.eligible(rfq.ParticipantID, q.ParticipantID) {
+			continue
+		}
+		if best == nil || better(rfq.Direction, q, best) {
+			best = q
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return []venue.Trade{st.execute(b, rfq, best)}
+}
+
+// better reports whether quote q beats quote than for a requester on side
+// dir: a lower ask for a buyer, a higher bid for a seller, then the earlier.
+func better(dir string, q, than *venue.Offer) bool {
+	if c := q.Price.Cmp(than.Price); c != 0 {
+		return (c < 0) == (dir == venue.Bid)
+	}
+	return q.Priority < than.Priority
 }
 
 // execute trades an RFQ with one of its quotes: both close, the other
@@ -145,6 +183,9 @@ func (st *state) acceptQuote(b *batch, p venue.Principal, quoteID string) (Offer
 	rfq := st.open[q.MatchedOfferID]
 	if rfq == nil || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, errNotOpen
+	}
+	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
+		return OfferResult{}, errNotCounterparties
 	}
 	t := st.execute(b, rfq, q)
 	return OfferResult{Offer: *q, Trades: []venue.Trade{t}}, nil
@@ -242,7 +283,9 @@ func (st *state) updateRFQ(b *batch, p venue.Principal, rfqID string, ch OfferCh
 	rfq.AccruedInterest = st.accrued(rfq.InstrumentID, rfq.SettlementDate, rfq.Quantity)
 	rfq.ModifiedAt = st.now
 	st.emit(b, rfq, "update")
-	return OfferResult{Offer: *rfq}, nil
+	res := OfferResult{Trades: st.executeBest(b, rfq)} // a new limit may meet a live quote
+	res.Offer = *rfq
+	return res, nil
 }
 
 // expireDue expires every gtd record whose deadline has passed. An

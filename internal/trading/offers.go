@@ -367,6 +367,14 @@ func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInpu
 			if err != nil || t.Type != venue.TypeOffer || !t.Open() || !contains(cps, t.ParticipantID) {
 				return notFoundOr(err, "offer")
 			}
+			// A request towards an offer asks its owner for the other side
+			// of that offer.
+			var v venue.Validator
+			v.Check(t.InstrumentID == r.InstrumentID, "matched_offer_id", "must be an offer on the requested instrument")
+			v.Check(t.Direction != r.Direction, "matched_offer_id", "must be an offer of the opposite direction ("+t.Direction+")")
+			if err := v.Err(); err != nil {
+				return err
+			}
 			r.MatchedOfferID, r.Counterparties = t.ID, []string{t.ParticipantID}
 			return nil
 		}
