@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -131,7 +132,8 @@ func (s *Server) authed(fn authedFunc) http.Handler {
 // idempotent runs a write under an Idempotency-Key: a retry gets the first
 // answer again (with Idempotent-Replayed: true); the same key with another
 // method, path or body is a 422; a retry while the first is running is a
-// 409. Server errors are not kept, so their retries run again.
+// 409. Server errors are not kept, so their retries run again, unless the
+// request was applied before the error (see trading's ClaimIdempotencyKey).
 func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Principal, key string, fn authedFunc) {
 	body, err := readBody(r)
 	if err != nil {
@@ -143,7 +145,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 	fmt.Fprintf(h, "%s %s?%s\n", r.Method, r.URL.Path, r.URL.RawQuery)
 	h.Write(body)
 	hash := hex.EncodeToString(h.Sum(nil))
-	stored, err := s.svc.ClaimIdempotencyKey(r.Context(), p, key, hash)
+	claim, stored, err := s.svc.ClaimIdempotencyKey(r.Context(), p, key, hash)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -152,22 +154,38 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Idempotent-Replayed", "true")
 		w.WriteHeader(stored.Status)
-		_, _ = w.Write(stored.Body)
+		_, _ = w.Write(replayBody(r.Context(), stored))
 		return
 	}
 	rec := &captureWriter{ResponseWriter: w}
-	if err := fn(rec, r, p); err != nil {
+	if err := fn(rec, r.WithContext(claim.Context(r.Context())), p); err != nil {
 		s.writeError(rec, r, err)
 	}
 	ctx := context.WithoutCancel(r.Context())
 	if rec.status >= 500 {
-		err = s.svc.ReleaseIdempotencyKey(ctx, p, key)
+		err = s.svc.ReleaseIdempotencyKey(ctx, claim)
 	} else {
-		err = s.svc.FinishIdempotencyKey(ctx, p, key, rec.status, rec.buf.Bytes())
+		err = s.svc.FinishIdempotencyKey(ctx, claim, rec.status, rec.buf.Bytes())
 	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "idempotency record not saved", "id", requestID(ctx), "err", err.Error())
 	}
+}
+
+// replayBody is a kept answer as a retry receives it: an error keeps its
+// message and time, but its id becomes the retry's X-Request-Id, as every
+// error's id is its request's.
+func replayBody(ctx context.Context, stored *trading.StoredResponse) []byte {
+	if stored.Status < 400 {
+		return stored.Body
+	}
+	var e struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(stored.Body, &e) != nil || e.ID == "" {
+		return stored.Body
+	}
+	return bytes.Replace(stored.Body, []byte(`"id":"`+e.ID+`"`), []byte(`"id":"`+requestID(ctx)+`"`), 1)
 }
 
 // captureWriter writes through and keeps a copy of the status and body.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -18,16 +19,25 @@ type BatchWrite struct {
 	Recipients []RecipientWrite
 	Trades     []venue.Trade
 	Events     []Event
+	// Claims are the Idempotency-Key claims of the batch's applied
+	// commands, marked applied with the batch. A claim a retry took over
+	// (its engine was fenced first, so only a dead engine's claims are
+	// taken over) marks nothing.
+	Claims []IdempotencyClaim
 }
 
 // statements returns the writes of w other than its events, in the order
-// they run: offers, recipients, trades.
-func (w BatchWrite) statements(e Engine) []statement {
+// they run: offers, recipients, trades, claims.
+func (w BatchWrite) statements(e Engine, now time.Time) []statement {
 	out := offerUpserts(e, w.Offers)
 	for _, r := range w.Recipients {
 		out = append(out, recipientUpsert(r))
 	}
-	return append(out, tradeInserts(e, w.Trades)...)
+	out = append(out, tradeInserts(e, w.Trades)...)
+	for _, c := range w.Claims {
+		out = append(out, claimMark(c, now))
+	}
+	return out
 }
 
 // SequencerBatch writes w in one transaction on the sequencer's connection
@@ -56,7 +66,7 @@ func (db *DB) SequencerBatch(ctx context.Context, epoch int64, w BatchWrite) ([]
 			if err := tx.CheckLease(ctx, epoch); err != nil {
 				return err
 			}
-			if err := tx.execAll(ctx, w.statements(tx.engine)); err != nil {
+			if err := tx.execAll(ctx, w.statements(tx.engine, tx.now)); err != nil {
 				return err
 			}
 			var err error
@@ -83,9 +93,9 @@ const leaseCheck = "SELECT sequencer_check_lease(?)"
 // the first error is returned, and COMMIT must answer COMMIT, so a failure
 // can never pass for a commit.
 func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event, error) {
-	stmts := w.statements(Postgres)
-	events := append([]Event(nil), w.Events...)
 	now := db.now()
+	stmts := w.statements(Postgres, now)
+	events := append([]Event(nil), w.Events...)
 	for i := range events {
 		if events[i].OccurredAt.IsZero() {
 			events[i].OccurredAt = now

@@ -288,7 +288,11 @@ func (db *DB) once(ctx context.Context, mode txMode, fn func(*Tx) error) (err er
 			panic(p)
 		}
 	}()
-	if err := fn(tx); err != nil {
+	err = fn(tx)
+	if c, ok := IdempotencyClaimFrom(ctx); ok && err == nil && mode == modeWrite {
+		err = tx.markClaim(ctx, c) // the request's write and its mark commit together
+	}
+	if err != nil {
 		_ = sqlTx.Rollback()
 		tx.prepareMissed(ctx)
 		return err

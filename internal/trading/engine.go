@@ -58,6 +58,10 @@ const (
 type command struct {
 	run   func(st *state, b *batch) (any, error)
 	reply chan result
+	// claim is the command's Idempotency-Key claim, marked applied in the
+	// batch's transaction when the command succeeds.
+	claim    store.IdempotencyClaim
+	hasClaim bool
 	// refusal is the answer of a command that returned an error, sent
 	// after its batch commits.
 	refusal result
@@ -155,6 +159,7 @@ var errStopped = &venue.Error{Kind: venue.KindUnavailable, Message: "the trading
 // runs to completion even if ctx ends, so its answer is never lost.
 func (e *engine) do(ctx context.Context, run func(*state, *batch) (any, error)) (any, error) {
 	c := &command{run: run, reply: make(chan result, 1)}
+	c.claim, c.hasClaim = store.IdempotencyClaimFrom(ctx)
 	select {
 	case e.in <- c:
 	case <-e.done:
@@ -285,6 +290,7 @@ func (e *engine) runBatch(cmds []*command) {
 		}
 	}
 	for _, c := range cmds {
+		size := b.size()
 		v, err := e.apply(c, b)
 		if err != nil {
 			c.refusal = result{err: err}
@@ -292,6 +298,9 @@ func (e *engine) runBatch(cmds []*command) {
 			continue
 		}
 		ok = append(ok, done{c, v})
+		if c.hasClaim && b.size() > size { // it wrote: its request is applied with the batch
+			b.claims = append(b.claims, c.claim)
+		}
 	}
 	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -564,11 +573,17 @@ type batch struct {
 	recipients []store.RecipientWrite
 	trades     []venue.Trade
 	events     []store.Event
+	claims     []store.IdempotencyClaim // of the applied commands
 	poisoned   bool
 }
 
+// size counts the batch's writes.
+func (b *batch) size() int {
+	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients)
+}
+
 func (b *batch) empty() bool {
-	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0
+	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0
 }
 
 // save records o's current state to be written.
@@ -599,7 +614,8 @@ func (b *batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 	for i, id := range b.order {
 		offers[i] = b.offers[id]
 	}
-	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades, Events: b.events})
+	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades,
+		Events: b.events, Claims: b.claims})
 }
 
 // expiry is a gtd record's deadline.
