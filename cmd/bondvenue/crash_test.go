@@ -30,11 +30,16 @@ import (
 
 // TestCrashDurability runs the real binary, drives trading load through
 // HTTP from several clients and kills the process with SIGKILL at a random
-// moment, round after round on the same database. After every kill it
-// checks the database directly: everything a client got a 2xx for is
-// there, in that state or a later one; nothing is duplicated; every offer's
-// trades add up to its filled quantity; the event log has no gaps. Every
-// restart must rebuild the engine and take new offers.
+// moment, round after round on the same database. The load is offers on
+// the continuous markets (creates, some crossing, cancels and amends) and
+// whole RFQs (request, quote, accept); half the creates and every accept
+// carry an Idempotency-Key, and a request the kill left unanswered is sent
+// again with its key after the restart, as a client would. After every
+// kill it checks the database directly: everything a client got a 2xx for
+// is there, in that state or a later one; nothing is duplicated, and no
+// retried request applied twice; every offer's trades add up to its filled
+// quantity; the event log has no gaps. Every restart must rebuild the
+// engine and take new offers.
 func TestCrashDurability(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it repeatedly")
@@ -49,7 +54,8 @@ func TestCrashDurability(t *testing.T) {
 		t.Logf("seed %d", seed)
 		rng := rand.New(rand.NewPCG(seed, 7))
 		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e),
-			offers: map[string]*ackedOffer{}, trades: map[string]ackedTrade{}, last: map[string]venue.Offer{}}
+			offers: map[string]*ackedOffer{}, trades: map[string]ackedTrade{}, last: map[string]venue.Offer{},
+			appliedKeys: map[string]bool{}}
 		start := time.Now()
 		for round := range rounds {
 			h.start(round == 0)
@@ -57,6 +63,7 @@ func TestCrashDurability(t *testing.T) {
 				h.setup()
 			} else {
 				h.newOfferWorks(round)
+				h.retryUnanswered(round)
 			}
 			h.load(rng, time.Duration(100+rng.IntN(700))*time.Millisecond) // ends with kill -9
 			h.verify(round)
@@ -65,13 +72,14 @@ func TestCrashDurability(t *testing.T) {
 		// gracefully.
 		h.start(false)
 		h.newOfferWorks(rounds)
+		h.retryUnanswered(rounds)
 		h.terminate()
 		h.verify(rounds)
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		t.Logf("%d kill -9 rounds in %v: %d requests answered 2xx, %d 4xx, %d unanswered; %d acknowledged offers, %d acknowledged trades; %d trades and %d events in the database",
+		t.Logf("%d kill -9 rounds in %v: %d requests answered 2xx, %d 4xx, %d unanswered; %d acknowledged offers, %d acknowledged trades, %d RFQs traded; %d keyed requests retried after a kill (%d replayed or run, %d applied before it); %d trades and %d events in the database",
 			rounds, time.Since(start).Round(time.Millisecond), h.acks.Load(), h.rejects.Load(), h.unanswered.Load(),
-			len(h.offers), len(h.trades), h.dbTrades, h.dbEvents)
+			len(h.offers), len(h.trades), h.rfqTrades.Load(), h.retried, h.retriedOK, h.retriedApplied, h.dbTrades, h.dbEvents)
 	})
 }
 
@@ -109,9 +117,21 @@ type ackedTrade struct {
 
 // crashTrader is one load client: a demo user and its open offers.
 type crashTrader struct {
-	name  string
-	token string
-	own   []string // offers acknowledged open, as far as it knows
+	name        string
+	token       string
+	firm        int      // demo participant index
+	participant string   // its id
+	own         []string // offers acknowledged open, as far as it knows
+}
+
+// keyedRequest is a request sent with an Idempotency-Key that the kill
+// left unanswered: it is sent again after the restart.
+type keyedRequest struct {
+	tr           *crashTrader
+	method, path string
+	key          string
+	body         any
+	trade        bool // the answer is a trade (an accept), not an offer
 }
 
 type crashHarness struct {
@@ -130,6 +150,7 @@ type crashHarness struct {
 
 	traders             []*crashTrader
 	partial, allOrNone  string
+	otc                 string
 	instrument          string
 	nonCounterparty     string // demo participant 3
 	acks                atomic.Int64
@@ -139,6 +160,14 @@ type crashHarness struct {
 	last                map[string]venue.Offer // the database's offers at the previous check
 	dbTrades, dbEvents  int
 	unanswered, rejects atomic.Int64
+	rfqTrades           atomic.Int64
+	keys                atomic.Int64
+	// Keyed requests: those left unanswered by a kill, and the keys of
+	// creates known applied (answered 2xx, or 409 "applied" on a retry),
+	// whose offer (its notes carry the key) must be there exactly once.
+	unansweredKeyed                    []keyedRequest
+	appliedKeys                        map[string]bool
+	retried, retriedOK, retriedApplied int
 }
 
 var crashListening = regexp.MustCompile(`bondvenue listening on (http://[0-9.:]+)`)
@@ -239,17 +268,24 @@ func (h *crashHarness) terminate() {
 // call sends one request with a bearer token and decodes a 2xx answer into
 // out. err is set only when no answer came back.
 func (h *crashHarness) call(token, method, path string, body, out any) (int, error) {
+	status, _, err := h.callKey(token, method, path, "", body, out)
+	return status, err
+}
+
+// callKey is call with an Idempotency-Key (none when key is empty); it
+// also returns the answer's body.
+func (h *crashHarness) callKey(token, method, path, key string, body, out any) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequest(method, h.base+path, rd)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -257,21 +293,24 @@ func (h *crashHarness) call(token, method, path string, body, out any) (int, err
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
 	resp, err := h.http.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return 0, err // the answer was cut off: not acknowledged
+		return 0, nil, err // the answer was cut off: not acknowledged
 	}
 	if resp.StatusCode/100 == 2 && out != nil {
 		if err := json.Unmarshal(b, out); err != nil {
-			return resp.StatusCode, fmt.Errorf("decode %s %s answer %s: %w", method, path, b, err)
+			return resp.StatusCode, b, fmt.Errorf("decode %s %s answer %s: %w", method, path, b, err)
 		}
 	}
-	return resp.StatusCode, nil
+	return resp.StatusCode, b, nil
 }
 
 // mustCall is call for setup requests, which must answer 200.
@@ -318,7 +357,8 @@ func (h *crashHarness) setup() {
 			// Admins and traders of the three counterparties trade; of
 			// participant 3, which has no counterparty, the trader only.
 			if u.Role == string(venue.RoleTrader) || (u.Role == string(venue.RoleAdmin) && i < 3) {
-				h.traders = append(h.traders, &crashTrader{name: fmt.Sprintf("participant %d %s", i, u.Role), token: token(u)})
+				h.traders = append(h.traders, &crashTrader{name: fmt.Sprintf("participant %d %s", i, u.Role), token: token(u),
+					firm: i, participant: p.ID})
 			}
 		}
 	}
@@ -330,10 +370,13 @@ func (h *crashHarness) setup() {
 	}
 	h.mustCall(h.traders[0].token, "GET", "/api/v1/markets", nil, &markets)
 	for _, m := range markets {
-		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+		switch {
+		case m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed:
 			h.partial = m.ID
-		} else if m.FacilityType == venue.FacilityContinuous {
+		case m.FacilityType == venue.FacilityContinuous:
 			h.allOrNone = m.ID
+		default:
+			h.otc = m.ID
 		}
 	}
 	var instruments []struct {
@@ -346,8 +389,9 @@ func (h *crashHarness) setup() {
 			h.instrument = in.ID
 		}
 	}
-	if h.partial == "" || h.allOrNone == "" || h.instrument == "" {
-		t.Fatalf("demo venue: partial market %q, all-or-none market %q, 1000-piece bond %q", h.partial, h.allOrNone, h.instrument)
+	if h.partial == "" || h.allOrNone == "" || h.otc == "" || h.instrument == "" {
+		t.Fatalf("demo venue: partial market %q, all-or-none market %q, OTC market %q, 1000-piece bond %q", h.partial, h.allOrNone,
+			h.otc, h.instrument)
 	}
 }
 
@@ -426,14 +470,27 @@ func (h *crashHarness) trade(tr *crashTrader, rng *rand.Rand, stop <-chan struct
 			return
 		default:
 		}
-		op := rng.IntN(10)
-		if len(tr.own) == 0 {
+		op := rng.IntN(11)
+		if len(tr.own) == 0 && op < 10 {
 			op = 0
 		}
 		var a offerAnswer
 		switch {
+		case op == 10:
+			if tr.firm < 3 {
+				h.rfq(tr, rng)
+			}
+			continue
 		case op < 6:
-			status, err := h.call(tr.token, "POST", "/api/v1/participant/offers", h.createBody(rng), &a)
+			body, key := h.createBody(rng), ""
+			if rng.IntN(2) == 0 { // keyed: its notes name the key, to find the offer
+				key = fmt.Sprintf("create-%d", h.keys.Add(1))
+				body["notes"] = key
+			}
+			status, _, err := h.callKey(tr.token, "POST", "/api/v1/participant/offers", key, body, &a)
+			if key != "" {
+				h.keyed(keyedRequest{tr: tr, method: "POST", path: "/api/v1/participant/offers", key: key, body: body}, status, err)
+			}
 			if h.answered(tr, "create", status, err, a) && a.Status == venue.StatusCreated {
 				tr.own = append(tr.own, a.ID)
 			}
@@ -486,6 +543,133 @@ func (h *crashHarness) trade(tr *crashTrader, rng *rand.Rand, stop <-chan struct
 			h.trades[x.ID] = ackedTrade{code: x.Code, quantity: q}
 		}
 		h.mu.Unlock()
+	}
+}
+
+// rfq runs one RFQ of tr to a dealer of another firm: request, quote,
+// accept (with an Idempotency-Key), acknowledging each answered step.
+func (h *crashHarness) rfq(tr *crashTrader, rng *rand.Rand) {
+	var dealers []*crashTrader
+	for _, d := range h.traders {
+		if d.firm != tr.firm && d.firm < 3 {
+			dealers = append(dealers, d)
+		}
+	}
+	dealer := dealers[rng.IntN(len(dealers))]
+	dir, other := venue.Bid, venue.Ask
+	if rng.IntN(2) == 0 {
+		dir, other = other, dir
+	}
+	var r, q offerAnswer
+	status, err := h.call(tr.token, "POST", "/api/v1/participant/rfq", map[string]any{"instrument_id": h.instrument,
+		"market_id": h.otc, "direction": dir, "quantity": "1000000", "counterparties": []string{dealer.participant}}, &r)
+	if !h.answered(tr, "rfq", status, err, r) {
+		return
+	}
+	status, err = h.call(dealer.token, "POST", "/api/v1/participant/offers", map[string]any{"instrument_id": h.instrument,
+		"market_id": h.otc, "direction": other, "price_per_unit": "100", "quantity": "1000000", "matched_offer_id": r.ID}, &q)
+	if !h.answered(dealer, "quote", status, err, q) {
+		return
+	}
+	req := keyedRequest{tr: tr, method: "PUT", path: "/api/v1/participant/offers/" + q.ID + "/accept",
+		key: fmt.Sprintf("accept-%d", h.keys.Add(1)), trade: true}
+	var tradeAnswer struct {
+		ID       string      `json:"id"`
+		Code     string      `json:"transaction_identification_code"`
+		Quantity json.Number `json:"quantity"`
+	}
+	status, _, err = h.callKey(tr.token, req.method, req.path, req.key, nil, &tradeAnswer)
+	h.keyed(req, status, err)
+	if err == nil && status == http.StatusOK {
+		h.ackTrade(tradeAnswer.ID, tradeAnswer.Code, tradeAnswer.Quantity)
+		h.rfqTrades.Add(1)
+	} else if err == nil && status/100 == 5 {
+		h.t.Errorf("%s: accept answered %d", tr.name, status)
+	}
+}
+
+// ackTrade records an acknowledged trade.
+func (h *crashHarness) ackTrade(id, code string, quantity json.Number) {
+	q, err := udecimal.Parse(quantity.String())
+	if err != nil || id == "" {
+		h.t.Errorf("trade answer %s %s %s: %v", id, code, quantity, err)
+		return
+	}
+	h.acks.Add(1)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.trades[id] = ackedTrade{code: code, quantity: q}
+}
+
+// keyed notes what became of a keyed request: applied when answered 2xx,
+// to send again after the restart when unanswered.
+func (h *crashHarness) keyed(req keyedRequest, status int, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case err != nil:
+		h.unansweredKeyed = append(h.unansweredKeyed, req)
+	case status/100 == 2 && !req.trade:
+		h.appliedKeys[req.key] = true
+	}
+}
+
+// retryUnanswered sends every keyed request the last kill left unanswered
+// again, with its key, as a client does after reconnecting. Each is
+// answered either as if for the first time (it was not applied and runs
+// now, or its answer was kept and is replayed) or with 409 "applied" (it
+// was applied, its answer lost with the process); never applied twice,
+// which verify checks.
+func (h *crashHarness) retryUnanswered(round int) {
+	t := h.t
+	t.Helper()
+	h.mu.Lock()
+	reqs := h.unansweredKeyed
+	h.unansweredKeyed = nil
+	h.mu.Unlock()
+	for _, req := range reqs {
+		var a offerAnswer
+		var tr struct {
+			ID       string      `json:"id"`
+			Code     string      `json:"transaction_identification_code"`
+			Quantity json.Number `json:"quantity"`
+		}
+		var out any = &a
+		if req.trade {
+			out = &tr
+		}
+		status, body, err := h.callKey(req.tr.token, req.method, req.path, req.key, req.body, out)
+		h.retried++
+		switch {
+		case err != nil:
+			t.Fatalf("round %d: retry of %s %s (key %s): %v", round, req.method, req.path, req.key, err)
+		case status == http.StatusOK && req.trade:
+			h.retriedOK++
+			h.ackTrade(tr.ID, tr.Code, tr.Quantity)
+		case status == http.StatusOK:
+			h.retriedOK++
+			if err := h.ack(a); err != nil {
+				t.Error(err)
+			}
+			if a.Status == venue.StatusCreated {
+				req.tr.own = append(req.tr.own, a.ID)
+			}
+			h.mu.Lock()
+			h.appliedKeys[req.key] = true
+			h.mu.Unlock()
+		case status == http.StatusConflict && bytes.Contains(body, []byte("was applied")):
+			h.retriedApplied++
+			if !req.trade { // an accept's trade is found by its quote's fill
+				h.mu.Lock()
+				h.appliedKeys[req.key] = true
+				h.mu.Unlock()
+			}
+		case status == http.StatusConflict && req.trade:
+			// The quote closed or expired meanwhile: nothing applied.
+			h.rejects.Add(1)
+		default:
+			t.Errorf("round %d: retry of %s %s (key %s) answered %d: %s", round, req.method, req.path, req.key, status, body)
+		}
 	}
 }
 
@@ -573,6 +757,27 @@ func (h *crashHarness) verify(round int) {
 	}
 	h.last = byID
 
+	// A keyed create is there at most once, exactly once if it was
+	// applied: a retry never applies it again.
+	perKey := map[string]int{}
+	for _, o := range offers {
+		if strings.HasPrefix(o.Notes, "create-") {
+			perKey[o.Notes]++
+		}
+	}
+	h.mu.Lock()
+	for key, n := range perKey {
+		if n > 1 {
+			fail("the request with Idempotency-Key %s created %d offers", key, n)
+		}
+	}
+	for key := range h.appliedKeys {
+		if perKey[key] != 1 {
+			fail("the applied request with Idempotency-Key %s has %d offers, want 1", key, perKey[key])
+		}
+	}
+	h.mu.Unlock()
+
 	// Every acknowledged offer is there, in that state or a later one.
 	h.mu.Lock()
 	for id, a := range h.offers {
@@ -647,8 +852,8 @@ func (h *crashHarness) verify(round int) {
 		}
 	}
 	for id, o := range byID {
-		if o.Type == venue.TypeOffer && !sums[id].Equal(o.Filled) {
-			fail("offer %s: filled %s, its trades add up to %s", id, o.Filled, sums[id])
+		if !sums[id].Equal(o.Filled) {
+			fail("%s %s: filled %s, its trades add up to %s", o.Type, id, o.Filled, sums[id])
 		}
 	}
 	h.mu.Lock()
