@@ -83,7 +83,7 @@ func (tx *Tx) setInstrumentMarkets(ctx context.Context, id string, marketIDs []s
 			return fmt.Errorf("list instrument on market %s: %w", m, normalize(err))
 		}
 	}
-	return nil
+	return tx.referenceChanged(ctx) // the instrument and its listing
 }
 
 // Instrument returns one instrument with its market ids.

@@ -28,7 +28,7 @@ func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
 	if err != nil {
 		return fmt.Errorf("create market: %w", normalize(err))
 	}
-	return nil
+	return tx.referenceChanged(ctx)
 }
 
 // UpdateMarket writes every field of m except id and created_at.
@@ -40,7 +40,7 @@ func (tx *Tx) UpdateMarket(ctx context.Context, m *venue.Market) error {
 	if err != nil {
 		return fmt.Errorf("update market: %w", normalize(err))
 	}
-	return nil
+	return tx.referenceChanged(ctx)
 }
 
 // Market returns one market.
@@ -82,4 +82,24 @@ func (tx *Tx) Markets(ctx context.Context, f MarketFilter, page Page) ([]venue.M
 	}
 	out, next := trimPage(out, page, func(m venue.Market) string { return m.ID })
 	return out, next, nil
+}
+
+// referenceChanged counts a change of the trading engine's reference data
+// (markets, instruments and listings, counterparty relations, risk
+// limits) in the transaction that makes it, so an engine of another
+// process notices (ReferenceVersion).
+func (tx *Tx) referenceChanged(ctx context.Context) error {
+	if _, err := tx.exec(ctx, "UPDATE reference_version SET version = version + 1 WHERE id = 1"); err != nil {
+		return fmt.Errorf("count reference change: %w", normalize(err))
+	}
+	return nil
+}
+
+// ReferenceVersion reads the count of reference data changes.
+func (tx *Tx) ReferenceVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := tx.queryRow(ctx, "SELECT version FROM reference_version WHERE id = 1").Scan(&v); err != nil {
+		return 0, fmt.Errorf("reference version: %w", normalize(err))
+	}
+	return v, nil
 }

@@ -97,6 +97,9 @@ func (tx *Tx) SetCounterparty(ctx context.Context, a, b string, enabled bool) (v
 			return venue.CounterpartyRelation{}, fmt.Errorf("set counterparty: %w", normalize(err))
 		}
 	}
+	if err := tx.referenceChanged(ctx); err != nil {
+		return venue.CounterpartyRelation{}, err
+	}
 	var rel venue.CounterpartyRelation
 	var created, updated int64
 	err := tx.queryRow(ctx, `SELECT participant_id, counterparty_id, enabled, created_at, updated_at

@@ -18,6 +18,9 @@ func (tx *Tx) UpsertRiskLimit(ctx context.Context, l *venue.RiskLimit) (venue.Ri
 	if err != nil {
 		return venue.RiskLimit{}, fmt.Errorf("upsert risk limit: %w", normalize(err))
 	}
+	if err := tx.referenceChanged(ctx); err != nil {
+		return venue.RiskLimit{}, err
+	}
 	ls, err := tx.RiskLimits(ctx, l.ParticipantID)
 	if err != nil {
 		return venue.RiskLimit{}, err

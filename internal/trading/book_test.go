@@ -22,19 +22,7 @@ func TestInstrumentBook(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
 		v := newDemoVenue(t, e)
-		ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		otc := ""
-		for _, m := range ms.Items {
-			if m.FacilityType == venue.FacilityOTC {
-				otc = m.ID
-			}
-		}
-		if otc == "" {
-			t.Fatal("the demo venue has no OTC market")
-		}
+		otc := v.otc(t)
 		traders := []venue.Principal{v.principal(t, 0, venue.RoleTrader), v.principal(t, 1, venue.RoleTrader)}
 		enter := func(i int, market, dir, price string) string {
 			t.Helper()

@@ -116,6 +116,22 @@ func (v *demoVenue) principal(t *testing.T, i int, role venue.Role) venue.Princi
 	return venue.Principal{}
 }
 
+// otc returns the demo venue's OTC market.
+func (v *demoVenue) otc(t *testing.T) string {
+	t.Helper()
+	ms, err := v.svc.Markets(context.Background(), trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms.Items {
+		if m.FacilityType == venue.FacilityOTC {
+			return m.ID
+		}
+	}
+	t.Fatal("the demo venue has no OTC market")
+	return ""
+}
+
 // setLimit sets one of participant i's risk limits.
 func (v *demoVenue) setLimit(t *testing.T, i int, name, value string) {
 	t.Helper()

@@ -105,11 +105,12 @@ type reference struct {
 	markets     map[string]venue.Market
 	instruments map[string]venue.Instrument // with their market ids
 	bonds       map[string]bondmath.Bond
+	version     int64 // the database's reference version
 }
 
 // publishReference makes st's reference data the request path's.
 func (e *engine) publishReference(st *state) {
-	e.ref.Store(&reference{markets: st.markets, instruments: st.instruments, bonds: st.bonds})
+	e.ref.Store(&reference{markets: st.markets, instruments: st.instruments, bonds: st.bonds, version: st.refVersion})
 }
 
 // reference returns the published reference data, or nil before start.
@@ -140,7 +141,41 @@ func (e *engine) start(ctx context.Context) error {
 	e.publishReference(st)
 	e.running.Store(true)
 	go e.loop()
+	go e.watchReference()
 	return nil
+}
+
+// referencePoll is how often the engine looks for reference data changed
+// by another process: such a change binds within about this long.
+const referencePoll = time.Second
+
+// watchReference reloads the reference data when the database's reference
+// version moves past the one loaded: changes made through this process's
+// service reload at once (refresh), those of another process (the admin
+// commands, another instance) within referencePoll.
+func (e *engine) watchReference() {
+	t := time.NewTicker(referencePoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.done:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		var v int64
+		err := e.db.View(ctx, func(tx *store.Tx) error {
+			var err error
+			v, err = tx.ReferenceVersion(ctx)
+			return err
+		})
+		if err == nil && v != e.reference().version {
+			if err = e.refresh(ctx); err != nil && !errors.Is(err, errStopped) {
+				e.log.Warn("reload of reference data changed elsewhere failed; retrying", "err", err.Error())
+			}
+		}
+		cancel()
+	}
 }
 
 // stop lets queued commands finish, then ends the loop.
@@ -393,6 +428,7 @@ type state struct {
 	cps         map[[2]string]bool
 	markets     map[string]venue.Market
 	instruments map[string]venue.Instrument
+	refVersion  int64 // the database's reference version the reference data is of
 	bonds       map[string]bondmath.Bond
 	priority    uint64
 	expiries    expiryHeap
@@ -453,6 +489,11 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 }
 
 func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
+	v, err := tx.ReferenceVersion(ctx)
+	if err != nil {
+		return err
+	}
+	st.refVersion = v
 	ms, _, err := tx.Markets(ctx, store.MarketFilter{}, venue.Page{})
 	if err != nil {
 		return err

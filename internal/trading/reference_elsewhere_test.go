@@ -1,0 +1,73 @@
+package trading_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// TestReferenceChangedElsewhere changes a risk limit and a counterparty
+// relation through a second service on the same database that runs no
+// engine, as `bondvenue admin` does: the running engine, which reloads
+// reference data at once only for changes made through its own service,
+// enforces them within a few seconds (it polls the database's reference
+// version every second).
+func TestReferenceChangedElsewhere(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		t.Parallel()
+		v := newDemoVenue(t, e)
+		ctx := context.Background()
+		admin := trading.New(v.db, v.cfg) // not started: the admin commands' service
+		trader := v.principal(t, 0, venue.RoleTrader)
+		offer := func() error {
+			_, err := v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+				Direction: venue.Bid, Price: ptrTo(dec("90")), Quantity: ptrTo(dec("2000000"))})
+			return err
+		}
+		if err := offer(); err != nil {
+			t.Fatalf("CreateOffer before the change = %v", err)
+		}
+		// eventually waits for cond; the deadline is far beyond the poll.
+		eventually := func(what string, cond func() bool) {
+			t.Helper()
+			for deadline := time.Now().Add(30 * time.Second); !cond(); {
+				if time.Now().After(deadline) {
+					t.Fatalf("the running engine never saw %s", what)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+
+		if _, err := admin.SetRiskLimit(ctx, trading.System, v.creds.Participants[0].ID,
+			trading.RiskLimitInput{Name: venue.LimitMaxOffer, Value: ptrTo(dec("1000000"))}); err != nil {
+			t.Fatal(err)
+		}
+		eventually("the lower MAX_OFFER", func() bool {
+			err := offer()
+			return err != nil && strings.Contains(err.Error(), venue.LimitMaxOffer)
+		})
+
+		p0, p1 := v.creds.Participants[0].ID, v.creds.Participants[1].ID
+		rfq := func() error {
+			_, err := v.svc.CreateRFQ(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+				Direction: venue.Bid, Quantity: ptrTo(dec("1000000")), Counterparties: []string{p1}})
+			return err
+		}
+		if err := rfq(); err != nil {
+			t.Fatalf("CreateRFQ to a counterparty = %v", err)
+		}
+		if _, err := admin.SetCounterparty(ctx, trading.System, p0, p1, ptrTo(false)); err != nil {
+			t.Fatal(err)
+		}
+		eventually("the disabled counterparty relation", func() bool {
+			err := rfq()
+			return err != nil && strings.Contains(err.Error(), "counterpart")
+		})
+	})
+}
