@@ -62,6 +62,15 @@ func direction(s string) (string, bool) {
 	return "", false
 }
 
+// checkPrecision records an issue on field when price has more significant
+// decimal places than an instrument's precision allows. Trailing zeros are
+// not significant: "99.5000" fits a precision of 1.
+func checkPrecision(v *venue.Validator, field string, price udecimal.Decimal, precision int) {
+	if precision < 0 || !price.Trunc(uint8(precision)).Equal(price) {
+		v.Addf(field, "has more than the instrument's %d decimal places", precision)
+	}
+}
+
 // prepared is a validated create request with the reference records it
 // names.
 type prepared struct {
@@ -192,8 +201,8 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 		_, rem, err := q.QuoRem(in2.MinIncrement)
 		v.Check(err == nil && rem.IsZero(), "quantity", "must be a multiple of min_increment "+in2.MinIncrement.String())
 	}
-	if in.Price != nil && in.Price.Prec() > in2.Precision {
-		v.Addf("price_per_unit", "has more than the instrument's %d decimal places", in2.Precision)
+	if in.Price != nil {
+		checkPrecision(&v, "price_per_unit", *in.Price, in2.Precision)
 	}
 	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
@@ -426,7 +435,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 	}
 	if in.Price != nil {
 		v.Check(in.Price.IsPos(), "price_per_unit", "must be greater than 0")
-		v.Check(in.Price.Prec() <= instr.Precision, "price_per_unit", fmt.Sprintf("has more than the instrument's %d decimal places", instr.Precision))
+		checkPrecision(&v, "price_per_unit", *in.Price, instr.Precision)
 	}
 	if q := in.Quantity; q != nil {
 		v.Check(q.IsPos(), "quantity", "must be greater than 0")

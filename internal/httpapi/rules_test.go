@@ -1,0 +1,43 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+// This file tests trading rules at their edges through HTTP, on both
+// engines.
+
+// TestPricePrecision: a price is too precise only when its value has more
+// decimals than the instrument's precision; trailing zeros do not count, on
+// create and on update, for offers, RFQs and indicative prices.
+func TestPricePrecision(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		in := x.ins[1]
+		x.obj(t, operator, "PUT", "/api/v1/admin/instruments/"+in, entity("precision", 3), http.StatusOK)
+
+		o := x.create(t, trader(0), offer(in, x.book, "bid", "99.5000", "100000"))
+		wantDec(t, "price", o["price"], "99.5")
+		x.create(t, trader(0), offer(in, x.book, "bid", "99.1230", "100000"))
+		x.refused(t, trader(0), "POST", offersPath, offer(in, x.book, "bid", "99.5001", "100000"), http.StatusBadRequest, "price_per_unit")
+		x.refused(t, trader(0), "POST", offersPath, offer(in, x.book, "bid", "99.1234", "100000"), http.StatusBadRequest, "price_per_unit")
+		// Quantities are checked by value too.
+		x.create(t, trader(0), offer(in, x.book, "bid", "99.25", "101000.000"))
+
+		path := offersPath + "/" + id(o)
+		got := x.obj(t, trader(0), "PUT", path, entity("price_per_unit", "99.60000000"), http.StatusOK)
+		wantDec(t, "amended price", got["price"], "99.6")
+		x.refused(t, trader(0), "PUT", path, entity("price_per_unit", "99.6001"), http.StatusBadRequest, "price_per_unit")
+
+		r := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "1000000",
+			"price_per_unit": "99.5000", "is_executable": true})
+		x.obj(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("price_per_unit", "99.4000"), http.StatusOK)
+		x.refused(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("price_per_unit", "99.4005"), http.StatusBadRequest, "price_per_unit")
+
+		x.obj(t, trader(0), "POST", indicativePath, obj{"account_id": v.account(0), "instrument_id": in,
+			"bid_price": "99.5000", "ask_price": "99.7500000"}, http.StatusOK)
+		x.refused(t, trader(0), "POST", indicativePath, obj{"account_id": v.account(0), "instrument_id": in,
+			"bid_price": "99.5005"}, http.StatusBadRequest, "bid_price")
+	})
+}
