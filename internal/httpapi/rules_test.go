@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -40,4 +41,40 @@ func TestPricePrecision(t *testing.T) {
 		x.refused(t, trader(0), "POST", indicativePath, obj{"account_id": v.account(0), "instrument_id": in,
 			"bid_price": "99.5005"}, http.StatusBadRequest, "bid_price")
 	})
+}
+
+// TestUpdateSettlementDate: an update's settlement date must be before the
+// instrument's maturity, as on create, for offers and RFQs.
+func TestUpdateSettlementDate(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		in := x.ins[0]            // matures 2033-02-15
+		const late = "2060-06-01" // a Tuesday after every demo instrument's maturity
+		x.refused(t, trader(0), "POST", offersPath, set(offer(in, x.book, "bid", "95", "100000"), "settlement_date", late),
+			http.StatusBadRequest, "settlement_date")
+
+		o := x.create(t, trader(0), offer(in, x.book, "bid", "95", "100000"))
+		e := x.refused(t, trader(0), "PUT", offersPath+"/"+id(o), entity("settlement_date", late), http.StatusBadRequest, "settlement_date")
+		if !strings.Contains(errorText(e)+detailsText(e), "maturity") {
+			t.Errorf("offer update after maturity: %v, want the maturity named", e)
+		}
+		x.state(t, trader(0), id(o), "created", "100000", "0")
+		x.obj(t, trader(0), "PUT", offersPath+"/"+id(o), entity("settlement_date", "2026-11-25"), http.StatusOK)
+
+		r := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "1000000"})
+		x.refused(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("settlement_date", late), http.StatusBadRequest, "settlement_date")
+		x.refused(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("settlement_date", "2026-11-21"), http.StatusBadRequest, "settlement_date")
+		x.obj(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("settlement_date", "2026-11-25"), http.StatusOK)
+	})
+}
+
+// detailsText joins an error body's issues.
+func detailsText(e obj) string {
+	var b strings.Builder
+	ds, _ := e["details"].([]any)
+	for _, d := range ds {
+		s, _ := d.(obj)["issue"].(string)
+		b.WriteString(s + "\n")
+	}
+	return b.String()
 }

@@ -71,6 +71,18 @@ func checkPrecision(v *venue.Validator, field string, price udecimal.Decimal, pr
 	}
 }
 
+// checkSettlement records the issues of settle as the settlement date of a
+// record traded today on an instrument with terms bond: a TARGET2 business
+// day, not before today, before maturity. bondErr says the terms are
+// unusable, which the caller reports on instrument_id.
+func checkSettlement(v *venue.Validator, settle, today bondmath.Date, bond bondmath.Bond, bondErr error) {
+	v.Check(bondmath.TARGET2.IsBusinessDay(settle), "settlement_date", "must be a TARGET2 business day")
+	v.Check(!settle.Before(today), "settlement_date", "must not be before the trade date "+today.String())
+	if bondErr == nil {
+		v.Check(settle.Before(bond.Maturity), "settlement_date", "must be before the instrument's maturity "+bond.Maturity.String())
+	}
+}
+
 // prepared is a validated create request with the reference records it
 // names.
 type prepared struct {
@@ -206,15 +218,12 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	}
 	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
+	// The default is a business day from today on.
 	settle := bondmath.TARGET2.AddBusinessDays(today, pr.market.SettlementLag)
 	if in.SettlementDate != nil {
 		settle = *in.SettlementDate
-		v.Check(bondmath.TARGET2.IsBusinessDay(settle), "settlement_date", "must be a TARGET2 business day")
-		v.Check(!settle.Before(today), "settlement_date", "must not be before the trade date "+today.String())
 	}
-	if bondErr == nil {
-		v.Check(settle.Before(bond.Maturity), "settlement_date", "must be before the instrument's maturity "+bond.Maturity.String())
-	}
+	checkSettlement(&v, settle, today, bond, bondErr)
 	for i, c := range in.Counterparties {
 		v.Check(validID(c), fmt.Sprintf("counterparties[%d]", i), "must be a participant id")
 	}
@@ -446,9 +455,8 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 		}
 	}
 	if d := in.SettlementDate; d != nil {
-		today := bondmath.DateOf(s.clock())
-		v.Check(bondmath.TARGET2.IsBusinessDay(*d), "settlement_date", "must be a TARGET2 business day")
-		v.Check(!d.Before(today), "settlement_date", "must not be before the trade date "+today.String())
+		bond, bondErr := bondFor(s.eng.reference(), instr)
+		checkSettlement(&v, *d, bondmath.DateOf(s.clock()), bond, bondErr)
 	}
 	if in.Validity != nil {
 		val := strings.ToLower(*in.Validity)
