@@ -611,15 +611,20 @@ func (s *Service) RFQs(ctx context.Context, p venue.Principal, f OfferFilter, pa
 		RecipientOf: p.ParticipantID, Status: f.Status, InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
 }
 
+// checkFilterID records an issue on a list's filter parameter name when
+// it is set but cannot be an id; what names the record.
+func checkFilterID(v *venue.Validator, name, id, what string) {
+	v.Check(id == "" || validID(id), name, "must be "+what+" id")
+}
+
 func (s *Service) listOffers(ctx context.Context, f store.OfferFilter, page venue.Page) (List[venue.Offer], error) {
-	if f.Status != "" && !contains([]string{venue.StatusCreated, venue.StatusClosed, venue.StatusCancelled,
-		venue.StatusRejected, venue.StatusExpired}, f.Status) {
-		return List[venue.Offer]{}, venue.InvalidField("status", "must be created, closed, cancelled, rejected or expired")
-	}
-	for _, id := range []string{f.InstrumentID, f.MarketID} {
-		if id != "" && !validID(id) {
-			return List[venue.Offer]{}, venue.InvalidField("instrument_id", "must be an id")
-		}
+	var v venue.Validator
+	v.Check(f.Status == "" || contains([]string{venue.StatusCreated, venue.StatusClosed, venue.StatusCancelled,
+		venue.StatusRejected, venue.StatusExpired}, f.Status), "status", "must be created, closed, cancelled, rejected or expired")
+	checkFilterID(&v, "instrument_id", f.InstrumentID, "an instrument")
+	checkFilterID(&v, "market_id", f.MarketID, "a market")
+	if err := v.Err(); err != nil {
+		return List[venue.Offer]{}, err
 	}
 	var out List[venue.Offer]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
@@ -825,10 +830,12 @@ type TradeFilter struct {
 
 // Trades lists trades the caller is party to (all for the operator).
 func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, page venue.Page) (List[TradeView], error) {
-	for _, id := range []string{f.InstrumentID, f.MarketID, f.OfferID} {
-		if id != "" && !validID(id) {
-			return List[TradeView]{}, venue.Invalid("filters instrument_id, market_id and offer_id take ids")
-		}
+	var v venue.Validator
+	checkFilterID(&v, "instrument_id", f.InstrumentID, "an instrument")
+	checkFilterID(&v, "market_id", f.MarketID, "a market")
+	checkFilterID(&v, "offer_id", f.OfferID, "an offer")
+	if err := v.Err(); err != nil {
+		return List[TradeView]{}, err
 	}
 	var out List[TradeView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
