@@ -826,6 +826,7 @@ func tradeViews(ctx context.Context, tx *store.Tx, ts []venue.Trade) ([]TradeVie
 // TradeFilter selects trades in a list.
 type TradeFilter struct {
 	InstrumentID, MarketID, OfferID string
+	ExecutionType                   string // otc or continuous
 }
 
 // Trades lists trades the caller is party to (all for the operator).
@@ -834,13 +835,15 @@ func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, 
 	checkFilterID(&v, "instrument_id", f.InstrumentID, "an instrument")
 	checkFilterID(&v, "market_id", f.MarketID, "a market")
 	checkFilterID(&v, "offer_id", f.OfferID, "an offer")
+	v.Check(f.ExecutionType == "" || f.ExecutionType == venue.ExecutionOTC || f.ExecutionType == venue.ExecutionContinuous,
+		"execution_type", "must be otc or continuous")
 	if err := v.Err(); err != nil {
 		return List[TradeView]{}, err
 	}
 	var out List[TradeView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		ts, next, err := tx.Trades(ctx, store.TradeFilter{Party: p.ParticipantID, InstrumentID: f.InstrumentID,
-			MarketID: f.MarketID, OfferID: f.OfferID}, page)
+			MarketID: f.MarketID, OfferID: f.OfferID, ExecutionType: f.ExecutionType}, page)
 		if err != nil {
 			return err
 		}
