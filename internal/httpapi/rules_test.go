@@ -78,3 +78,26 @@ func detailsText(e obj) string {
 	}
 	return b.String()
 }
+
+// TestEngineStopped: with the trading engine stopped, trading commands
+// answer 503 with Retry-After (not ready), not 502 (a database failure);
+// reads still work.
+func TestEngineStopped(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		o := x.create(t, trader(0), offer(x.ins[0], x.book, "bid", "95", "100000"))
+		v.svc.Close()
+		for _, c := range []call{
+			{name: "offers_create_engine_stopped", as: trader(0), method: "POST", path: offersPath, body: offer(x.ins[0], x.book, "bid", "95", "100000")},
+			{as: trader(0), method: "DELETE", path: offersPath + "/" + id(o)},
+			{as: trader(0), method: "PUT", path: offersPath + "/" + id(o), body: entity("quantity", "200000")},
+		} {
+			c.want = http.StatusServiceUnavailable
+			r := x.run(t, c)
+			if r.header.Get("Retry-After") == "" {
+				t.Errorf("%s %s: no Retry-After on the 503", c.method, c.path)
+			}
+		}
+		x.state(t, viewer(0), id(o), "created", "100000", "0")
+	})
+}
