@@ -79,6 +79,33 @@ func detailsText(e obj) string {
 	return b.String()
 }
 
+// TestIdempotencyKeyLength: the document allows keys of up to 255
+// characters; one more is a 400 naming the header.
+func TestIdempotencyKeyLength(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		body := offer(x.ins[0], x.book, "bid", "95", "100000")
+		for _, k := range []string{strings.Repeat("k", 255), strings.Repeat("é", 255)} {
+			key := map[string]string{"Idempotency-Key": k}
+			first := x.send(t, trader(0), "POST", offersPath, body, http.StatusOK, key)
+			again := x.send(t, trader(0), "POST", offersPath, body, http.StatusOK, key)
+			if again.header.Get("Idempotent-Replayed") != "true" || string(again.body) != string(first.body) {
+				t.Errorf("retry with a 255-character key: Idempotent-Replayed %q, want the first answer replayed",
+					again.header.Get("Idempotent-Replayed"))
+			}
+		}
+		for _, k := range []string{strings.Repeat("k", 256), strings.Repeat("é", 256)} {
+			r := x.send(t, trader(0), "POST", offersPath, body, http.StatusBadRequest, map[string]string{"Idempotency-Key": k})
+			if got := issueFields(t, r); len(got) != 1 || got[0] != "Idempotency-Key" {
+				t.Errorf("a 256-character key: details name %v, want Idempotency-Key", got)
+			}
+		}
+		if n := len(x.list(t, viewer(0), offersPath)); n != 2 {
+			t.Errorf("%d offers, want 2: refused keys create nothing", n)
+		}
+	})
+}
+
 // TestEngineStopped: with the trading engine stopped, trading commands
 // answer 503 with Retry-After (not ready), not 502 (a database failure);
 // reads still work.

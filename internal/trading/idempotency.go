@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -17,6 +18,9 @@ import (
 const (
 	idempotencyTTL      = 24 * time.Hour
 	idempotencyInFlight = time.Minute
+	// maxIdempotencyKey is the longest key in characters, as the OpenAPI
+	// document declares it (the column is unbounded TEXT on both engines).
+	maxIdempotencyKey = 255
 )
 
 // StoredResponse is a kept answer.
@@ -29,8 +33,8 @@ type StoredResponse struct {
 // answer to replay, or nil when the caller should run the request and then
 // call FinishIdempotencyKey (or ReleaseIdempotencyKey).
 func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*StoredResponse, error) {
-	if key == "" || len(key) > 200 {
-		return nil, venue.InvalidField("Idempotency-Key", "must be 1 to 200 characters")
+	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey {
+		return nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters", maxIdempotencyKey))
 	}
 	now := s.clock()
 	var cur store.IdempotencyRecord
