@@ -22,7 +22,12 @@ var statusOf = map[venue.Kind]int{
 	venue.KindRateLimited:     http.StatusTooManyRequests,
 	venue.KindUnavailable:     http.StatusBadGateway,
 	venue.KindTooLarge:        http.StatusRequestEntityTooLarge,
+	venue.KindNotReady:        http.StatusServiceUnavailable,
 }
+
+// notReadyRetry is the Retry-After of a 503: the engine is starting or
+// restarting.
+const notReadyRetry = time.Second
 
 // errorBody is the error shape of DESIGN §3.
 type errorBody struct {
@@ -72,7 +77,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.DebugContext(r.Context(), "request rejected", "id", id, "status", status, "err", err.Error())
 	}
 	var ra *retryAfter
-	if errors.As(err, &ra) {
+	if !errors.As(err, &ra) && status == http.StatusServiceUnavailable {
+		ra = &retryAfter{error: err, after: notReadyRetry}
+	}
+	if ra != nil {
 		secs := int(ra.after.Seconds() + 0.999)
 		if secs < 1 {
 			secs = 1

@@ -324,7 +324,7 @@ func (s *Server) listTrades(w http.ResponseWriter, r *http.Request, p venue.Prin
 		return err
 	}
 	l, err := s.svc.Trades(r.Context(), p, trading.TradeFilter{InstrumentID: q.Get("instrument_id"),
-		MarketID: q.Get("market_id"), OfferID: q.Get("offer_id")}, page)
+		MarketID: q.Get("market_id"), OfferID: q.Get("offer_id"), ExecutionType: q.Get("execution_type")}, page)
 	if err != nil {
 		return err
 	}

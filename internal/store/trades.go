@@ -98,10 +98,11 @@ func (tx *Tx) Trade(ctx context.Context, id string) (venue.Trade, error) {
 
 // TradeFilter selects trades in a list.
 type TradeFilter struct {
-	Party        string // a participant on either side
-	InstrumentID string
-	MarketID     string
-	OfferID      string // an order of this offer
+	Party         string // a participant on either side
+	InstrumentID  string
+	MarketID      string
+	OfferID       string // an order of this offer
+	ExecutionType string // otc or continuous
 }
 
 // Trades lists trades matching f, newest first.
@@ -122,6 +123,10 @@ func (tx *Tx) Trades(ctx context.Context, f TradeFilter, page Page) ([]venue.Tra
 	if f.OfferID != "" {
 		q += " AND id IN (SELECT trade_id FROM orders WHERE offer_id = ?)"
 		args = append(args, f.OfferID)
+	}
+	if f.ExecutionType != "" {
+		q += " AND execution_type = ?"
+		args = append(args, f.ExecutionType)
 	}
 	q, args = pageSQL(q, args, page, "id", "created_at")
 	ts, err := tx.scanTrades(ctx, q, args...)

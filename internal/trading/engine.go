@@ -188,7 +188,7 @@ func (e *engine) stop() {
 	<-e.done
 }
 
-var errStopped = &venue.Error{Kind: venue.KindUnavailable, Message: "the trading engine is not running"}
+var errStopped = &venue.Error{Kind: venue.KindNotReady, Message: "the trading engine is not running"}
 
 // do submits a command and waits for its answer. Once submitted, a command
 // runs to completion even if ctx ends, so its answer is never lost.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -32,6 +33,9 @@ import (
 const (
 	idempotencyTTL     = 24 * time.Hour
 	idempotencyAbandon = 10 * time.Minute
+	// maxIdempotencyKey is the longest key in characters, as the OpenAPI
+	// document declares it (the column is unbounded TEXT on both engines).
+	maxIdempotencyKey = 255
 )
 
 // StoredResponse is a kept answer.
@@ -58,8 +62,8 @@ var errAnswerLost = venue.Conflict("the request with this Idempotency-Key was ap
 // ClaimIdempotencyKey starts a request under key. It returns the kept
 // answer to replay, or the claim under which the caller runs the request.
 func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*IdempotencyClaim, *StoredResponse, error) {
-	if key == "" || len(key) > 200 {
-		return nil, nil, venue.InvalidField("Idempotency-Key", "must be 1 to 200 characters")
+	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey {
+		return nil, nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters", maxIdempotencyKey))
 	}
 	now := s.clock()
 	stale := now.Add(-idempotencyTTL)

@@ -288,8 +288,7 @@ func priceIndicative(ip *venue.IndicativePrice, instr venue.Instrument, now time
 	for _, sd := range sides {
 		if sd.price != nil {
 			v.Check(sd.price.IsPos(), sd.priceName, "must be greater than 0")
-			v.Check(sd.price.Trunc(uint8(instr.Precision)).Equal(*sd.price), sd.priceName,
-				fmt.Sprintf("has more than the instrument's %d decimal places", instr.Precision))
+			checkPrecision(&v, sd.priceName, *sd.price, instr.Precision)
 		}
 		if q := sd.qty; q != nil {
 			v.Check(sd.price != nil, sd.qtyName, "needs "+sd.priceName+": a side without a price has no quantity")

@@ -62,6 +62,27 @@ func direction(s string) (string, bool) {
 	return "", false
 }
 
+// checkPrecision records an issue on field when price has more significant
+// decimal places than an instrument's precision allows. Trailing zeros are
+// not significant: "99.5000" fits a precision of 1.
+func checkPrecision(v *venue.Validator, field string, price udecimal.Decimal, precision int) {
+	if precision < 0 || !price.Trunc(uint8(precision)).Equal(price) {
+		v.Addf(field, "has more than the instrument's %d decimal places", precision)
+	}
+}
+
+// checkSettlement records the issues of settle as the settlement date of a
+// record traded today on an instrument with terms bond: a TARGET2 business
+// day, not before today, before maturity. bondErr says the terms are
+// unusable, which the caller reports on instrument_id.
+func checkSettlement(v *venue.Validator, settle, today bondmath.Date, bond bondmath.Bond, bondErr error) {
+	v.Check(bondmath.TARGET2.IsBusinessDay(settle), "settlement_date", "must be a TARGET2 business day")
+	v.Check(!settle.Before(today), "settlement_date", "must not be before the trade date "+today.String())
+	if bondErr == nil {
+		v.Check(settle.Before(bond.Maturity), "settlement_date", "must be before the instrument's maturity "+bond.Maturity.String())
+	}
+}
+
 // prepared is a validated create request with the reference records it
 // names.
 type prepared struct {
@@ -192,20 +213,17 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 		_, rem, err := q.QuoRem(in2.MinIncrement)
 		v.Check(err == nil && rem.IsZero(), "quantity", "must be a multiple of min_increment "+in2.MinIncrement.String())
 	}
-	if in.Price != nil && in.Price.Prec() > in2.Precision {
-		v.Addf("price_per_unit", "has more than the instrument's %d decimal places", in2.Precision)
+	if in.Price != nil {
+		checkPrecision(&v, "price_per_unit", *in.Price, in2.Precision)
 	}
 	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
+	// The default is a business day from today on.
 	settle := bondmath.TARGET2.AddBusinessDays(today, pr.market.SettlementLag)
 	if in.SettlementDate != nil {
 		settle = *in.SettlementDate
-		v.Check(bondmath.TARGET2.IsBusinessDay(settle), "settlement_date", "must be a TARGET2 business day")
-		v.Check(!settle.Before(today), "settlement_date", "must not be before the trade date "+today.String())
 	}
-	if bondErr == nil {
-		v.Check(settle.Before(bond.Maturity), "settlement_date", "must be before the instrument's maturity "+bond.Maturity.String())
-	}
+	checkSettlement(&v, settle, today, bond, bondErr)
 	for i, c := range in.Counterparties {
 		v.Check(validID(c), fmt.Sprintf("counterparties[%d]", i), "must be a participant id")
 	}
@@ -434,7 +452,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 	}
 	if in.Price != nil {
 		v.Check(in.Price.IsPos(), "price_per_unit", "must be greater than 0")
-		v.Check(in.Price.Prec() <= instr.Precision, "price_per_unit", fmt.Sprintf("has more than the instrument's %d decimal places", instr.Precision))
+		checkPrecision(&v, "price_per_unit", *in.Price, instr.Precision)
 	}
 	if q := in.Quantity; q != nil {
 		v.Check(q.IsPos(), "quantity", "must be greater than 0")
@@ -445,9 +463,8 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 		}
 	}
 	if d := in.SettlementDate; d != nil {
-		today := bondmath.DateOf(s.clock())
-		v.Check(bondmath.TARGET2.IsBusinessDay(*d), "settlement_date", "must be a TARGET2 business day")
-		v.Check(!d.Before(today), "settlement_date", "must not be before the trade date "+today.String())
+		bond, bondErr := bondFor(s.eng.reference(), instr)
+		checkSettlement(&v, *d, bondmath.DateOf(s.clock()), bond, bondErr)
 	}
 	if in.Validity != nil {
 		val := strings.ToLower(*in.Validity)
@@ -602,15 +619,20 @@ func (s *Service) RFQs(ctx context.Context, p venue.Principal, f OfferFilter, pa
 		RecipientOf: p.ParticipantID, Status: f.Status, InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
 }
 
+// checkFilterID records an issue on a list's filter parameter name when
+// it is set but cannot be an id; what names the record.
+func checkFilterID(v *venue.Validator, name, id, what string) {
+	v.Check(id == "" || validID(id), name, "must be "+what+" id")
+}
+
 func (s *Service) listOffers(ctx context.Context, f store.OfferFilter, page venue.Page) (List[venue.Offer], error) {
-	if f.Status != "" && !contains([]string{venue.StatusCreated, venue.StatusClosed, venue.StatusCancelled,
-		venue.StatusRejected, venue.StatusExpired}, f.Status) {
-		return List[venue.Offer]{}, venue.InvalidField("status", "must be created, closed, cancelled, rejected or expired")
-	}
-	for _, id := range []string{f.InstrumentID, f.MarketID} {
-		if id != "" && !validID(id) {
-			return List[venue.Offer]{}, venue.InvalidField("instrument_id", "must be an id")
-		}
+	var v venue.Validator
+	v.Check(f.Status == "" || contains([]string{venue.StatusCreated, venue.StatusClosed, venue.StatusCancelled,
+		venue.StatusRejected, venue.StatusExpired}, f.Status), "status", "must be created, closed, cancelled, rejected or expired")
+	checkFilterID(&v, "instrument_id", f.InstrumentID, "an instrument")
+	checkFilterID(&v, "market_id", f.MarketID, "a market")
+	if err := v.Err(); err != nil {
+		return List[venue.Offer]{}, err
 	}
 	var out List[venue.Offer]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
@@ -812,19 +834,24 @@ func tradeViews(ctx context.Context, tx *store.Tx, ts []venue.Trade) ([]TradeVie
 // TradeFilter selects trades in a list.
 type TradeFilter struct {
 	InstrumentID, MarketID, OfferID string
+	ExecutionType                   string // otc or continuous
 }
 
 // Trades lists trades the caller is party to (all for the operator).
 func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, page venue.Page) (List[TradeView], error) {
-	for _, id := range []string{f.InstrumentID, f.MarketID, f.OfferID} {
-		if id != "" && !validID(id) {
-			return List[TradeView]{}, venue.Invalid("filters instrument_id, market_id and offer_id take ids")
-		}
+	var v venue.Validator
+	checkFilterID(&v, "instrument_id", f.InstrumentID, "an instrument")
+	checkFilterID(&v, "market_id", f.MarketID, "a market")
+	checkFilterID(&v, "offer_id", f.OfferID, "an offer")
+	v.Check(f.ExecutionType == "" || f.ExecutionType == venue.ExecutionOTC || f.ExecutionType == venue.ExecutionContinuous,
+		"execution_type", "must be otc or continuous")
+	if err := v.Err(); err != nil {
+		return List[TradeView]{}, err
 	}
 	var out List[TradeView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		ts, next, err := tx.Trades(ctx, store.TradeFilter{Party: p.ParticipantID, InstrumentID: f.InstrumentID,
-			MarketID: f.MarketID, OfferID: f.OfferID}, page)
+			MarketID: f.MarketID, OfferID: f.OfferID, ExecutionType: f.ExecutionType}, page)
 		if err != nil {
 			return err
 		}

@@ -66,7 +66,7 @@ func New(db *store.DB, cfg Config) *Service {
 
 // Start rebuilds the trading engine's books and risk state from the
 // database and starts the sequencer. Reads work without it; trading
-// commands answer 502 until it runs.
+// commands fail with venue.KindNotReady (503) until it runs.
 func (s *Service) Start(ctx context.Context) error {
 	return s.eng.start(ctx)
 }

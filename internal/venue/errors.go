@@ -20,8 +20,9 @@ const (
 	KindLimit                       // a risk limit would be breached
 	KindMismatch                    // an idempotency key reused with another request
 	KindRateLimited                 // too many requests
-	KindUnavailable                 // the database or engine cannot serve the request
+	KindUnavailable                 // the database failed or could not serve the request
 	KindTooLarge                    // the request body exceeds the size limit
+	KindNotReady                    // the trading engine is not running (starting or stopped); retry later
 )
 
 // FieldIssue names one invalid input field and what is wrong with it.
