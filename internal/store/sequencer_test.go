@@ -117,6 +117,14 @@ func (v *batchVenue) checkWritten(t *testing.T, w store.BatchWrite) {
 		if d := cmp.Diff(want, got, opts...); d != "" {
 			t.Errorf("trade %s (-want +got):\n%s", want.ID, d)
 		}
+		for _, o := range []venue.Order{want.AskOrder, want.BidOrder} {
+			listed := list(t, v.db, func(ctx context.Context, tx *store.Tx) ([]venue.Trade, string, error) {
+				return tx.Trades(ctx, store.TradeFilter{OfferID: o.OfferID, Party: o.ParticipantID}, store.Page{Limit: 10})
+			})
+			if d := cmp.Diff([]venue.Trade{want}, listed, opts...); d != "" {
+				t.Errorf("Trades(offer %s) (-want +got):\n%s", o.OfferID, d)
+			}
+		}
 	}
 }
 
