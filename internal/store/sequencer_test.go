@@ -126,6 +126,18 @@ func (v *batchVenue) checkWritten(t *testing.T, w store.BatchWrite) {
 			}
 		}
 	}
+	var ids []string
+	byID := map[string]venue.Offer{}
+	for _, o := range w.Offers {
+		ids = append(ids, o.ID)
+		byID[o.ID] = *o // an RFQ without its recipients, as in lists
+	}
+	got := read(t, v.db, func(ctx context.Context, tx *store.Tx) (map[string]venue.Offer, error) {
+		return tx.OffersByID(ctx, ids)
+	})
+	if d := cmp.Diff(byID, got, opts...); d != "" {
+		t.Errorf("OffersByID (-want +got):\n%s", d)
+	}
 }
 
 // checkNotWritten fails if anything of w is in the database.
