@@ -138,8 +138,7 @@ func offerView(p venue.Principal, v trading.OfferView) offerJSON {
 	out := offerJSON{Offer: wire.OfferOf(v.Offer, v.ShowRecipients)}
 	redactOffer(p, &out.Offer)
 	if v.Instrument != nil {
-		in := instrumentListView(trading.InstrumentView{Instrument: *v.Instrument,
-			Limits: trading.InstrumentLimits{Ask: []trading.LimitEntry{}, Bid: []trading.LimitEntry{}}})
+		in := instrumentNested(*v.Instrument)
 		out.Instrument = &in
 	}
 	if v.Market != nil {
@@ -192,7 +191,14 @@ func recordView(p venue.Principal, o venue.Offer) wire.Offer {
 	return out
 }
 
-// tradeJSON is a trade with its orders and market nested.
+// instrumentNested renders an instrument nested in a record: as in lists,
+// without its book.
+func instrumentNested(in venue.Instrument) instrumentJSON {
+	return instrumentListView(trading.InstrumentView{Instrument: in,
+		Limits: trading.InstrumentLimits{Ask: []trading.LimitEntry{}, Bid: []trading.LimitEntry{}}})
+}
+
+// tradeJSON is a trade with its market and orders nested.
 type tradeJSON struct {
 	wire.Trade
 	Market   marketJSON `json:"market"`
@@ -200,19 +206,32 @@ type tradeJSON struct {
 	BidOrder orderJSON  `json:"bid_order"`
 }
 
+// orderJSON is a trade's order with its objects nested: its account (null
+// on the other firm's order, whose account_id is blanked), its participant
+// (the other firm's public fields), the trade's instrument and the offer,
+// quote or RFQ it filled (the other firm's redacted as in lists).
 type orderJSON struct {
 	wire.Order
-	Account     *struct{} `json:"account"`
-	Participant *struct{} `json:"participant"`
-	Instrument  *struct{} `json:"instrument"`
-	Offer       *struct{} `json:"offer"`
+	Account     *accountJSON    `json:"account"`
+	Participant any             `json:"participant"`
+	Instrument  *instrumentJSON `json:"instrument"`
+	Offer       wire.Offer      `json:"offer"`
 }
 
 func tradeView(p venue.Principal, t trading.TradeView) tradeJSON {
-	out := tradeJSON{Trade: wire.TradeOf(t.Trade), Market: marketView(t.Market),
-		AskOrder: orderJSON{Order: wire.OrderOf(t.AskOrder)}, BidOrder: orderJSON{Order: wire.OrderOf(t.BidOrder)}}
-	redactOrder(p, &out.AskOrder.Order)
-	redactOrder(p, &out.BidOrder.Order)
+	in := instrumentNested(t.Instrument)
+	return tradeJSON{Trade: wire.TradeOf(t.Trade), Market: marketView(t.Market),
+		AskOrder: orderView(p, t.AskOrder, t.Ask, &in), BidOrder: orderView(p, t.BidOrder, t.Bid, &in)}
+}
+
+func orderView(p venue.Principal, o venue.Order, v trading.OrderView, in *instrumentJSON) orderJSON {
+	out := orderJSON{Order: wire.OrderOf(o), Participant: participantView(v.Participant), Instrument: in,
+		Offer: recordView(p, v.Offer)}
+	redactOrder(p, &out.Order)
+	if v.Account != nil && out.AccountID != "" {
+		a := accountView(*v.Account)
+		out.Account = &a
+	}
 	return out
 }
 

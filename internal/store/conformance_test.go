@@ -53,6 +53,7 @@ var conformance = []struct {
 	{"EventSequence", testEventSequence},
 	{"EventVisibility", testEventVisibility},
 	{"Pagination", testPagination},
+	{"ByID", testByID},
 }
 
 func TestConformance(t *testing.T) {

@@ -117,6 +117,26 @@ func (v *batchVenue) checkWritten(t *testing.T, w store.BatchWrite) {
 		if d := cmp.Diff(want, got, opts...); d != "" {
 			t.Errorf("trade %s (-want +got):\n%s", want.ID, d)
 		}
+		for _, o := range []venue.Order{want.AskOrder, want.BidOrder} {
+			listed := list(t, v.db, func(ctx context.Context, tx *store.Tx) ([]venue.Trade, string, error) {
+				return tx.Trades(ctx, store.TradeFilter{OfferID: o.OfferID, Party: o.ParticipantID}, store.Page{Limit: 10})
+			})
+			if d := cmp.Diff([]venue.Trade{want}, listed, opts...); d != "" {
+				t.Errorf("Trades(offer %s) (-want +got):\n%s", o.OfferID, d)
+			}
+		}
+	}
+	var ids []string
+	byID := map[string]venue.Offer{}
+	for _, o := range w.Offers {
+		ids = append(ids, o.ID)
+		byID[o.ID] = *o // an RFQ without its recipients, as in lists
+	}
+	got := read(t, v.db, func(ctx context.Context, tx *store.Tx) (map[string]venue.Offer, error) {
+		return tx.OffersByID(ctx, ids)
+	})
+	if d := cmp.Diff(byID, got, opts...); d != "" {
+		t.Errorf("OffersByID (-want +got):\n%s", d)
 	}
 }
 

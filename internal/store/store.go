@@ -362,11 +362,14 @@ const maxChunk = 64
 // On SQLite their sizes are powers of two, largest first, so a multi-row
 // statement comes in a handful of shapes that stay prepared; PostgreSQL
 // (whose driver prepares every shape itself) takes the fewest statements.
-func inChunks(e Engine, n int, fn func(from, size int)) {
+func inChunks(e Engine, n int, fn func(from, size int)) { chunks(e, n, maxChunk, fn) }
+
+// chunks is inChunks with chunks of at most most items (a power of two).
+func chunks(e Engine, n, most int, fn func(from, size int)) {
 	for from := 0; from < n; {
-		size := min(maxChunk, n-from)
+		size := min(most, n-from)
 		if e == SQLite {
-			size = maxChunk
+			size = most
 			for size > n-from {
 				size /= 2
 			}

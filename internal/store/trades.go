@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -46,47 +47,47 @@ func tradeInserts(e Engine, trades []venue.Trade) []statement {
 	return out
 }
 
-const tradeCols = `id, transaction_identification_code, market_id, instrument_id, ask_order_id, bid_order_id,
-	status, quantity, price_per_unit, accrued_interest, price, fee, settlement_date, execution_type,
-	created_at, updated_at`
+// tradeFrom selects trades with their two orders: one row per trade, the
+// ask order's columns then the bid order's, joined on the orders' primary
+// key, so a list of any length is one query.
+var tradeFrom = `SELECT t.id, t.transaction_identification_code, t.market_id, t.instrument_id, t.status, t.quantity,
+	t.price_per_unit, t.accrued_interest, t.price, t.fee, t.settlement_date, t.execution_type, t.created_at, t.updated_at,
+	` + orderCols("a") + `,
+	` + orderCols("b") + `
+	FROM trades t JOIN orders a ON a.id = t.ask_order_id JOIN orders b ON b.id = t.bid_order_id WHERE 1 = 1`
 
-func (tx *Tx) scanTrades(ctx context.Context, q string, args ...any) ([]venue.Trade, error) {
-	ts, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Trade, error) {
-		var t venue.Trade
-		var settle string
-		var created, updated int64
-		err := r.Scan(&t.ID, &t.TransactionIdentificationCode, &t.MarketID, &t.InstrumentID, &t.AskOrder.ID,
-			&t.BidOrder.ID, &t.Status, decimal{&t.Quantity}, decimal{&t.PricePerUnit}, decimal{&t.AccruedInterest},
-			decimal{&t.Price}, decimal{&t.Fee}, &settle, &t.ExecutionType, &created, &updated)
-		if err != nil {
-			return t, err
-		}
-		t.CreatedAt, t.UpdatedAt = fromMS(created), fromMS(updated)
-		t.SettlementDate, err = bondmath.ParseDate(settle)
-		return t, err
-	}, q, args...)
+// orderCols lists an order's columns under a table alias.
+func orderCols(alias string) string {
+	return strings.ReplaceAll(`o.id, o.offer_id, o.direction, o.participant_id, o.account_id, o.market_id,
+	o.instrument_id, o.quantity, o.price_per_unit, o.filled_quantity, o.status, o.type, o.created_at, o.updated_at`,
+		"o.", alias+".")
+}
+
+func scanTrade(r *sql.Rows) (venue.Trade, error) {
+	var t venue.Trade
+	var settle string
+	var created, updated, aCreated, aUpdated, bCreated, bUpdated int64
+	a, b := &t.AskOrder, &t.BidOrder
+	err := r.Scan(&t.ID, &t.TransactionIdentificationCode, &t.MarketID, &t.InstrumentID, &t.Status,
+		decimal{&t.Quantity}, decimal{&t.PricePerUnit}, decimal{&t.AccruedInterest}, decimal{&t.Price}, decimal{&t.Fee},
+		&settle, &t.ExecutionType, &created, &updated,
+		&a.ID, &a.OfferID, &a.Direction, &a.ParticipantID, &a.AccountID, &a.MarketID, &a.InstrumentID,
+		decimal{&a.Quantity}, decimal{&a.PricePerUnit}, decimal{&a.Filled}, &a.Status, &a.Type, &aCreated, &aUpdated,
+		&b.ID, &b.OfferID, &b.Direction, &b.ParticipantID, &b.AccountID, &b.MarketID, &b.InstrumentID,
+		decimal{&b.Quantity}, decimal{&b.PricePerUnit}, decimal{&b.Filled}, &b.Status, &b.Type, &bCreated, &bUpdated)
 	if err != nil {
-		return nil, err
+		return t, err
 	}
-	for i := range ts {
-		for _, o := range []*venue.Order{&ts[i].AskOrder, &ts[i].BidOrder} {
-			var created, updated int64
-			err := tx.queryRow(ctx, `SELECT offer_id, direction, participant_id, account_id, market_id, instrument_id,
-				quantity, price_per_unit, filled_quantity, status, type, created_at, updated_at FROM orders WHERE id = ?`, o.ID).
-				Scan(&o.OfferID, &o.Direction, &o.ParticipantID, &o.AccountID, &o.MarketID, &o.InstrumentID,
-					decimal{&o.Quantity}, decimal{&o.PricePerUnit}, decimal{&o.Filled}, &o.Status, &o.Type, &created, &updated)
-			if err != nil {
-				return nil, fmt.Errorf("order %s: %w", o.ID, err)
-			}
-			o.CreatedAt, o.UpdatedAt = fromMS(created), fromMS(updated)
-		}
-	}
-	return ts, nil
+	t.CreatedAt, t.UpdatedAt = fromMS(created), fromMS(updated)
+	a.CreatedAt, a.UpdatedAt = fromMS(aCreated), fromMS(aUpdated)
+	b.CreatedAt, b.UpdatedAt = fromMS(bCreated), fromMS(bUpdated)
+	t.SettlementDate, err = bondmath.ParseDate(settle)
+	return t, err
 }
 
 // Trade returns one trade with its orders.
 func (tx *Tx) Trade(ctx context.Context, id string) (venue.Trade, error) {
-	ts, err := tx.scanTrades(ctx, "SELECT "+tradeCols+" FROM trades WHERE id = ?", id)
+	ts, err := selectAll(ctx, tx, scanTrade, tradeFrom+" AND t.id = ?", id)
 	if err != nil {
 		return venue.Trade{}, fmt.Errorf("trade %s: %w", id, normalize(err))
 	}
@@ -107,29 +108,29 @@ type TradeFilter struct {
 
 // Trades lists trades matching f, newest first.
 func (tx *Tx) Trades(ctx context.Context, f TradeFilter, page Page) ([]venue.Trade, string, error) {
-	q, args := "SELECT "+tradeCols+" FROM trades WHERE 1 = 1", []any(nil)
+	q, args := tradeFrom, []any(nil)
 	if f.Party != "" {
-		q += " AND (ask_participant_id = ? OR bid_participant_id = ?)"
+		q += " AND (t.ask_participant_id = ? OR t.bid_participant_id = ?)"
 		args = append(args, f.Party, f.Party)
 	}
 	if f.InstrumentID != "" {
-		q += " AND instrument_id = ?"
+		q += " AND t.instrument_id = ?"
 		args = append(args, f.InstrumentID)
 	}
 	if f.MarketID != "" {
-		q += " AND market_id = ?"
+		q += " AND t.market_id = ?"
 		args = append(args, f.MarketID)
 	}
 	if f.OfferID != "" {
-		q += " AND id IN (SELECT trade_id FROM orders WHERE offer_id = ?)"
+		q += " AND t.id IN (SELECT trade_id FROM orders WHERE offer_id = ?)"
 		args = append(args, f.OfferID)
 	}
 	if f.ExecutionType != "" {
-		q += " AND execution_type = ?"
+		q += " AND t.execution_type = ?"
 		args = append(args, f.ExecutionType)
 	}
-	q, args = pageSQL(q, args, page, "id", "created_at")
-	ts, err := tx.scanTrades(ctx, q, args...)
+	q, args = pageSQL(q, args, page, "t.id", "t.created_at")
+	ts, err := selectAll(ctx, tx, scanTrade, q, args...)
 	if err != nil {
 		return nil, "", fmt.Errorf("list trades: %w", normalize(err))
 	}

@@ -144,11 +144,11 @@ func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Deci
 		return venue.Order{ID: newID(), OfferID: o.ID, Direction: o.Direction, ParticipantID: o.ParticipantID,
 			AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID, Quantity: o.Quantity,
 			PricePerUnit: price, Filled: o.Filled, Status: "internally_approved", Type: "limit_order",
-			CreatedAt: st.now, UpdatedAt: st.now}
+			ExpiresAt: o.ExpiresAt(), CreatedAt: st.now, UpdatedAt: st.now}
 	}
 	t.AskOrder, t.BidOrder = order(ask), order(bid)
 	b.trades = append(b.trades, t)
-	b.event("trade.create", ask.ParticipantID, []string{bid.ParticipantID}, wire.TradeOf(t))
+	b.event("trade.create", ask.ParticipantID, []string{bid.ParticipantID}, wire.TradeRecordOf(t))
 	return t
 }
 

@@ -748,7 +748,7 @@ func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string)
 	}
 	var out TradeView
 	err = s.db.View(ctx, func(tx *store.Tx) error {
-		vs, err := tradeViews(ctx, tx, res.Trades[:1])
+		vs, err := tradeViews(ctx, tx, p, res.Trades[:1])
 		if err == nil {
 			out = vs[0]
 		}
@@ -807,26 +807,99 @@ func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) 
 	return s.reload(ctx, p, res)
 }
 
-// TradeView is a trade with its market, as the spec nests it.
+// TradeView is a trade with the objects the spec nests in it: its market
+// and instrument, and for each order what it nests.
 type TradeView struct {
 	venue.Trade
-	Market venue.Market
+	Market     venue.Market
+	Instrument venue.Instrument
+	// Ask and Bid are what AskOrder and BidOrder nest.
+	Ask, Bid OrderView
 }
 
-// tradeViews adds each trade's market.
-func tradeViews(ctx context.Context, tx *store.Tx, ts []venue.Trade) ([]TradeView, error) {
-	markets := map[string]venue.Market{}
+// OrderView is what a trade's order nests: the offer, quote or RFQ it
+// filled, its participant and its account. A firm sees its own order's
+// participant in full and account; of the other firm's order only the
+// participant's public fields and no account (the operator sees all).
+type OrderView struct {
+	Offer       venue.Offer
+	Participant ParticipantView
+	Account     *venue.Account // nil on the other firm's order
+}
+
+// tradeViews adds to each trade what it nests, as p may see it. Each kind
+// of record is looked up once for the whole list (a statement per 512
+// distinct ids), not per trade; each order's expires_at comes from its
+// offer.
+func tradeViews(ctx context.Context, tx *store.Tx, p venue.Principal, ts []venue.Trade) ([]TradeView, error) {
+	var marketIDs, instrumentIDs, offerIDs, participantIDs, accountIDs []string
+	for _, t := range ts {
+		marketIDs, instrumentIDs = append(marketIDs, t.MarketID), append(instrumentIDs, t.InstrumentID)
+		for _, o := range []venue.Order{t.AskOrder, t.BidOrder} {
+			offerIDs, participantIDs = append(offerIDs, o.OfferID), append(participantIDs, o.ParticipantID)
+			if p.IsOperator() || o.ParticipantID == p.ParticipantID {
+				accountIDs = append(accountIDs, o.AccountID)
+			}
+		}
+	}
+	markets, err := tx.MarketsByID(ctx, marketIDs)
+	if err != nil {
+		return nil, err
+	}
+	instruments, err := tx.InstrumentsByID(ctx, instrumentIDs)
+	if err != nil {
+		return nil, err
+	}
+	offers, err := tx.OffersByID(ctx, offerIDs)
+	if err != nil {
+		return nil, err
+	}
+	participants, err := tx.ParticipantsByID(ctx, participantIDs)
+	if err != nil {
+		return nil, err
+	}
+	accounts, err := tx.AccountsByID(ctx, accountIDs)
+	if err != nil {
+		return nil, err
+	}
+	nest := func(o *venue.Order) (OrderView, error) {
+		var v OrderView
+		var ok bool
+		if v.Offer, ok = offers[o.OfferID]; !ok {
+			return v, fmt.Errorf("order %s: offer %s not found", o.ID, o.OfferID)
+		}
+		o.ExpiresAt = v.Offer.ExpiresAt()
+		own := p.IsOperator() || o.ParticipantID == p.ParticipantID
+		v.Participant.PublicOnly = !own
+		if v.Participant.Participant, ok = participants[o.ParticipantID]; !ok {
+			return v, fmt.Errorf("order %s: participant %s not found", o.ID, o.ParticipantID)
+		}
+		if own {
+			a, ok := accounts[o.AccountID]
+			if !ok {
+				return v, fmt.Errorf("order %s: account %s not found", o.ID, o.AccountID)
+			}
+			v.Account = &a
+		}
+		return v, nil
+	}
 	out := make([]TradeView, 0, len(ts))
 	for _, t := range ts {
-		m, ok := markets[t.MarketID]
-		if !ok {
-			var err error
-			if m, err = tx.Market(ctx, t.MarketID); err != nil {
-				return nil, err
-			}
-			markets[t.MarketID] = m
+		v := TradeView{Trade: t}
+		var ok bool
+		if v.Market, ok = markets[t.MarketID]; !ok {
+			return nil, fmt.Errorf("trade %s: market %s not found", t.ID, t.MarketID)
 		}
-		out = append(out, TradeView{Trade: t, Market: m})
+		if v.Instrument, ok = instruments[t.InstrumentID]; !ok {
+			return nil, fmt.Errorf("trade %s: instrument %s not found", t.ID, t.InstrumentID)
+		}
+		if v.Ask, err = nest(&v.AskOrder); err != nil {
+			return nil, err
+		}
+		if v.Bid, err = nest(&v.BidOrder); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -856,7 +929,7 @@ func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, 
 			return err
 		}
 		out.Next = next
-		out.Items, err = tradeViews(ctx, tx, ts)
+		out.Items, err = tradeViews(ctx, tx, p, ts)
 		return err
 	})
 	if err != nil {
@@ -879,7 +952,7 @@ func (s *Service) Trade(ctx context.Context, p venue.Principal, id string) (Trad
 		if !p.IsOperator() && t.AskOrder.ParticipantID != p.ParticipantID && t.BidOrder.ParticipantID != p.ParticipantID {
 			return venue.NotFound("trade")
 		}
-		vs, err := tradeViews(ctx, tx, []venue.Trade{t})
+		vs, err := tradeViews(ctx, tx, p, []venue.Trade{t})
 		if err == nil {
 			out = vs[0]
 		}

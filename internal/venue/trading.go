@@ -83,6 +83,16 @@ func (o *Offer) Open() bool { return o.Status == StatusCreated }
 // Remaining is the unfilled quantity.
 func (o *Offer) Remaining() udecimal.Decimal { return o.Quantity.Sub(o.Filled) }
 
+// ExpiresAt is when a gtd record expires (a copy of its valid_until); nil
+// for gtc.
+func (o *Offer) ExpiresAt() *time.Time {
+	if o.Validity != GTD || o.ValidUntil == nil {
+		return nil
+	}
+	t := *o.ValidUntil
+	return &t
+}
+
 // Trade is one fill between an ask and a bid.
 type Trade struct {
 	ID                            string
@@ -115,8 +125,12 @@ type Order struct {
 	Filled        udecimal.Decimal // the offer's filled quantity after this fill
 	Status        string
 	Type          string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// ExpiresAt is the offer's deadline (Offer.ExpiresAt). It is not
+	// stored with the order: the engine sets it from the offer at the fill,
+	// a reader from the offer it loads with the trade.
+	ExpiresAt *time.Time
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // IndicativePrice is a non-firm two-way price a participant publishes.

@@ -1,6 +1,7 @@
 // Package wire renders trading records (offers, RFQs, quotes, trades) in
 // the spec's shapes. The REST adapter and the event log both use it, so an
-// event's data is exactly the record a client reads.
+// event's data is the record a client reads, flat: the objects a REST
+// answer nests are left to the adapter.
 package wire
 
 import (
@@ -129,8 +130,8 @@ type Order struct {
 func OrderOf(o venue.Order) Order {
 	return Order{ID: o.ID, Direction: o.Direction, Price: NumOf(o.PricePerUnit), Quantity: o.Quantity.String(),
 		PricePerUnit: o.PricePerUnit.String(), FilledQuantity: o.Filled.String(), Status: o.Status, Type: o.Type,
-		AccountID: o.AccountID, ParticipantID: o.ParticipantID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
-		OfferID: o.OfferID, CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
+		ExpiresAt: TimePtr(o.ExpiresAt), AccountID: o.AccountID, ParticipantID: o.ParticipantID, MarketID: o.MarketID,
+		InstrumentID: o.InstrumentID, OfferID: o.OfferID, CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
 }
 
 // Trade is the trade record without nested objects.
@@ -160,6 +161,23 @@ func TradeOf(t venue.Trade) Trade {
 		Quantity: NumOf(t.Quantity), Price: NumOf(t.Price), PricePerUnit: NumOf(t.PricePerUnit),
 		AccruedInterest: t.AccruedInterest.String(), Fee: NumOf(t.Fee), SettlementDate: t.SettlementDate.String(),
 		ExecutionType: t.ExecutionType, CreatedAt: Time(t.CreatedAt), UpdatedAt: Time(t.UpdatedAt)}
+}
+
+// TradeRecord is a trade with its two orders flat (nested objects by id):
+// the data of a trade.create event.
+type TradeRecord struct {
+	Trade
+	AskOrder Order `json:"ask_order"`
+	BidOrder Order `json:"bid_order"`
+}
+
+// TradeRecordOf renders t for the event log. Both firms read the one
+// event, so neither order carries its account id: a firm sees its own
+// account in the events of its own offer, never the other firm's.
+func TradeRecordOf(t venue.Trade) TradeRecord {
+	out := TradeRecord{Trade: TradeOf(t), AskOrder: OrderOf(t.AskOrder), BidOrder: OrderOf(t.BidOrder)}
+	out.AskOrder.AccountID, out.BidOrder.AccountID = "", ""
+	return out
 }
 
 // News is a news item.
