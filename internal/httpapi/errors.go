@@ -53,6 +53,13 @@ func (r *retryAfter) Unwrap() error { return r.error }
 // from *venue.Error; anything else is logged under the request id and
 // answered as a generic 500.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status, body := s.errorResponse(w, r, err)
+	writeJSON(w, status, body)
+}
+
+// errorResponse is writeError but for writing the body: it logs err, sets
+// Retry-After, and returns the status and the error body.
+func (s *Server) errorResponse(w http.ResponseWriter, r *http.Request, err error) (int, errorBody) {
 	id := requestID(r.Context())
 	kind := venue.KindOf(err)
 	status := statusOf[kind]
@@ -87,5 +94,5 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
-	writeJSON(w, status, body)
+	return status, body
 }

@@ -3,11 +3,14 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -17,13 +20,33 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// readyz answers 200 when the database is reachable and migrated and the
+// sequencer runs holding its lease; otherwise 503 with the error body
+// every failure carries, plus the probe's status and checks.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
-	if err := s.svc.Ready(r.Context()); err != nil {
-		s.log.WarnContext(r.Context(), "not ready", "err", err.Error())
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "engine": s.svc.Engine()})
+	err := s.svc.Ready(r.Context())
+	if err == nil {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.svc.Engine()})
 		return nil
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.svc.Engine()})
+	checks := map[string]string{"database": "ok", "engine": "running"}
+	switch {
+	case errors.Is(err, store.ErrLeaseLost):
+		checks["engine"] = "lease lost"
+	case venue.KindOf(err) == venue.KindNotReady:
+		checks["engine"] = "stopped"
+	default:
+		checks["database"] = "unavailable"
+	}
+	s.log.WarnContext(r.Context(), "not ready", "err", err.Error())
+	status, body := s.errorResponse(w, r, &venue.Error{Kind: venue.KindNotReady,
+		Message: fmt.Sprintf("not ready: database %s, engine %s", checks["database"], checks["engine"])})
+	writeJSON(w, status, struct {
+		errorBody
+		Status string            `json:"status"`
+		Engine string            `json:"engine"`
+		Checks map[string]string `json:"checks"`
+	}{body, "unavailable", s.svc.Engine(), checks})
 	return nil
 }
 

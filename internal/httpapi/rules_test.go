@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -126,5 +127,13 @@ func TestEngineStopped(t *testing.T) {
 			}
 		}
 		x.state(t, viewer(0), id(o), "created", "100000", "0")
+		var ready struct {
+			Status string            `json:"status"`
+			Checks map[string]string `json:"checks"`
+		}
+		if r := v.get(t, anon, "/readyz", http.StatusServiceUnavailable); json.Unmarshal(r.body, &ready) != nil ||
+			ready.Status != "unavailable" || ready.Checks["engine"] != "stopped" || ready.Checks["database"] != "ok" {
+			t.Errorf("readyz with the engine stopped: %s", r.body)
+		}
 	})
 }

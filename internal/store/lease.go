@@ -8,7 +8,7 @@ import (
 )
 
 // ErrLeaseLost reports that another engine took the sequencer lease.
-var ErrLeaseLost = &venue.Error{Kind: venue.KindUnavailable, Message: "the trading engine lost its lease to another instance"}
+var ErrLeaseLost = &venue.Error{Kind: venue.KindNotReady, Message: "the trading engine lost its lease to another instance"}
 
 // AcquireLease takes the sequencer lease for holder and returns its epoch.
 // It waits for (or, on PostgreSQL, conflicts with and is retried after) a

@@ -303,7 +303,7 @@ func TestSequencerBatch(t *testing.T) {
 			newer := v.acquire(t)
 			w := v.batch(t, "fenced off", 2001)
 			_, err := db.SequencerBatch(ctx, epoch, w)
-			if !errors.Is(err, store.ErrLeaseLost) || venue.KindOf(err) != venue.KindUnavailable {
+			if !errors.Is(err, store.ErrLeaseLost) || venue.KindOf(err) != venue.KindNotReady {
 				t.Fatalf("SequencerBatch(epoch %d) after epoch %d took the lease = %v, want the lease-lost error", epoch, newer, err)
 			}
 			v.checkNotWritten(t, w)

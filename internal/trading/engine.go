@@ -188,6 +188,19 @@ func (e *engine) stop() {
 	<-e.done
 }
 
+// alive reports whether the sequencer has started and not stopped.
+func (e *engine) alive() bool {
+	if !e.running.Load() {
+		return false
+	}
+	select {
+	case <-e.done:
+		return false
+	default:
+		return true
+	}
+}
+
 var errStopped = &venue.Error{Kind: venue.KindNotReady, Message: "the trading engine is not running"}
 
 // do submits a command and waits for its answer. Once submitted, a command

@@ -39,7 +39,7 @@ func TestSequencerLease(t *testing.T) {
 		t.Cleanup(second.Close)
 
 		err := ask(first, "102")
-		if !errors.Is(err, store.ErrLeaseLost) || venue.KindOf(err) != venue.KindUnavailable {
+		if !errors.Is(err, store.ErrLeaseLost) || venue.KindOf(err) != venue.KindNotReady {
 			t.Errorf("first engine after the takeover: CreateOffer() = %v, want the lease-lost error", err)
 		}
 		if err := first.Ready(ctx); !errors.Is(err, store.ErrLeaseLost) {

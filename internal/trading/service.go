@@ -124,6 +124,9 @@ func (s *Service) Ready(ctx context.Context) error {
 	if s.eng.leaseLost.Load() {
 		return store.ErrLeaseLost
 	}
+	if !s.eng.alive() {
+		return errStopped
+	}
 	return nil
 }
 
