@@ -188,6 +188,25 @@ func (d *decimalInput) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// priceInput is a decimalInput that also takes the form records show a
+// price in, {"limit_price": 99.5, "__typename": "LimitOrderPrice"}, so a
+// client may send a record it read back as an update's entity.
+type priceInput struct{ decimalInput }
+
+func (p *priceInput) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '{' {
+		return p.decimalInput.UnmarshalJSON(b)
+	}
+	var obj struct {
+		LimitPrice json.RawMessage `json:"limit_price"`
+	}
+	if json.Unmarshal(b, &obj) != nil || len(obj.LimitPrice) == 0 {
+		p.Bad = true
+		return nil
+	}
+	return p.decimalInput.UnmarshalJSON(obj.LimitPrice)
+}
+
 // check records a validation issue for field when the value was unusable.
 func (d decimalInput) check(v *venue.Validator, field string) {
 	if d.Bad {

@@ -25,7 +25,7 @@ type offerBody struct {
 	SettlementProviderID string       `json:"settlement_provider_id"`
 	Direction            string       `json:"direction"`
 	Price                decimalInput `json:"price"`
-	PricePerUnit         decimalInput `json:"price_per_unit"`
+	PricePerUnit         priceInput   `json:"price_per_unit"`
 	Quantity             decimalInput `json:"quantity"`
 	MatchedOfferID       string       `json:"matched_offer_id"`
 	Notes                string       `json:"notes"`
@@ -45,7 +45,7 @@ func (b offerBody) input() (trading.OfferInput, error) {
 		IsExecutable: b.IsExecutable, Validity: b.Validity, Counterparties: b.Counterparties}
 	// price_per_unit is the clean price; a client sending only price means
 	// the same.
-	price := b.PricePerUnit
+	price := b.PricePerUnit.decimalInput
 	name := "price_per_unit"
 	if !price.Set && !price.Bad {
 		price, name = b.Price, "price"
@@ -76,7 +76,7 @@ func (f *fields) instant(name string, s *string) *time.Time {
 
 // changeBody is the update entity (spec §4.3).
 type changeBody struct {
-	PricePerUnit   decimalInput `json:"price_per_unit"`
+	PricePerUnit   priceInput   `json:"price_per_unit"`
 	Price          decimalInput `json:"price"`
 	Quantity       decimalInput `json:"quantity"`
 	SettlementDate *string      `json:"settlement_date"`
@@ -87,7 +87,7 @@ type changeBody struct {
 
 func (b changeBody) input() (trading.ChangeInput, error) {
 	var f fields
-	price, name := b.PricePerUnit, "price_per_unit"
+	price, name := b.PricePerUnit.decimalInput, "price_per_unit"
 	if !price.Set && !price.Bad {
 		price, name = b.Price, "price"
 	}
@@ -99,7 +99,8 @@ func (b changeBody) input() (trading.ChangeInput, error) {
 		in.SettlementDate = &d
 	}
 	in.ValidUntil = f.instant("valid_until", b.ValidUntil)
-	if in.Price == nil && in.Quantity == nil && in.SettlementDate == nil && in.Validity == nil && in.Notes == nil && in.ValidUntil == nil {
+	if in.Price == nil && in.Quantity == nil && in.SettlementDate == nil && in.Validity == nil && in.Notes == nil && in.ValidUntil == nil &&
+		f.v.Err() == nil { // a field given but unusable is reported as such
 		f.v.Addf("entity", "names nothing to change (price_per_unit, quantity, settlement_date, validity, valid_until, notes)")
 	}
 	return in, f.v.Err()

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -135,5 +136,34 @@ func TestEngineStopped(t *testing.T) {
 			ready.Status != "unavailable" || ready.Checks["engine"] != "stopped" || ready.Checks["database"] != "ok" {
 			t.Errorf("readyz with the engine stopped: %s", r.body)
 		}
+	})
+}
+
+// TestRecordAsEntity sends records back as the spec's clients do: a
+// record read with GET as an update's entity changes nothing and keeps
+// time priority, and the record's form of the price,
+// {"limit_price": …, "__typename": …}, is accepted wherever a price is.
+func TestRecordAsEntity(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		o := x.create(t, trader(0), set(offer(x.ins[0], x.book, "bid", "95", "100000"), "notes", "as read"))
+		path := offersPath + "/" + id(o)
+		read := x.obj(t, trader(0), "GET", path, nil, http.StatusOK)
+		again := x.obj(t, trader(0), "PUT", path, obj{"entity": read}, http.StatusOK)
+		for _, k := range []string{"price", "quantity", "settlement_date", "validity", "notes", "status"} {
+			if fmt.Sprint(again[k]) != fmt.Sprint(read[k]) {
+				t.Errorf("%s after sending the record back: %v, want %v", k, again[k], read[k])
+			}
+		}
+		moved := x.obj(t, trader(0), "PUT", path, entity("price_per_unit", obj{"limit_price": 95.5, "__typename": "LimitOrderPrice"}), http.StatusOK)
+		if fmt.Sprint(moved["price"]) != "95.5" {
+			t.Errorf("price after an update in the record's form: %v", moved["price"])
+		}
+		c := x.create(t, trader(0), set(offer(x.ins[0], x.book, "bid", "0", "100000"), "price_per_unit", obj{"limit_price": "94.25"}))
+		if fmt.Sprint(c["price"]) != "94.25" {
+			t.Errorf("price of a create in the record's form: %v", c["price"])
+		}
+		x.refused(t, trader(0), "PUT", path, entity("price_per_unit", obj{"__typename": "LimitOrderPrice"}), http.StatusBadRequest, "price_per_unit")
+		x.refused(t, trader(0), "PUT", path, entity("price_per_unit", obj{"limit_price": "ninety"}), http.StatusBadRequest, "price_per_unit")
 	})
 }
