@@ -76,17 +76,23 @@ func readBody(r *http.Request) ([]byte, error) {
 // decode reads a JSON object body into v. Unknown fields are ignored;
 // malformed JSON, a wrong type or trailing data answer 400.
 func decode(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return venue.InvalidField("Content-Type", "must be application/json")
-		}
-	}
-	b, err := readBody(r)
+	b, err := readJSON(r)
 	if err != nil {
 		return err
 	}
 	return decodeBytes(b, v)
+}
+
+// readJSON reads a body sent as JSON: a Content-Type, when given, must say
+// so.
+func readJSON(r *http.Request) ([]byte, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return nil, venue.InvalidField("Content-Type", "must be application/json")
+		}
+	}
+	return readBody(r)
 }
 
 func decodeBytes(b []byte, v any) error {
