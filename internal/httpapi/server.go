@@ -118,6 +118,10 @@ func (s *Server) authed(fn authedFunc) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
+		if err := checkQuery(r); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		if key := r.Header.Get("Idempotency-Key"); key != "" && r.Method != http.MethodGet {
 			s.idempotent(w, r, p, key, fn)
 			return

@@ -391,6 +391,9 @@ func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clien
 	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return venue.Credential{}, err
 	}
+	if !venue.ValidText(clientID) {
+		return venue.Credential{}, venue.NotFound("credential")
+	}
 	var c venue.Credential
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		cur, err := tx.Credential(ctx, clientID)

@@ -29,8 +29,8 @@ type StoredResponse struct {
 // answer to replay, or nil when the caller should run the request and then
 // call FinishIdempotencyKey (or ReleaseIdempotencyKey).
 func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*StoredResponse, error) {
-	if key == "" || len(key) > 200 {
-		return nil, venue.InvalidField("Idempotency-Key", "must be 1 to 200 characters")
+	if key == "" || len(key) > 200 || !venue.ValidText(key) {
+		return nil, venue.InvalidField("Idempotency-Key", "must be 1 to 200 characters of UTF-8 text")
 	}
 	now := s.clock()
 	var cur store.IdempotencyRecord
