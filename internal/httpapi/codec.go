@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -76,17 +77,23 @@ func readBody(r *http.Request) ([]byte, error) {
 // decode reads a JSON object body into v. Unknown fields are ignored;
 // malformed JSON, a wrong type or trailing data answer 400.
 func decode(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return venue.InvalidField("Content-Type", "must be application/json")
-		}
-	}
-	b, err := readBody(r)
+	b, err := readJSON(r)
 	if err != nil {
 		return err
 	}
 	return decodeBytes(b, v)
+}
+
+// readJSON reads a body sent as JSON: a Content-Type, when given, must say
+// so.
+func readJSON(r *http.Request) ([]byte, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return nil, venue.InvalidField("Content-Type", "must be application/json")
+		}
+	}
+	return readBody(r)
 }
 
 func decodeBytes(b []byte, v any) error {
@@ -113,7 +120,51 @@ func decodeBytes(b []byte, v any) error {
 	if dec.More() {
 		return venue.Invalid("malformed JSON: trailing data after the object")
 	}
+	// A JSON string holds a NUL only as the escape \u0000 (the decoder
+	// replaces invalid UTF-8), so only a body with one is looked at again.
+	if bytes.Contains(b, []byte(`\u0000`)) {
+		if issues := nulIssues(b); len(issues) > 0 {
+			return venue.Invalid("Validation Error", issues...)
+		}
+	}
 	return nil
+}
+
+// nulIssues names every string and object key of the JSON document b that
+// holds a NUL character. No field may: PostgreSQL cannot store one.
+func nulIssues(b []byte) []venue.FieldIssue {
+	var doc any
+	if json.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	var out []venue.FieldIssue
+	var walk func(field string, v any)
+	walk = func(field string, v any) {
+		switch x := v.(type) {
+		case string:
+			if !venue.ValidText(x) {
+				out = append(out, venue.FieldIssue{Field: field, Issue: "must not contain NUL characters"})
+			}
+		case []any:
+			for i, e := range x {
+				walk(fmt.Sprintf("%s[%d]", field, i), e)
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				name := k
+				if field != "" {
+					name = field + "." + k
+				}
+				if !venue.ValidText(k) {
+					out = append(out, venue.FieldIssue{Field: name, Issue: "is a field name with a NUL character"})
+					continue
+				}
+				walk(name, x[k])
+			}
+		}
+	}
+	walk("", doc)
+	return out
 }
 
 func typeIssue(e *json.UnmarshalTypeError) string {
@@ -242,6 +293,22 @@ type query struct {
 	v venue.Validator
 }
 
+// checkQuery rejects a query parameter holding a NUL character or invalid
+// UTF-8, which no parameter's value may: PostgreSQL refuses such text in a
+// query, so it would otherwise fail as a database error.
+func checkQuery(r *http.Request) error {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	values := r.URL.Query()
+	var v venue.Validator
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		v.Check(venue.ValidText(name) && !slices.ContainsFunc(values[name], func(s string) bool { return !venue.ValidText(s) }),
+			name, "must be UTF-8 text without NUL characters")
+	}
+	return v.Err()
+}
+
 // pageParams parses limit, cursor, from and to.
 func pageParams(values url.Values) (venue.Page, error) {
 	q := query{Values: values}
@@ -261,7 +328,7 @@ func (q *query) page() venue.Page {
 	}
 	if s := q.Get("cursor"); s != "" {
 		id, err := base64.RawURLEncoding.DecodeString(s)
-		if err != nil || len(id) == 0 || len(id) > 64 {
+		if err != nil || len(id) == 0 || len(id) > 64 || !venue.ValidText(string(id)) {
 			q.v.Addf("cursor", "is not a cursor from a Link header")
 		}
 		p.Cursor = string(id)

@@ -289,7 +289,7 @@ func readInstrument(raw []byte) (trading.InstrumentInput, error) {
 }
 
 func (s *Server) adminCreateInstrument(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	raw, err := readBody(r)
+	raw, err := readJSON(r)
 	if err != nil {
 		return err
 	}

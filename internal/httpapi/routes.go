@@ -7,7 +7,7 @@ import (
 )
 
 // routes lists every route of the venue. Middleware: Handler wraps all of
-// them in recoverer → observe (request id, log, metrics); s.authed adds
+// them in observe (request id, log, metrics) → recoverer; s.authed adds
 // bearer authentication and the per-credential rate limit; s.public does
 // neither. Request bodies are capped at 1 MiB in decode.
 func (s *Server) routes() {

@@ -86,7 +86,7 @@ func New(svc *trading.Service, cfg Config) *Server {
 
 // Handler returns the whole HTTP handler with its middleware.
 func (s *Server) Handler() http.Handler {
-	return s.recoverer(s.observe(s.mux))
+	return s.observe(s.recoverer(s.mux))
 }
 
 // handlerFunc is a handler that returns its error for the adapter to
@@ -116,6 +116,10 @@ func (s *Server) authed(fn authedFunc) http.Handler {
 			return
 		}
 		if err := s.perUser.allow(p.ClientID, s.now()); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := checkQuery(r); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -232,7 +236,9 @@ func requestID(ctx context.Context) string {
 	return uuid.NewString()
 }
 
-// recoverer turns a panic into a logged 500 with the error body.
+// recoverer turns a panic into a logged 500 with the error body. It runs
+// inside observe, so the answer carries the request's id (the one in
+// X-Request-Id and the log) and is counted like any other.
 func (s *Server) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {

@@ -57,6 +57,10 @@ func validateParticipant(p *venue.Participant) error {
 	v.Check(venue.ValidLEI(p.LEI), "lei", "must be a 20-character ISO 17442 LEI with valid check digits")
 	v.Check(venue.ValidCountry(p.Country), "country", "must be an ISO 3166 two-letter code")
 	v.Check(p.Status == "active" || p.Status == "suspended", "status", "must be active or suspended")
+	v.Check(p.Type == "legal_entity", "type", "must be legal_entity")
+	v.Check(p.CategoryName == "professional" || p.CategoryName == "wholesale", "category_name", "must be professional or wholesale")
+	v.Check(p.KYCStatus == "pending" || p.KYCStatus == "successful" || p.KYCStatus == "failed", "kyc_status",
+		"must be pending, successful or failed")
 	return v.Err()
 }
 
@@ -386,6 +390,9 @@ func (s *Service) Credentials(ctx context.Context, p venue.Principal, userID str
 func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clientID string) (venue.Credential, error) {
 	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
 		return venue.Credential{}, err
+	}
+	if !venue.ValidText(clientID) {
+		return venue.Credential{}, venue.NotFound("credential")
 	}
 	var c venue.Credential
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {

@@ -140,7 +140,11 @@ func (s *Service) SettlementDate(name string, trade bondmath.Date, lag int) (str
 	if lag < 0 || lag > 30 {
 		return "", bondmath.Date{}, venue.InvalidField("lag", "must be between 0 and 30 business days")
 	}
-	return c.String(), c.AddBusinessDays(trade, lag), nil
+	d := c.AddBusinessDays(trade, lag)
+	if d.Year() > 9999 {
+		return "", bondmath.Date{}, venue.InvalidField("trade_date", "is too late: the settlement date would fall after 9999-12-31")
+	}
+	return c.String(), d, nil
 }
 
 // Holiday is a named non-business weekday of a calendar.

@@ -62,8 +62,8 @@ var errAnswerLost = venue.Conflict("the request with this Idempotency-Key was ap
 // ClaimIdempotencyKey starts a request under key. It returns the kept
 // answer to replay, or the claim under which the caller runs the request.
 func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*IdempotencyClaim, *StoredResponse, error) {
-	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey {
-		return nil, nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters", maxIdempotencyKey))
+	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey || !venue.ValidText(key) {
+		return nil, nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters of UTF-8 text", maxIdempotencyKey))
 	}
 	now := s.clock()
 	stale := now.Add(-idempotencyTTL)

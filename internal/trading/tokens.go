@@ -22,7 +22,7 @@ var errBadCredentials = venue.Unauthenticated("invalid client credentials")
 // IssueToken exchanges a client id and secret for a new access token.
 // Every failure answers the same error so callers cannot probe client ids.
 func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (IssuedToken, error) {
-	if clientID == "" || secret == "" || len(clientID) > 200 || len(secret) > 200 {
+	if clientID == "" || secret == "" || len(clientID) > 200 || len(secret) > 200 || !venue.ValidText(clientID) {
 		return IssuedToken{}, errBadCredentials
 	}
 	var cred venue.Credential

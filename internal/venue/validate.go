@@ -2,6 +2,7 @@ package venue
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/quagmt/udecimal"
@@ -117,4 +118,10 @@ func isUpperAlpha(c byte) bool { return c >= 'A' && c <= 'Z' }
 func ValidID(s string) bool {
 	_, err := uuid.Parse(s)
 	return err == nil && len(s) == 36
+}
+
+// ValidText reports whether s can be stored and compared as text on every
+// engine: valid UTF-8 without NUL characters (PostgreSQL refuses both).
+func ValidText(s string) bool {
+	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
 }

@@ -44,3 +44,21 @@ func TestValidLEI(t *testing.T) {
 		t.Errorf("LEICheckDigits completes %q, want 5493001KJTIIGC8Y1R12", got)
 	}
 }
+
+func TestValidText(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"", true},
+		{"Deutsche Börse €", true},
+		{"a\x00b", false},
+		{"\xff\xfe", false},
+		{"caf\xc3", false}, // a truncated UTF-8 sequence
+	}
+	for _, tt := range tests {
+		if got := ValidText(tt.s); got != tt.want {
+			t.Errorf("ValidText(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
