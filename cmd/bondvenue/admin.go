@@ -120,7 +120,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	case "risk-limit":
 		v, ok := venue.ParseAmount(*value)
 		if !ok {
-			return usageError{Msg: "--value must be a non-negative decimal"}
+			return usageError{Msg: "--value must be a non-negative decimal, at most 18 digits before the decimal point and 8 after"}
 		}
 		var l venue.RiskLimit
 		l, err = svc.SetRiskLimit(ctx, sys, *participantID, trading.RiskLimitInput{Name: *limitName, Value: &v})

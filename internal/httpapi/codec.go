@@ -214,11 +214,13 @@ func jsonType(kind string) string {
 }
 
 // decimalInput accepts a JSON number or a numeric string as an exact
-// decimal. It never fails decoding: Bad records an unusable value so the
-// handler can name the field in a validation error.
+// decimal. It never fails decoding: Bad records an unusable value (and
+// Issue, when set, why) so the handler can name the field in a validation
+// error.
 type decimalInput struct {
 	Set   bool
 	Bad   bool
+	Issue string
 	Value udecimal.Decimal
 }
 
@@ -239,14 +241,28 @@ func (d *decimalInput) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// priceInput is a decimalInput that also takes the form records show a
+// amountInput is a decimalInput for a nominal amount or a price: a value
+// outside venue.AmountIssue's bounds is unusable.
+type amountInput struct{ decimalInput }
+
+func (a *amountInput) UnmarshalJSON(b []byte) error {
+	if err := a.decimalInput.UnmarshalJSON(b); err != nil || !a.Set {
+		return err
+	}
+	if issue := venue.AmountIssue(a.Value); issue != "" {
+		a.Set, a.Bad, a.Issue = false, true, issue
+	}
+	return nil
+}
+
+// priceInput is an amountInput that also takes the form records show a
 // price in, {"limit_price": 99.5, "__typename": "LimitOrderPrice"}, so a
 // client may send a record it read back as an update's entity.
-type priceInput struct{ decimalInput }
+type priceInput struct{ amountInput }
 
 func (p *priceInput) UnmarshalJSON(b []byte) error {
 	if len(b) == 0 || b[0] != '{' {
-		return p.decimalInput.UnmarshalJSON(b)
+		return p.amountInput.UnmarshalJSON(b)
 	}
 	var obj struct {
 		LimitPrice json.RawMessage `json:"limit_price"`
@@ -255,13 +271,13 @@ func (p *priceInput) UnmarshalJSON(b []byte) error {
 		p.Bad = true
 		return nil
 	}
-	return p.decimalInput.UnmarshalJSON(obj.LimitPrice)
+	return p.amountInput.UnmarshalJSON(obj.LimitPrice)
 }
 
 // check records a validation issue for field when the value was unusable.
 func (d decimalInput) check(v *venue.Validator, field string) {
 	if d.Bad {
-		v.Addf(field, decimalIssue)
+		v.Addf(field, "%s", d.issue())
 	}
 }
 
@@ -271,7 +287,14 @@ func (d decimalInput) issues(field string) []venue.FieldIssue {
 	if !d.Bad {
 		return nil
 	}
-	return []venue.FieldIssue{{Field: field, Issue: decimalIssue}}
+	return []venue.FieldIssue{{Field: field, Issue: d.issue()}}
+}
+
+func (d decimalInput) issue() string {
+	if d.Issue != "" {
+		return d.Issue
+	}
+	return decimalIssue
 }
 
 // decimalIssue is the issue of a value that is not a decimal.

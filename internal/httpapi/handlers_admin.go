@@ -165,7 +165,7 @@ func (s *Server) adminSetCounterparty(w http.ResponseWriter, r *http.Request, p 
 
 func (s *Server) adminSetRiskLimit(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	var body struct {
-		Value decimalInput `json:"value"`
+		Value amountInput `json:"value"`
 	}
 	if err := decode(r, &body); err != nil {
 		return err
@@ -262,9 +262,9 @@ func (s *Server) adminUpdateMarket(w http.ResponseWriter, r *http.Request, p ven
 // amounts, flags and listing are typed; every other field is a descriptive
 // term merged by name.
 type instrumentBody struct {
-	MinPiece     decimalInput   `json:"min_piece"`
-	MinIncrement decimalInput   `json:"min_increment"`
-	ParAmount    decimalInput   `json:"par_amount"`
+	MinPiece     amountInput    `json:"min_piece"`
+	MinIncrement amountInput    `json:"min_increment"`
+	ParAmount    amountInput    `json:"par_amount"`
 	Precision    *int           `json:"precision"`
 	Enabled      *bool          `json:"enabled"`
 	MarketIDs    *[]string      `json:"market_ids"`

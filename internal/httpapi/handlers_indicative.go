@@ -15,16 +15,16 @@ import (
 // fields (id, bid_yield, ask_yield, createdAt, updatedAt) are read and
 // ignored.
 type indicativeBody struct {
-	ParticipantID  string       `json:"participant_id"`
-	AccountID      string       `json:"account_id"`
-	UserID         string       `json:"user_id"`
-	InstrumentID   string       `json:"instrument_id"`
-	BidPrice       decimalInput `json:"bid_price"`
-	AskPrice       decimalInput `json:"ask_price"`
-	BidQuantity    decimalInput `json:"bid_quantity"`
-	AskQuantity    decimalInput `json:"ask_quantity"`
-	SettlementDate *string      `json:"settlement_date"`
-	ValidUntil     *string      `json:"valid_until"`
+	ParticipantID  string      `json:"participant_id"`
+	AccountID      string      `json:"account_id"`
+	UserID         string      `json:"user_id"`
+	InstrumentID   string      `json:"instrument_id"`
+	BidPrice       amountInput `json:"bid_price"`
+	AskPrice       amountInput `json:"ask_price"`
+	BidQuantity    amountInput `json:"bid_quantity"`
+	AskQuantity    amountInput `json:"ask_quantity"`
+	SettlementDate *string     `json:"settlement_date"`
+	ValidUntil     *string     `json:"valid_until"`
 }
 
 func (b indicativeBody) input() (trading.IndicativeInput, error) {
@@ -33,11 +33,11 @@ func (b indicativeBody) input() (trading.IndicativeInput, error) {
 		InstrumentID: b.InstrumentID}
 	for _, d := range []struct {
 		name string
-		in   decimalInput
+		in   amountInput
 		dst  **udecimal.Decimal
 	}{{"bid_price", b.BidPrice, &in.BidPrice}, {"ask_price", b.AskPrice, &in.AskPrice},
 		{"bid_quantity", b.BidQuantity, &in.BidQuantity}, {"ask_quantity", b.AskQuantity, &in.AskQuantity}} {
-		f.decimal(d.name, d.in, false)
+		f.decimal(d.name, d.in.decimalInput, false)
 		*d.dst = d.in.ptr()
 	}
 	if b.SettlementDate != nil && *b.SettlementDate != "" {
@@ -48,16 +48,16 @@ func (b indicativeBody) input() (trading.IndicativeInput, error) {
 	return in, f.v.Err()
 }
 
-// clearableDecimal is a decimal of an update entity where null clears the
+// clearableDecimal is an amount of an update entity where null clears the
 // field and absence leaves it alone.
 type clearableDecimal struct {
 	present bool
-	decimalInput
+	amountInput
 }
 
 func (c *clearableDecimal) UnmarshalJSON(b []byte) error {
 	c.present = true
-	return c.decimalInput.UnmarshalJSON(b)
+	return c.amountInput.UnmarshalJSON(b)
 }
 
 func (c clearableDecimal) change() trading.Clearable[udecimal.Decimal] {

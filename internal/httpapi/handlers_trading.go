@@ -17,24 +17,24 @@ import (
 // Server-owned fields (id, status, filled_quantity, accrued_interest) are
 // read and ignored.
 type offerBody struct {
-	ParticipantID        string       `json:"participant_id"`
-	AccountID            string       `json:"account_id"`
-	UserID               string       `json:"user_id"`
-	InstrumentID         string       `json:"instrument_id"`
-	MarketID             string       `json:"market_id"`
-	SettlementProviderID string       `json:"settlement_provider_id"`
-	Direction            string       `json:"direction"`
-	Price                decimalInput `json:"price"`
-	PricePerUnit         priceInput   `json:"price_per_unit"`
-	Quantity             decimalInput `json:"quantity"`
-	MatchedOfferID       string       `json:"matched_offer_id"`
-	Notes                string       `json:"notes"`
-	MarketOrder          bool         `json:"market_order"`
-	IsExecutable         bool         `json:"is_executable"`
-	SettlementDate       *string      `json:"settlement_date"`
-	Validity             string       `json:"validity"`
-	ValidUntil           *string      `json:"valid_until"`
-	Counterparties       []string     `json:"counterparties"`
+	ParticipantID        string      `json:"participant_id"`
+	AccountID            string      `json:"account_id"`
+	UserID               string      `json:"user_id"`
+	InstrumentID         string      `json:"instrument_id"`
+	MarketID             string      `json:"market_id"`
+	SettlementProviderID string      `json:"settlement_provider_id"`
+	Direction            string      `json:"direction"`
+	Price                amountInput `json:"price"`
+	PricePerUnit         priceInput  `json:"price_per_unit"`
+	Quantity             amountInput `json:"quantity"`
+	MatchedOfferID       string      `json:"matched_offer_id"`
+	Notes                string      `json:"notes"`
+	MarketOrder          bool        `json:"market_order"`
+	IsExecutable         bool        `json:"is_executable"`
+	SettlementDate       *string     `json:"settlement_date"`
+	Validity             string      `json:"validity"`
+	ValidUntil           *string     `json:"valid_until"`
+	Counterparties       []string    `json:"counterparties"`
 }
 
 func (b offerBody) input() (trading.OfferInput, error) {
@@ -48,11 +48,11 @@ func (b offerBody) input() (trading.OfferInput, error) {
 	price := b.PricePerUnit.decimalInput
 	name := "price_per_unit"
 	if !price.Set && !price.Bad {
-		price, name = b.Price, "price"
+		price, name = b.Price.decimalInput, "price"
 	}
 	f.decimal(name, price, false)
 	in.Price = price.ptr()
-	f.decimal("quantity", b.Quantity, false)
+	f.decimal("quantity", b.Quantity.decimalInput, false)
 	in.Quantity = b.Quantity.ptr()
 	if b.SettlementDate != nil && *b.SettlementDate != "" {
 		d := f.date("settlement_date", b.SettlementDate, true)
@@ -76,23 +76,23 @@ func (f *fields) instant(name string, s *string) *time.Time {
 
 // changeBody is the update entity (spec §4.3).
 type changeBody struct {
-	PricePerUnit   priceInput   `json:"price_per_unit"`
-	Price          decimalInput `json:"price"`
-	Quantity       decimalInput `json:"quantity"`
-	SettlementDate *string      `json:"settlement_date"`
-	Validity       *string      `json:"validity"`
-	ValidUntil     *string      `json:"valid_until"`
-	Notes          *string      `json:"notes"`
+	PricePerUnit   priceInput  `json:"price_per_unit"`
+	Price          amountInput `json:"price"`
+	Quantity       amountInput `json:"quantity"`
+	SettlementDate *string     `json:"settlement_date"`
+	Validity       *string     `json:"validity"`
+	ValidUntil     *string     `json:"valid_until"`
+	Notes          *string     `json:"notes"`
 }
 
 func (b changeBody) input() (trading.ChangeInput, error) {
 	var f fields
 	price, name := b.PricePerUnit.decimalInput, "price_per_unit"
 	if !price.Set && !price.Bad {
-		price, name = b.Price, "price"
+		price, name = b.Price.decimalInput, "price"
 	}
 	f.decimal(name, price, false)
-	f.decimal("quantity", b.Quantity, false)
+	f.decimal("quantity", b.Quantity.decimalInput, false)
 	in := trading.ChangeInput{Price: price.ptr(), Quantity: b.Quantity.ptr(), Validity: b.Validity, Notes: b.Notes}
 	if b.SettlementDate != nil {
 		d := f.date("settlement_date", b.SettlementDate, true)

@@ -1,6 +1,7 @@
 package venue
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -97,18 +98,51 @@ func ValidCurrency(s string) bool {
 	return len(s) == 3 && isUpperAlpha(s[0]) && isUpperAlpha(s[1]) && isUpperAlpha(s[2])
 }
 
-// ParseAmount parses a non-negative exact decimal as sent by a client.
+// ParseAmount parses a non-negative exact decimal as sent by a client,
+// within the bounds of AmountIssue.
 func ParseAmount(s string) (udecimal.Decimal, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > 40 || strings.ContainsAny(s, "eE") {
 		return udecimal.Zero, false
 	}
 	d, err := udecimal.Parse(s)
-	if err != nil || d.IsNeg() {
+	if err != nil || d.IsNeg() || AmountIssue(d) != "" {
 		return udecimal.Zero, false
 	}
 	return d, true
 }
+
+// Bounds of the nominal amounts (quantities, min_piece, min_increment,
+// par_amount, risk-limit values) and prices a client sends. Eighteen
+// integer digits are far beyond any issue size or price; eight decimal
+// places are the finest price an instrument's precision allows, and keep a
+// quantity times a price within the nineteen decimal places udecimal holds
+// exactly (a value itself, at most 37 digits, within its 128-bit form).
+const (
+	MaxAmountDigits   = 18
+	MaxAmountDecimals = 8
+)
+
+// maxAmount is the first magnitude past MaxAmountDigits integer digits.
+var maxAmount = udecimal.MustFromInt64(1_000_000_000_000_000_000, 0)
+
+// AmountIssue says why d cannot be a nominal amount or a price ("" when it
+// can): more than MaxAmountDigits digits before the decimal point or more
+// than MaxAmountDecimals significant digits after it. The sign is the
+// caller's to check.
+func AmountIssue(d udecimal.Decimal) string {
+	if d.Abs().GreaterThanOrEqual(maxAmount) || !d.Trunc(MaxAmountDecimals).Equal(d) {
+		return fmt.Sprintf("must have at most %d digits before the decimal point and %d after it", MaxAmountDigits, MaxAmountDecimals)
+	}
+	return ""
+}
+
+// Text limits: a name, code or other one-line field holds at most MaxName
+// characters, a note or other free text at most MaxText.
+const (
+	MaxName = 255
+	MaxText = 4096
+)
 
 func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
 func isUpperAlpha(c byte) bool { return c >= 'A' && c <= 'Z' }

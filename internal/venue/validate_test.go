@@ -1,6 +1,10 @@
 package venue
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/quagmt/udecimal"
+)
 
 func TestValidISIN(t *testing.T) {
 	// Published ISINs of real bonds and securities.
@@ -59,6 +63,30 @@ func TestValidText(t *testing.T) {
 	for _, tt := range tests {
 		if got := ValidText(tt.s); got != tt.want {
 			t.Errorf("ValidText(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestAmountIssue(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool // an issue
+	}{
+		{"999999999999999999.99999999", false},
+		{"-999999999999999999", false}, // the sign is the caller's
+		{"0.00000001", false},
+		{"1.500000000000", false}, // trailing zeros are not significant
+		{"1000000000000000000", true},
+		{"-1000000000000000000", true},
+		{"0.000000001", true},
+		{"99.123456789", true},
+	}
+	for _, tt := range tests {
+		if got := AmountIssue(udecimal.MustParse(tt.s)) != ""; got != tt.want {
+			t.Errorf("AmountIssue(%s) != \"\" = %v, want %v", tt.s, got, tt.want)
+		}
+		if _, ok := ParseAmount(tt.s); ok != (!tt.want && tt.s[0] != '-') {
+			t.Errorf("ParseAmount(%s) ok = %v", tt.s, ok)
 		}
 	}
 }
