@@ -9,8 +9,9 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// This file tests the bounds of what a client may send: amounts and prices
-// within 18 digits before the decimal point and 8 after.
+// This file tests the bounds of what a client may send: real dates in an
+// instrument's date fields, amounts and prices within 18 digits before the
+// decimal point and 8 after, text within its length.
 
 const adminInstruments = "/api/v1/admin/instruments"
 
@@ -46,6 +47,48 @@ func (x *tv) refusedWith(t *testing.T, w who, method, path string, body any, fie
 		}
 	}
 	t.Errorf("%s %s as %s: details %v, want an issue on %s saying %q", method, path, w, e["details"], field, want)
+}
+
+// TestInstrumentDates: every date field of an instrument holds a real date
+// (kept as YYYY-MM-DD) or Undisclosed; anything else answers 400 naming the
+// field, on create and on update.
+func TestInstrumentDates(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		created := x.obj(t, operator, "POST", adminInstruments, instrumentBody(newISIN(t, "XS281000001"), x.otc,
+			"pricing_date", "2024-06-12 09:30:00", "first_settle_date", "Undisclosed", "first_coupon_date", "2025-06-15T00:00:00Z",
+			"static_data", obj{"refunding_date": "2029-06-15"}), http.StatusOK)
+		check := func(in obj) {
+			t.Helper()
+			for field, want := range map[string]string{"pricing_date": "2024-06-12", "first_settle_date": "Undisclosed",
+				"first_coupon_date": "2025-06-15", "maturity": "2031-06-15", "interest_accrual_date": "2024-06-15"} {
+				if in[field] != want {
+					t.Errorf("%s = %v, want %s", field, in[field], want)
+				}
+			}
+			if sd, _ := in["static_data"].(obj); sd["refunding_date"] != "2029-06-15" {
+				t.Errorf("static_data.refunding_date = %v, want 2029-06-15", sd["refunding_date"])
+			}
+		}
+		check(created)
+		path := adminInstruments + "/" + id(created)
+		refused := newISIN(t, "XS281000002")
+		for _, field := range []string{"pricing_date", "first_settle_date", "interest_accrual_date", "first_coupon_date", "maturity"} {
+			for _, bad := range []string{"2026-02-30", "tomorrow", "2026-11-20T25:61:00Z", "Invalid date"} {
+				x.refused(t, operator, "POST", adminInstruments, instrumentBody(refused, x.otc, field, bad), http.StatusBadRequest, field)
+				x.refused(t, operator, "PUT", path, entity(field, bad), http.StatusBadRequest, field)
+			}
+		}
+		x.refused(t, operator, "POST", adminInstruments, instrumentBody(refused, x.otc, "static_data", obj{"refunding_date": "2026-02-30"}),
+			http.StatusBadRequest, "static_data.refunding_date")
+		x.refused(t, operator, "PUT", path, entity("static_data", obj{"refunding_date": "soon"}), http.StatusBadRequest, "static_data.refunding_date")
+		// A fixed-coupon bond is priced from its maturity: it cannot be withheld.
+		x.refused(t, operator, "POST", adminInstruments, instrumentBody(refused, x.otc, "maturity", "Undisclosed"), http.StatusBadRequest, "maturity")
+		if got := x.list(t, viewer(0), "/api/v1/instruments?isin="+refused); len(got) != 0 {
+			t.Errorf("a refused instrument was created: %v", ids(got))
+		}
+		check(x.obj(t, viewer(0), "GET", "/api/v1/instruments/"+id(created), nil, http.StatusOK))
+	})
 }
 
 // TestAmountBounds: nominal amounts and prices have at most 18 digits
@@ -91,5 +134,58 @@ func TestAmountBounds(t *testing.T) {
 			obj{"value": "999999999999999999.99999999"}, http.StatusOK)
 		x.obj(t, operator, "POST", adminInstruments, instrumentBody(newISIN(t, "XS281000004"), x.otc,
 			"par_amount", "999999999999999999", "min_piece", "0.00000001", "min_increment", "0.000000010000"), http.StatusOK)
+	})
+}
+
+// TestTextLimits: names and other one-line text hold at most 255
+// characters (not bytes), notes 4096; beyond, 400 naming the field.
+func TestTextLimits(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		in := x.ins[0]
+		name, longName := strings.Repeat("é", 255), strings.Repeat("x", 256)
+		note, longNote := strings.Repeat("é", 4096), strings.Repeat("x", 4097)
+		lei := func(n int) string {
+			prefix := fmt.Sprintf("5299009TEXTLIMIT%02d", n)
+			return prefix + venue.LEICheckDigits(prefix)
+		}
+		participant := x.obj(t, operator, "POST", "/api/v1/admin/participants", obj{"name": name, "lei": lei(1), "country": "DE",
+			"address": name}, http.StatusOK)
+		o := x.create(t, trader(0), set(offer(in, x.book, "bid", "99", "100000"), "notes", note))
+		r := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "100000", "notes": note})
+		for _, c := range []struct {
+			as           who
+			method, path string
+			body         obj
+			field        string
+		}{
+			{operator, "POST", "/api/v1/admin/participants", obj{"name": longName, "lei": lei(2), "country": "DE"}, "name"},
+			{operator, "POST", "/api/v1/admin/participants", obj{"name": "Long Address AG", "lei": lei(3), "country": "DE",
+				"address": longName}, "address"},
+			{operator, "PUT", "/api/v1/admin/participants/" + id(participant), entity("city", longName), "city"},
+			{operator, "PUT", "/api/v1/admin/participants/" + id(participant), entity("custody_account_number", longName), "custody_account_number"},
+			{operator, "POST", "/api/v1/admin/users", obj{"participant_id": id(participant), "role": "PARTICIPANT_VIEWER",
+				"email": strings.Repeat("x", 250) + "@example.com"}, "email"},
+			{admin(0), "POST", "/api/v1/admin/settlement-providers", obj{"provider": "Clearstream", "agent_name": longName}, "agent_name"},
+			{admin(0), "POST", "/api/v1/admin/settlement-providers", obj{"provider": longName}, "provider"},
+			{operator, "POST", "/api/v1/admin/markets", obj{"name": "Long Type", "facility_type": "OTC", "type": longName}, "type"},
+			{operator, "POST", adminInstruments, instrumentBody(newISIN(t, "XS281000005"), x.otc, "issuer", longName), "issuer"},
+			{operator, "POST", adminInstruments, instrumentBody(newISIN(t, "XS281000005"), x.otc, "note", longNote), "note"},
+			{operator, "POST", adminInstruments, instrumentBody(newISIN(t, "XS281000005"), x.otc, "static_data", obj{"ticker": longName}),
+				"static_data.ticker"},
+			{operator, "PUT", adminInstruments + "/" + in, entity("name", longName), "name"},
+			{operator, "PUT", adminInstruments + "/" + in, entity("lei", longName), "lei"},
+			{trader(0), "POST", offersPath, set(offer(in, x.book, "bid", "99", "100000"), "notes", longNote), "notes"},
+			{trader(0), "PUT", offersPath + "/" + id(o), entity("notes", longNote), "notes"},
+			{trader(0), "POST", rfqPath, obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "100000",
+				"notes": longNote}, "notes"},
+			{trader(0), "PUT", rfqPath + "/" + id(r), entity("notes", longNote), "notes"},
+			{operator, "POST", "/api/v1/admin/news", obj{"title": "Notice", "body": "Text.", "source": longName}, "source"},
+			{operator, "POST", "/api/v1/admin/news", obj{"title": "Notice", "body": "Text.", "url": "https://bondvenue.example/" +
+				strings.Repeat("x", 2048)}, "url"},
+		} {
+			x.refused(t, c.as, c.method, c.path, c.body, http.StatusBadRequest, c.field)
+		}
+		x.obj(t, operator, "POST", adminInstruments, instrumentBody(newISIN(t, "XS281000006"), x.otc, "issuer", name, "note", note), http.StatusOK)
 	})
 }

@@ -61,6 +61,12 @@ func validateParticipant(p *venue.Participant) error {
 	v.Check(p.CategoryName == "professional" || p.CategoryName == "wholesale", "category_name", "must be professional or wholesale")
 	v.Check(p.KYCStatus == "pending" || p.KYCStatus == "successful" || p.KYCStatus == "failed", "kyc_status",
 		"must be pending, successful or failed")
+	for _, f := range []struct{ name, value string }{{"name", p.Name}, {"address", p.Address}, {"postal_code", p.PostalCode},
+		{"city", p.City}, {"state", p.State}, {"legal_form", p.LegalForm}, {"registration_number", p.RegistrationNumber},
+		{"tax_number", p.TaxNumber}, {"csd", p.CSD}, {"csd_bic_11", p.CSDBIC11}, {"custody_account_number", p.CustodyAccountNumber},
+		{"custody_account_beneficiary_bic_8", p.CustodyAccountBeneficiaryBIC8}} {
+		v.CheckLength(f.name, f.value, venue.MaxName)
+	}
 	return v.Err()
 }
 
@@ -522,6 +528,13 @@ func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principa
 	v.Check(validID(sp.ParticipantID), "participant_id", "must be a participant id")
 	v.Check(strings.TrimSpace(sp.Provider) != "", "provider", "is required")
 	v.Check(sp.AccountID == "" || validID(sp.AccountID), "account_id", "must be an account id")
+	for _, f := range []struct{ name, value string }{{"provider", sp.Provider}, {"type", sp.Type}, {"swiat_id", sp.SwiatID},
+		{"d7_id", sp.D7ID}, {"pset", sp.PSET}, {"agent_name", sp.AgentName}, {"agent_bic", sp.AgentBIC},
+		{"agent_number", sp.AgentNumber}, {"localcode", sp.LocalCode}, {"csd_bic11", sp.CSDBIC11},
+		{"custody_account_number", sp.CustodyAccountNumber}, {"beneficiary_bic8", sp.BeneficiaryBIC8},
+		{"buyr_sell_name", sp.BuyrSellName}, {"buyr_sell_bic", sp.BuyrSellBIC}, {"safe", sp.Safe}} {
+		v.CheckLength(f.name, f.value, venue.MaxName)
+	}
 	if err := v.Err(); err != nil {
 		return ProviderView{}, err
 	}
@@ -557,6 +570,10 @@ func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principa
 	return out, nil
 }
 
+// maxURL bounds a news item's link: longer ones are not URLs browsers or
+// servers agree to handle.
+const maxURL = 2048
+
 // NewsInput creates a news item.
 type NewsInput struct {
 	Title, Body, Source, URL string
@@ -571,6 +588,8 @@ func (s *Service) CreateNews(ctx context.Context, p venue.Principal, in NewsInpu
 	v.Check(strings.TrimSpace(in.Title) != "" && len(in.Title) <= 300, "title", "is required (at most 300 characters)")
 	v.Check(strings.TrimSpace(in.Body) != "" && len(in.Body) <= 20000, "body", "is required (at most 20000 characters)")
 	v.Check(in.URL == "" || strings.HasPrefix(in.URL, "https://") || strings.HasPrefix(in.URL, "http://"), "url", "must be an http(s) URL")
+	v.CheckLength("url", in.URL, maxURL)
+	v.CheckLength("source", in.Source, venue.MaxName)
 	if err := v.Err(); err != nil {
 		return venue.News{}, err
 	}

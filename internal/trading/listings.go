@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
@@ -34,6 +36,7 @@ func (in MarketInput) apply(m *venue.Market) {
 func validateMarket(m *venue.Market) error {
 	var v venue.Validator
 	v.Check(strings.TrimSpace(m.Name) != "" && len(m.Name) <= 100, "name", "is required (at most 100 characters)")
+	v.CheckLength("type", m.Type, venue.MaxName)
 	v.Check(m.FacilityType == venue.FacilityOTC || m.FacilityType == venue.FacilityContinuous, "facility_type",
 		"must be OTC or continues-matching")
 	_, err := time.LoadLocation(m.Timezone)
@@ -162,7 +165,79 @@ func (in InstrumentInput) apply(i *venue.Instrument) error {
 	return v.Err()
 }
 
+// validateInstrument checks an instrument's fields. A field too long, then
+// one that is not a date, keeps that one issue.
 func validateInstrument(i *venue.Instrument) error {
+	var v venue.Validator
+	checkText(&v, "", i.Terms)
+	checkText(&v, "static_data.", i.Static)
+	if err := v.MergeUnreported(checkDates(i)); err != nil {
+		return err
+	}
+	if err := v.MergeUnreported(instrumentRules(i)); err != nil {
+		return err
+	}
+	return v.Err()
+}
+
+// undisclosed is the text of a withheld instrument field.
+const undisclosed = "Undisclosed"
+
+// checkText records an issue on each text field of fields (InstrumentTerms
+// or StaticData) longer than a name, or for the note longer than free text;
+// prefix names the block.
+func checkText(v *venue.Validator, prefix string, fields any) {
+	rv := reflect.ValueOf(fields)
+	for k := range rv.NumField() {
+		name, _, _ := strings.Cut(rv.Type().Field(k).Tag.Get("json"), ",")
+		var s string
+		switch x := rv.Field(k).Interface().(type) {
+		case string:
+			s = x
+		case *string:
+			if x == nil {
+				continue
+			}
+			s = *x
+		default:
+			continue
+		}
+		limit := venue.MaxName
+		if name == "note" {
+			limit = venue.MaxText
+		}
+		v.CheckLength(prefix+name, s, limit)
+	}
+}
+
+// checkDates names each date field of i that is neither a date, nor empty
+// (not given), nor Undisclosed (withheld), and writes the dates as
+// YYYY-MM-DD.
+func checkDates(i *venue.Instrument) error {
+	var v venue.Validator
+	t := &i.Terms
+	for _, f := range []struct {
+		name  string
+		value *string
+	}{{"maturity", &t.Maturity}, {"interest_accrual_date", &t.InterestAccrualDate},
+		{"first_coupon_date", &t.FirstCouponDate}, {"pricing_date", &t.PricingDate},
+		{"first_settle_date", &t.FirstSettleDate}, {"static_data.refunding_date", &i.Static.RefundingDate}} {
+		if *f.value == "" || *f.value == undisclosed {
+			continue
+		}
+		d, err := bondmath.ParseDate(*f.value)
+		if err != nil {
+			v.Addf(f.name, "must be a date YYYY-MM-DD (or %s)", undisclosed)
+			continue
+		}
+		*f.value = d.String()
+	}
+	return v.Err()
+}
+
+// instrumentRules checks the identifiers, the terms a fixed-coupon bond is
+// priced with, the amounts and the listing.
+func instrumentRules(i *venue.Instrument) error {
 	var v venue.Validator
 	t := &i.Terms
 	v.Check(venue.ValidISIN(t.ISIN), "isin", "must be a 12-character ISIN with a valid check digit")

@@ -112,6 +112,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if typ != venue.TypeRFQ && !in.MarketOrder && in.Price == nil {
 		v.Addf("price_per_unit", "is required (the clean price in percent of par) unless market_order is true")
 	}
+	v.CheckLength("notes", in.Notes, venue.MaxText)
 	v.Check(validID(in.InstrumentID), "instrument_id", "is required: an instrument id")
 	v.Check(validID(in.MarketID), "market_id", "is required: a market id")
 	validity := strings.ToLower(in.Validity)
@@ -453,6 +454,9 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 	if in.Price != nil {
 		v.Check(in.Price.IsPos(), "price_per_unit", "must be greater than 0")
 		checkPrecision(&v, "price_per_unit", *in.Price, instr.Precision)
+	}
+	if in.Notes != nil {
+		v.CheckLength("notes", *in.Notes, venue.MaxText)
 	}
 	if q := in.Quantity; q != nil {
 		v.Check(q.IsPos(), "quantity", "must be greater than 0")

@@ -3,6 +3,7 @@ package venue
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Kind classifies a domain error. The HTTP edge (and later the FIX gateway)
@@ -124,6 +125,14 @@ func (v *Validator) Addf(field, format string, args ...any) {
 func (v *Validator) Check(ok bool, field, issue string) {
 	if !ok {
 		v.issues = append(v.issues, FieldIssue{Field: field, Issue: issue})
+	}
+}
+
+// CheckLength records an issue for field when s has more than max
+// characters.
+func (v *Validator) CheckLength(field, s string, max int) {
+	if utf8.RuneCountInString(s) > max {
+		v.Addf(field, "must be at most %d characters", max)
 	}
 }
 

@@ -86,11 +86,11 @@ func ValidCountry(s string) bool {
 	return len(s) == 2 && isUpperAlpha(s[0]) && isUpperAlpha(s[1])
 }
 
-// ValidEmail is a deliberately loose check: one @ with text on both sides
-// and a dot in the domain.
+// ValidEmail is a deliberately loose check: one @ with text on both sides,
+// a dot in the domain, and at most the 254 characters of RFC 5321.
 func ValidEmail(s string) bool {
 	at := strings.LastIndexByte(s, '@')
-	return at > 0 && at < len(s)-1 && strings.Contains(s[at+1:], ".") && !strings.ContainsAny(s, " \t\r\n")
+	return len(s) <= 254 && at > 0 && at < len(s)-1 && strings.Contains(s[at+1:], ".") && !strings.ContainsAny(s, " \t\r\n")
 }
 
 // ValidCurrency reports whether s looks like an ISO 4217 code.
