@@ -11,7 +11,8 @@ import (
 
 // This file tests the bounds of what a client may send: real dates in an
 // instrument's date fields, amounts and prices within 18 digits before the
-// decimal point and 8 after, text within its length.
+// decimal point and 8 after, text within its length, list filter ids that
+// name a record the caller can see.
 
 const adminInstruments = "/api/v1/admin/instruments"
 
@@ -187,5 +188,53 @@ func TestTextLimits(t *testing.T) {
 			x.refused(t, c.as, c.method, c.path, c.body, http.StatusBadRequest, c.field)
 		}
 		x.obj(t, operator, "POST", adminInstruments, instrumentBody(newISIN(t, "XS281000006"), x.otc, "issuer", name, "note", note), http.StatusOK)
+	})
+}
+
+// TestListFilterIDs: a list filter id that is not a UUID answers 400
+// naming it; one naming no record the caller can see answers 404.
+func TestListFilterIDs(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		in := x.ins[0]
+		theirs := x.create(t, trader(1), offer(in, x.book, "ask", "101", "100000"))
+		for _, c := range []struct {
+			path  string
+			as    who
+			want  int
+			field string
+		}{
+			{"/api/v1/instruments?market_id=x", viewer(0), http.StatusBadRequest, "market_id"},
+			{"/api/v1/instruments?market_id=" + missingID, viewer(0), http.StatusNotFound, ""},
+			{offersPath + "?instrument_id=" + missingID, viewer(0), http.StatusNotFound, ""},
+			{offersPath + "?market_id=" + missingID, operator, http.StatusNotFound, ""},
+			{rfqPath + "?instrument_id=" + missingID, viewer(0), http.StatusNotFound, ""},
+			{rfqPath + "?market_id=" + missingID, viewer(0), http.StatusNotFound, ""},
+			{"/api/v1/trades?instrument_id=" + missingID, viewer(0), http.StatusNotFound, ""},
+			{"/api/v1/trades?market_id=" + missingID, viewer(0), http.StatusNotFound, ""},
+			{"/api/v1/trades?offer_id=" + missingID, operator, http.StatusNotFound, ""},
+			{"/api/v1/trades?offer_id=" + id(theirs), viewer(0), http.StatusNotFound, ""}, // another firm's offer
+			{indicativePath + "?instrument_id=" + missingID, viewer(0), http.StatusNotFound, ""},
+		} {
+			if c.field != "" {
+				x.refused(t, c.as, "GET", c.path, nil, c.want, c.field)
+			} else {
+				x.refused(t, c.as, "GET", c.path, nil, c.want)
+			}
+		}
+		// Records the caller can see filter as before.
+		if got := x.list(t, viewer(0), "/api/v1/instruments?market_id="+x.otc); len(got) != len(x.ins) {
+			t.Errorf("instruments on the OTC market: %d, want all %d", len(got), len(x.ins))
+		}
+		if got := x.list(t, viewer(0), offersPath+"?instrument_id="+in+"&market_id="+x.book); len(got) != 0 {
+			t.Errorf("p0's offers: %v, want none", ids(got))
+		}
+		if got := x.list(t, viewer(1), offersPath+"?instrument_id="+in+"&market_id="+x.book); len(got) != 1 {
+			t.Errorf("p1's offers: %v, want %s", ids(got), id(theirs))
+		}
+		for _, path := range []string{"/api/v1/trades?offer_id=" + id(theirs), rfqPath + "?market_id=" + x.otc,
+			indicativePath + "?instrument_id=" + in} {
+			x.list(t, viewer(1), path)
+		}
 	})
 }

@@ -202,7 +202,7 @@ func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Pri
 func (s *Server) listInstruments(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := query{Values: r.URL.Query()}
 	page := q.page()
-	f := trading.InstrumentFilter{MarketID: q.Get("market_id"), BucketID: q.id("bucket_id", "a bucket"),
+	f := trading.InstrumentFilter{MarketID: q.id("market_id", "a market"), BucketID: q.id("bucket_id", "a bucket"),
 		ISIN: q.Get("isin"), Currency: q.Get("currency")}
 	if err := q.v.Err(); err != nil {
 		return err

@@ -59,6 +59,7 @@ type IndicativeChange struct {
 
 // IndicativeFilter selects indicative prices in a list.
 type IndicativeFilter struct {
+	// InstrumentID names an instrument the venue has (else not found).
 	InstrumentID string
 	// IncludeExpired also lists prices whose valid_until has passed.
 	IncludeExpired bool
@@ -84,6 +85,9 @@ func (s *Service) IndicativePrices(ctx context.Context, p venue.Principal, f Ind
 		sf.LiveAt = &now
 	}
 	err := s.db.View(ctx, func(tx *store.Tx) error {
+		if err := checkFilterRecords(ctx, tx, f.InstrumentID, ""); err != nil {
+			return err
+		}
 		var err error
 		if out.Items, out.Next, err = tx.IndicativePrices(ctx, sf, page); err != nil {
 			return err

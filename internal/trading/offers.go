@@ -599,7 +599,8 @@ func (s *Service) RFQ(ctx context.Context, p venue.Principal, id string) (OfferV
 	return out, nil
 }
 
-// OfferFilter selects offers or RFQs in a list.
+// OfferFilter selects offers or RFQs in a list. An instrument or market
+// the venue does not have is not found.
 type OfferFilter struct {
 	Status, Type, InstrumentID, MarketID string
 }
@@ -629,6 +630,23 @@ func checkFilterID(v *venue.Validator, name, id, what string) {
 	v.Check(id == "" || validID(id), name, "must be "+what+" id")
 }
 
+// checkFilterRecords answers not found when a list is filtered by an
+// instrument or a market (both visible to every caller) the venue does not
+// have: one lookup per filter id given. A malformed id is checkFilterID's.
+func checkFilterRecords(ctx context.Context, tx *store.Tx, instrumentID, marketID string) error {
+	if instrumentID != "" {
+		if _, err := tx.Instrument(ctx, instrumentID); err != nil {
+			return notFoundOr(err, "instrument")
+		}
+	}
+	if marketID != "" {
+		if _, err := tx.Market(ctx, marketID); err != nil {
+			return notFoundOr(err, "market")
+		}
+	}
+	return nil
+}
+
 func (s *Service) listOffers(ctx context.Context, f store.OfferFilter, page venue.Page) (List[venue.Offer], error) {
 	var v venue.Validator
 	v.Check(f.Status == "" || contains([]string{venue.StatusCreated, venue.StatusClosed, venue.StatusCancelled,
@@ -640,6 +658,9 @@ func (s *Service) listOffers(ctx context.Context, f store.OfferFilter, page venu
 	}
 	var out List[venue.Offer]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
+		if err := checkFilterRecords(ctx, tx, f.InstrumentID, f.MarketID); err != nil {
+			return err
+		}
 		var err error
 		out.Items, out.Next, err = tx.Offers(ctx, f, page)
 		return err
@@ -908,7 +929,9 @@ func tradeViews(ctx context.Context, tx *store.Tx, p venue.Principal, ts []venue
 	return out, nil
 }
 
-// TradeFilter selects trades in a list.
+// TradeFilter selects trades in a list. An instrument or market the venue
+// does not have, or an offer, quote or RFQ the caller cannot see, is not
+// found.
 type TradeFilter struct {
 	InstrumentID, MarketID, OfferID string
 	ExecutionType                   string // otc or continuous
@@ -927,6 +950,14 @@ func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, 
 	}
 	var out List[TradeView]
 	err := s.db.View(ctx, func(tx *store.Tx) error {
+		if err := checkFilterRecords(ctx, tx, f.InstrumentID, f.MarketID); err != nil {
+			return err
+		}
+		if f.OfferID != "" {
+			if _, err := s.visibleOffer(ctx, tx, p, f.OfferID); err != nil {
+				return notFoundOr(err, "offer")
+			}
+		}
 		ts, next, err := tx.Trades(ctx, store.TradeFilter{Party: p.ParticipantID, InstrumentID: f.InstrumentID,
 			MarketID: f.MarketID, OfferID: f.OfferID, ExecutionType: f.ExecutionType}, page)
 		if err != nil {

@@ -450,6 +450,7 @@ func (s *Service) Market(ctx context.Context, p venue.Principal, id string) (ven
 // InstrumentFilter selects instruments in the index. Zero fields do not
 // filter.
 type InstrumentFilter struct {
+	// MarketID names a market the venue has (else not found).
 	MarketID string
 	// BucketID names a bucket the caller can see (else not found).
 	BucketID string
@@ -465,6 +466,9 @@ func (s *Service) Instruments(ctx context.Context, p venue.Principal, f Instrume
 			if _, err := visibleBucket(ctx, tx, p, f.BucketID); err != nil {
 				return err
 			}
+		}
+		if err := checkFilterRecords(ctx, tx, "", f.MarketID); err != nil {
+			return err
 		}
 		ins, next, err := tx.Instruments(ctx, store.InstrumentFilter{MarketID: f.MarketID, BucketID: f.BucketID,
 			ISIN: f.ISIN, Currency: f.Currency}, page)
