@@ -1014,6 +1014,9 @@ func TestTransitionsRFQ(t *testing.T) {
 
 		t.Run("executable RFQ", func(t *testing.T) {
 			in := x.ins[3]
+			// It executes at its limit: without one it could never execute.
+			x.refused(t, trader(0), "POST", rfqPath, set(rfqBody(in, "bid", "1000000", p(1)), "is_executable", true),
+				http.StatusBadRequest, "price_per_unit")
 			r := x.rfq(t, trader(0), set(rfqBody(in, "bid", "1000000", p(1), p(2)), "price_per_unit", "99.5", "is_executable", true))
 			worse := x.create(t, trader(1), quote(in, id(r), "ask", "99.6", "1000000"))
 			wantState(t, worse, "created", "1000000", "0")

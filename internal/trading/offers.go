@@ -112,6 +112,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if typ != venue.TypeRFQ && !in.MarketOrder && in.Price == nil {
 		v.Addf("price_per_unit", "is required (the clean price in percent of par) unless market_order is true")
 	}
+	if typ == venue.TypeRFQ && in.IsExecutable && in.Price == nil {
+		v.Addf("price_per_unit", "is required with is_executable: an executable request needs a limit price")
+	}
 	v.CheckLength("notes", in.Notes, venue.MaxText)
 	v.Check(validID(in.InstrumentID), "instrument_id", "is required: an instrument id")
 	v.Check(validID(in.MarketID), "market_id", "is required: a market id")
