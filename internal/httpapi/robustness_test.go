@@ -217,11 +217,16 @@ func (s *sweep) sweepBodies() map[string]map[string]any {
 	f, v := s.f, s.v
 	token := v.userCred(viewer(3))
 	entity := func(m map[string]any) map[string]any { return map[string]any{"entity": m} }
+	// The offer's price under its other name, price, which is read only
+	// without price_per_unit: so both names are probed.
+	offer := f.offerBody()
+	offer["price"] = offer["price_per_unit"]
+	delete(offer, "price_per_unit")
 	return map[string]map[string]any{
 		"issueToken":   {"grant_type": "client_credentials", "client_id": token.ClientID, "client_secret": token.ClientSecret},
 		"createBucket": {"name": f.unique("Sweep"), "instruments": []map[string]string{{"id": f.ins[0]}}},
 		"updateBucket": entity(map[string]any{"name": f.unique("Sweep")}),
-		"createOffer":  f.offerBody(),
+		"createOffer":  offer,
 		"updateOffer":  entity(map[string]any{"notes": "amended"}),
 		"createRFQ":    f.rfqBody(),
 		"updateRFQ":    entity(map[string]any{"notes": "amended"}),
@@ -417,8 +422,12 @@ func (s *sweep) probes(t *testing.T, o sweptOp) []probe {
 			q.Set(prm.Value.Name, val)
 			p := base
 			p.what, p.target = fmt.Sprintf("query %s=%.40q", prm.Value.Name, val), target(path, q)
-			if !venue.ValidText(val) && as.role != "" {
+			switch {
+			case as.role == "":
+			case !venue.ValidText(val):
 				p.want = http.StatusBadRequest // not text PostgreSQL can compare
+			case isIDFilter(prm.Value):
+				p.want = s.idFilterWant(as, val)
 			}
 			add(p)
 		}
@@ -447,7 +456,7 @@ func (s *sweep) probes(t *testing.T, o sweptOp) []probe {
 		}
 		for _, m := range s.bodyMutations(bodySchema, body, map[string]int{}, 0) {
 			p := base
-			p.what, p.body = "body "+m.what, m.body
+			p.what, p.body, p.want = "body "+m.what, m.body, m.want
 			if m.nul {
 				p.want = http.StatusBadRequest // no field may hold a NUL
 			}
@@ -669,6 +678,58 @@ type mutation struct {
 	what string
 	body map[string]any
 	nul  bool // the value holds a NUL character
+	want int  // the status the document promises for the value, if one
+}
+
+// impossibleDates are the bad dates no calendar has.
+var impossibleDates = []string{`"2026-02-30"`, `"2026-13-01"`, `"tomorrow"`, `"2026-11-20T25:61:00Z"`}
+
+// valueWant is the status the document promises for the raw JSON value
+// val of a property of kind k and schema sc (0: none in particular): 400
+// for a date no calendar has, an amount past its documented maximum and a
+// text longer than its maxLength.
+func valueWant(k kind, sc *openapi3.Schema, val string) int {
+	switch {
+	case k == kindDate && slices.Contains(impossibleDates, val):
+		return http.StatusBadRequest
+	case k == kindDecimal && strings.Trim(val, `"`) == "99999999999999999999999999999999999" && bounded(sc):
+		return http.StatusBadRequest
+	case k == kindString && sc.MaxLength != nil && val == `"`+long+`"` && uint64(len(long)) > *sc.MaxLength:
+		return http.StatusBadRequest
+	}
+	return 0
+}
+
+// bounded reports whether a decimal's number form has a maximum (an
+// AmountInput).
+func bounded(sc *openapi3.Schema) bool {
+	for _, alt := range sc.AnyOf {
+		if a := flat(alt); a.Type.Is("number") && a.Max != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isIDFilter reports whether a query parameter filters a list by a
+// record's id.
+func isIDFilter(p *openapi3.Parameter) bool {
+	return strings.HasSuffix(p.Name, "_id") || flat(p.Schema).Format == "uuid"
+}
+
+// idFilterWant is the answer to a list filtered by the id val: 400 when it
+// is not a UUID, 404 when it names no record firm 0 (the participant
+// callers' firm) can see; "" does not filter.
+func (s *sweep) idFilterWant(as who, val string) int {
+	switch {
+	case val == "":
+		return 0
+	case !venue.ValidID(val):
+		return http.StatusBadRequest
+	case strings.EqualFold(val, missingID), as.participant() && (val == s.v.participant(3) || val == s.v.account(3)):
+		return http.StatusNotFound
+	}
+	return 0
 }
 
 // bodyMutations replaces each property of the schema, in a valid body from
@@ -693,7 +754,8 @@ func (s *sweep) bodyMutations(schema *openapi3.Schema, base func() map[string]an
 		first := shapes[shape] == 1 && !s.seen[ref]
 		s.seen[ref] = true
 		for _, val := range badValues(k, first) {
-			out = append(out, mutation{fmt.Sprintf("%s=%.40s", name, val), with(name, json.RawMessage(val)), strings.Contains(val, `\u0000`)})
+			out = append(out, mutation{fmt.Sprintf("%s=%.40s", name, val), with(name, json.RawMessage(val)), strings.Contains(val, `\u0000`),
+				valueWant(k, prop, val)})
 		}
 		if depth > 0 {
 			continue
@@ -707,18 +769,20 @@ func (s *sweep) bodyMutations(schema *openapi3.Schema, base func() map[string]an
 				return map[string]any{}
 			}
 			for _, m := range s.bodyMutations(prop, inner, shapes, depth+1) {
-				out = append(out, mutation{name + "." + m.what, with(name, m.body), m.nul})
+				out = append(out, mutation{name + "." + m.what, with(name, m.body), m.nul, m.want})
 			}
 		case kindArray:
 			item := flat(prop.Items)
 			for _, val := range []string{`[null]`, `[1]`, `[""]`, `["x"]`, `["\u0000"]`, `[{}]`, `[[]]`,
 				`[` + strings.TrimSuffix(strings.Repeat(`"`+missingID+`",`, 1001), ",") + `]`} {
-				out = append(out, mutation{fmt.Sprintf("%s=%.40s", name, val), with(name, json.RawMessage(val)), strings.Contains(val, `\u0000`)})
+				out = append(out, mutation{fmt.Sprintf("%s=%.40s", name, val), with(name, json.RawMessage(val)), strings.Contains(val, `\u0000`), 0})
 			}
 			for _, iname := range slices.Sorted(maps.Keys(item.Properties)) {
-				for _, val := range badValues(kindOf(iname, flat(item.Properties[iname])), true) {
+				iprop := flat(item.Properties[iname])
+				ik := kindOf(iname, iprop)
+				for _, val := range badValues(ik, true) {
 					out = append(out, mutation{fmt.Sprintf("%s[].%s=%.40s", name, iname, val),
-						with(name, json.RawMessage(fmt.Sprintf(`[{%q:%s}]`, iname, val))), strings.Contains(val, `\u0000`)})
+						with(name, json.RawMessage(fmt.Sprintf(`[{%q:%s}]`, iname, val))), strings.Contains(val, `\u0000`), valueWant(ik, iprop, val)})
 				}
 			}
 		}
