@@ -228,6 +228,9 @@ func tradeView(p venue.Principal, t trading.TradeView) tradeJSON {
 func orderView(p venue.Principal, o venue.Order, v trading.OrderView, in *instrumentJSON) orderJSON {
 	out := orderJSON{Order: wire.OrderOf(o), Participant: participantView(v.Participant), Instrument: in,
 		Offer: recordView(p, v.Offer)}
+	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
+		out.Offer.Notes = "" // the other firm's notes are its own, trade or not
+	}
 	redactOrder(p, &out.Order)
 	if v.Account != nil && out.AccountID != "" {
 		a := accountView(*v.Account)

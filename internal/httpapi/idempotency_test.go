@@ -95,15 +95,12 @@ func TestIdempotency(t *testing.T) {
 			}
 		})
 
-		t.Run("not applied: in flight, then taken over", func(t *testing.T) {
+		t.Run("not applied: taken over", func(t *testing.T) {
 			bad := offer(in, x.book, "bid", "80", "123") // below min_piece: refused, nothing applied
 			x.send(t, trader(0), "POST", offersPath, bad, http.StatusBadRequest, key("dead-1"))
-			v.dropAnswer(t, trader(0), "dead-1") // as if its process had died before answering
-			busy := x.send(t, trader(0), "POST", offersPath, bad, http.StatusConflict, key("dead-1"))
-			if !strings.Contains(string(busy.body), "in flight") {
-				t.Errorf("retry while the claim is the running engine's: %s", busy.body)
-			}
-			x.clock.Advance(11 * time.Minute) // past idempotencyAbandon; tokens live 15
+			// As if its handler had died before keeping the answer: the
+			// claim is the running engine's, but nobody serves it.
+			v.dropAnswer(t, trader(0), "dead-1")
 			again := x.send(t, trader(0), "POST", offersPath, bad, http.StatusBadRequest, key("dead-1"))
 			if !bytes.Contains(again.body, []byte("min_piece")) {
 				t.Errorf("the taken-over request answered %s", again.body)
@@ -113,10 +110,19 @@ func TestIdempotency(t *testing.T) {
 			}
 			replayed(t, again, x.send(t, trader(0), "POST", offersPath, bad, http.StatusBadRequest, key("dead-1")))
 
+			// A claim of a later lease is another live instance's: in
+			// flight, never taken over.
+			x.send(t, trader(0), "POST", offersPath, bad, http.StatusBadRequest, key("later-1"))
+			v.moveEpoch(t, trader(0), "later-1", +1)
+			busy := x.send(t, trader(0), "POST", offersPath, bad, http.StatusConflict, key("later-1"))
+			if !strings.Contains(string(busy.body), "in flight") {
+				t.Errorf("retry of a later lease's claim: %s", busy.body)
+			}
+
 			// A claim of an earlier sequencer lease is taken over at once:
 			// the engine that made it is fenced.
 			x.send(t, trader(0), "POST", offersPath, bad, http.StatusBadRequest, key("dead-2"))
-			v.earlierEpoch(t, trader(0), "dead-2")
+			v.moveEpoch(t, trader(0), "dead-2", -1)
 			again = x.send(t, trader(0), "POST", offersPath, bad, http.StatusBadRequest, key("dead-2"))
 			if again.header.Get("Idempotent-Replayed") != "" {
 				t.Errorf("a request of an earlier lease's dead claim was replayed, not run")
@@ -160,9 +166,10 @@ func (v *env) dropAnswer(t *testing.T, w who, key string) {
 	}
 }
 
-// earlierEpoch turns user w's key, answered but not applied, into a claim
-// left in flight under the previous sequencer lease.
-func (v *env) earlierEpoch(t *testing.T, w who, key string) {
+// moveEpoch turns user w's key, answered but not applied, into a claim
+// without an answer under the sequencer lease by epochs away from the
+// running one.
+func (v *env) moveEpoch(t *testing.T, w who, key string, by int64) {
 	t.Helper()
 	rec := v.keyRecord(t, w, key)
 	if !rec.CommittedAt.IsZero() {
@@ -174,7 +181,7 @@ func (v *env) earlierEpoch(t *testing.T, w who, key string) {
 			return err
 		}
 		old := rec
-		old.StatusCode, old.Response, old.Claim, old.Epoch = 0, nil, "earlier", rec.Epoch-1
+		old.StatusCode, old.Response, old.Claim, old.Epoch = 0, nil, "moved", rec.Epoch+by
 		_, claimed, err := tx.ClaimIdempotencyKey(ctx, old, time.Time{})
 		if err == nil && !claimed {
 			err = errors.New("not claimed")

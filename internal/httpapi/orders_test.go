@@ -27,7 +27,7 @@ func TestTradeOrders(t *testing.T) {
 		accepted := x.obj(t, trader(0), "PUT", offersPath+"/"+id(quote)+"/accept", nil, http.StatusOK)
 
 		bid := x.create(t, trader(0), set(offer(x.ins[3], x.book, "bid", "99", "100000"),
-			"validity", "gtd", "valid_until", "2026-11-21 09:15:00"))
+			"validity", "gtd", "valid_until", "2026-11-21 09:15:00", "notes", "firm 0's own"))
 		ask := x.create(t, trader(1), offer(x.ins[3], x.book, "ask", "99", "100000"))
 		book := tradeWith(t, x.tradesOf(t, trader(0), id(bid)), id(ask), id(bid))
 
@@ -149,10 +149,10 @@ func (x *tv) checkOrder(t *testing.T, w who, key string, o obj, firm int, offer 
 	equal(t, key+".instrument", instrument, o["instrument"])
 
 	// The offer: the other firm's redacted as lists redact another firm's
-	// records.
+	// records, and without its notes.
 	want := offer
 	if !own {
-		want = set(offer, "account_id", "", "user_id", "", "counterparties", nil)
+		want = set(offer, "account_id", "", "user_id", "", "counterparties", nil, "notes", "")
 		want["settlement_provider_id"] = nil
 	}
 	equal(t, key+".offer", want, o["offer"])

@@ -162,10 +162,20 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 		return
 	}
 	rec := &captureWriter{ResponseWriter: w}
+	ctx := context.WithoutCancel(r.Context())
+	defer func() {
+		// A handler that panicked kept nothing: release the claim (an
+		// applied request's claim stays) before the recoverer answers.
+		if p := recover(); p != nil {
+			if err := s.svc.ReleaseIdempotencyKey(ctx, claim); err != nil {
+				s.log.ErrorContext(ctx, "idempotency claim not released", "id", requestID(ctx), "err", err.Error())
+			}
+			panic(p)
+		}
+	}()
 	if err := fn(rec, r.WithContext(claim.Context(r.Context())), p); err != nil {
 		s.writeError(rec, r, err)
 	}
-	ctx := context.WithoutCancel(r.Context())
 	if rec.status >= 500 {
 		err = s.svc.ReleaseIdempotencyKey(ctx, claim)
 	} else {

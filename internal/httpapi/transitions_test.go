@@ -1082,6 +1082,7 @@ func TestTransitionsRFQ(t *testing.T) {
 			q := x.create(t, trader(1), quote(in, id(r), "ask", "99.6", "1000000"))
 			relation(false)
 			x.refused(t, trader(0), "PUT", offersPath+"/"+id(q)+"/accept", nil, http.StatusConflict)
+			x.refused(t, trader(1), "PUT", offersPath+"/"+id(q), entity("price_per_unit", "99.4"), http.StatusConflict)
 			// Neither does a new limit execute with the firm.
 			x.obj(t, trader(0), "PUT", rfqPath+"/"+id(r), entity("price_per_unit", "99.6"), http.StatusOK)
 			x.state(t, viewer(1), id(q), "created", "1000000", "0")

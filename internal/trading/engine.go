@@ -300,10 +300,10 @@ func (e *engine) linger(cmds []*command) []*command {
 }
 
 func (e *engine) runBatch(cmds []*command) {
-	start := time.Now()
+	start, n := time.Now(), len(cmds)
 	defer func() {
 		e.batches.Add(1)
-		e.commands.Add(int64(len(cmds)))
+		e.commands.Add(int64(n))
 		e.batchNanos.Add(int64(time.Since(start)))
 	}()
 	b := &batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}

@@ -271,6 +271,9 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 		return OfferResult{}, errNotOpen
 	}
 	if o.Type == venue.TypeQuote { // a quote keeps the request's quantity and settlement date
+		if rfq := st.open[o.MatchedOfferID]; rfq != nil && !st.eligible(rfq.ParticipantID, o.ParticipantID) {
+			return OfferResult{}, errNotCounterparties
+		}
 		var v venue.Validator
 		v.Check(ch.Quantity == nil || ch.Quantity.Equal(o.Quantity), "quantity", "a quote's quantity is the request's "+o.Quantity.String())
 		v.Check(ch.SettlementDate == nil || *ch.SettlementDate == o.SettlementDate, "settlement_date",
@@ -348,8 +351,8 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 		st.unlist(o)
 	}
 	st.emit(b, o, "update")
-	if rfq := st.open[o.MatchedOfferID]; o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil {
-		res.Trades = st.executeBest(b, rfq) // a better price may meet an executable request's limit
+	if rfq := st.open[o.MatchedOfferID]; o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil && o.Open() && executable(rfq, o) {
+		res.Trades = []venue.Trade{st.execute(b, rfq, o)} // its new price meets an executable request's limit
 	}
 	res.Offer = *o
 	return res, nil

@@ -18,21 +18,30 @@ import (
 // A request never applies twice, even across a crash: its claim of the key
 // rides in its context, and the transaction that applies it marks the claim
 // applied in the same commit (store.InTx for the use cases' own
-// transactions, the sequencer's batch for trading commands). A retry that
-// finds a claim without an answer therefore knows which case it is in:
-//   - applied, answer lost (the process died between the commit and keeping
-//     the answer, or the answer failed after the commit): 409, the request
-//     is not applied again, and the record shows its outcome;
-//   - not applied, and the claim belongs to an earlier sequencer lease (the
-//     process that made it is gone and its engine fenced): the retry takes
-//     the key over and runs the request;
-//   - not applied and still the running engine's: in flight, 409, unless
-//     older than idempotencyAbandon (its handler died), when the retry takes
-//     it over; a write of the old claim that commits later is refused
-//     (store.ErrClaimLost), so the two never both apply.
+// transactions, the sequencer's batch for trading commands). Each claim
+// carries the sequencer lease epoch of the process that made it, and the
+// process knows which of its own claims are still being served. A retry
+// that finds a claim without a kept answer therefore knows its case:
+//   - the claim is being served (this process's, its request still
+//     running; or a later epoch's, another live instance's): in flight, 409;
+//   - otherwise, applied: its process died, or its answer failed, after the
+//     commit: 409 "applied, answer not kept", never applied again; the
+//     record shows the outcome;
+//   - otherwise not applied, so its request can no longer apply: an earlier
+//     epoch's engine is fenced (and a write of its process's own
+//     transactions is refused, store.ErrClaimLost), and a claim of this
+//     process that it no longer serves has no request left. The retry takes
+//     the key over and runs the request.
+//
+// A claim of the running engine is never taken over while its request is
+// served, so the sequencer's batch can mark claims without checking that
+// they are still current.
+//
+// Departure from DESIGN §3 ("the first response is replayed"): after a
+// crash between a request's commit and keeping its answer there is no
+// response to replay, and the 409 says so instead of applying it again.
 const (
-	idempotencyTTL     = 24 * time.Hour
-	idempotencyAbandon = 10 * time.Minute
+	idempotencyTTL = 24 * time.Hour
 	// maxIdempotencyKey is the longest key in characters, as the OpenAPI
 	// document declares it (the column is unbounded TEXT on both engines).
 	maxIdempotencyKey = 255
@@ -60,7 +69,9 @@ var errAnswerLost = venue.Conflict("the request with this Idempotency-Key was ap
 	"(the venue stopped or failed after the commit); it is not applied again: read the record to see its outcome")
 
 // ClaimIdempotencyKey starts a request under key. It returns the kept
-// answer to replay, or the claim under which the caller runs the request.
+// answer to replay, or the claim under which the caller runs the request;
+// the caller must end the claim with FinishIdempotencyKey or
+// ReleaseIdempotencyKey whatever happens.
 func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*IdempotencyClaim, *StoredResponse, error) {
 	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey || !venue.ValidText(key) {
 		return nil, nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters of UTF-8 text", maxIdempotencyKey))
@@ -70,13 +81,16 @@ func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, ke
 	epoch := s.eng.epoch
 	claim := store.IdempotencyClaim{UserID: p.UserID, Key: key, Claim: newID()}
 	rec := store.IdempotencyRecord{UserID: p.UserID, Key: key, RequestHash: requestHash, CreatedAt: now, Claim: claim.Claim, Epoch: epoch}
+	// Served from before the claim can commit, so a retry never finds it
+	// unserved while its request runs.
+	s.serving.Store(claim.Claim, struct{}{})
 	var cur store.IdempotencyRecord
 	var claimed bool
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		var err error
 		cur, claimed, err = tx.ClaimIdempotencyKey(ctx, rec, stale)
 		if err == nil && !claimed && cur.RequestHash == requestHash && cur.StatusCode == 0 && cur.CommittedAt.IsZero() &&
-			(cur.Epoch != epoch || cur.CreatedAt.Before(now.Add(-idempotencyAbandon))) {
+			!s.served(cur, epoch) {
 			var released bool
 			if released, err = tx.ReleaseIdempotencyKey(ctx, store.IdempotencyClaim{UserID: p.UserID, Key: key, Claim: cur.Claim}); released {
 				cur, claimed, err = tx.ClaimIdempotencyKey(ctx, rec, stale)
@@ -87,6 +101,9 @@ func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, ke
 		}
 		return tx.PruneIdempotencyKeys(ctx, stale)
 	})
+	if err != nil || !claimed {
+		s.serving.Delete(claim.Claim)
+	}
 	switch {
 	case err != nil:
 		return nil, nil, fmt.Errorf("idempotency key: %w", err)
@@ -94,16 +111,29 @@ func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, ke
 		return &IdempotencyClaim{c: claim}, nil, nil
 	case cur.RequestHash != requestHash:
 		return nil, nil, &venue.Error{Kind: venue.KindMismatch, Message: "Idempotency-Key was already used with a different request"}
-	case cur.StatusCode == 0 && !cur.CommittedAt.IsZero():
-		return nil, nil, errAnswerLost
-	case cur.StatusCode == 0:
+	case cur.StatusCode == 0 && s.served(cur, epoch):
 		return nil, nil, venue.Conflict("a request with this Idempotency-Key is still in flight; retry later")
+	case cur.StatusCode == 0:
+		return nil, nil, errAnswerLost
 	}
 	return nil, &StoredResponse{Status: cur.StatusCode, Body: cur.Response}, nil
 }
 
-// FinishIdempotencyKey keeps the answer of a claimed request.
+// served reports whether claim cur's request may still be running: it is
+// this process's and being served, or it belongs to a later sequencer
+// lease, another instance's that this one cannot see into.
+func (s *Service) served(cur store.IdempotencyRecord, epoch int64) bool {
+	if cur.Epoch > epoch {
+		return true
+	}
+	_, ok := s.serving.Load(cur.Claim)
+	return ok && cur.Epoch == epoch
+}
+
+// FinishIdempotencyKey keeps the answer of a claimed request and ends the
+// claim.
 func (s *Service) FinishIdempotencyKey(ctx context.Context, c *IdempotencyClaim, status int, body []byte) error {
+	defer s.serving.Delete(c.c.Claim)
 	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, status, body) })
 }
 
@@ -112,6 +142,7 @@ func (s *Service) FinishIdempotencyKey(ctx context.Context, c *IdempotencyClaim,
 // request was applied before it failed: that claim stays, and retries are
 // told the request was applied.
 func (s *Service) ReleaseIdempotencyKey(ctx context.Context, c *IdempotencyClaim) error {
+	defer s.serving.Delete(c.c.Claim)
 	return s.db.InTx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ReleaseIdempotencyKey(ctx, c.c)
 		return err

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
@@ -37,6 +38,9 @@ type Service struct {
 	log      *slog.Logger
 	eng      *engine
 	lookups  *lookups
+	// serving holds the Idempotency-Key claims (by claim id) whose
+	// requests this process is serving.
+	serving sync.Map
 	// dummyHash is verified against when a client id is unknown, so a
 	// failed grant costs the same either way.
 	dummyHash string
