@@ -20,9 +20,11 @@ type BatchWrite struct {
 	Trades     []venue.Trade
 	Events     []Event
 	// Claims are the Idempotency-Key claims of the batch's applied
-	// commands, marked applied with the batch. A claim a retry took over
-	// (its engine was fenced first, so only a dead engine's claims are
-	// taken over) marks nothing.
+	// commands, marked applied with the batch. Their row counts are not
+	// read: the service takes a claim over only when its request can no
+	// longer run (an earlier lease's, whose batches fail the lease check, or
+	// one its own process no longer serves), never while its command may
+	// still be queued for the engine.
 	Claims []IdempotencyClaim
 }
 
