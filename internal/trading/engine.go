@@ -94,6 +94,8 @@ type engine struct {
 	ref atomic.Pointer[reference]
 	// batches, commands and batchNanos count the sequencer's work.
 	batches, commands, batchNanos atomic.Int64
+	// watched is closed when watchReference has returned.
+	watched chan struct{}
 }
 
 // reference is the sequencer's reference data, published for the request
@@ -141,7 +143,11 @@ func (e *engine) start(ctx context.Context) error {
 	e.publishReference(st)
 	e.running.Store(true)
 	go e.loop()
-	go e.watchReference()
+	e.watched = make(chan struct{})
+	go func() {
+		defer close(e.watched)
+		e.watchReference()
+	}()
 	return nil
 }
 
@@ -158,6 +164,8 @@ func (e *engine) watchReference() {
 	defer t.Stop()
 	for {
 		select {
+		case <-e.quit:
+			return
 		case <-e.done:
 			return
 		case <-t.C:
@@ -186,6 +194,9 @@ func (e *engine) stop() {
 		close(e.quit)
 	}
 	<-e.done
+	if e.watched != nil {
+		<-e.watched // no read of the database outlives the engine
+	}
 }
 
 // alive reports whether the sequencer has started and not stopped.
