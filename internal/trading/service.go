@@ -112,7 +112,8 @@ func (s *Service) refreshEngine(ctx context.Context) error {
 }
 
 // Ready reports whether the service can serve requests: the database
-// answers and its schema is migrated.
+// answers, its schema is migrated, and the sequencer runs holding its
+// lease.
 func (s *Service) Ready(ctx context.Context) error {
 	v, err := s.db.SchemaVersion(ctx)
 	if err != nil {
