@@ -24,7 +24,8 @@ const usage = `usage: bondvenue <command> [flags]
 commands:
   serve     run the venue (HTTP API); --demo loads demo data into an empty database
   migrate   apply database migrations and exit
-  admin     local administration: bootstrap, participant, account, user, credential
+  admin     local administration: bootstrap, participant, account, user, credential-issue,
+            credential-revoke, counterparty, risk-limit (admin help lists them)
 
 Run 'bondvenue <command> -h' for the flags of a command. Every flag can also
 be set with an environment variable BONDVENUE_<FLAG> (e.g. BONDVENUE_ADDR).

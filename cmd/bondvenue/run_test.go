@@ -353,6 +353,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"admin"}, 2},
 		{[]string{"admin", "nope"}, 2},
 		{[]string{"serve", "--log-level", "loud"}, 2},
+		{[]string{"serve", "-h"}, 0}, // the usage was asked for
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), tt.args, env(nil), io.Discard, io.Discard)

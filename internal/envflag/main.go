@@ -16,10 +16,14 @@ type UsageError struct{ Msg string }
 
 func (e UsageError) Error() string { return e.Msg }
 
-// ExitCode is the exit status for err: 2 for a usage error or -h, else 1.
+// ExitCode is the exit status for err: 0 for -h (the usage was asked for
+// and printed), 2 for a usage error, else 1.
 func ExitCode(err error) int {
 	var u UsageError
-	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &u):
 		return 2
 	}
 	return 1
@@ -33,7 +37,9 @@ func Main(name string, run func(ctx context.Context, args []string, getenv func(
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, name+":", err)
+		if !errors.Is(err, flag.ErrHelp) { // the flag set printed the usage
+			fmt.Fprintln(os.Stderr, name+":", err)
+		}
 		os.Exit(ExitCode(err))
 	}
 }

@@ -153,6 +153,14 @@ func TestTextLimits(t *testing.T) {
 		participant := x.obj(t, operator, "POST", "/api/v1/admin/participants", obj{"name": name, "lei": lei(1), "country": "DE",
 			"address": name}, http.StatusOK)
 		o := x.create(t, trader(0), set(offer(in, x.book, "bid", "99", "100000"), "notes", note))
+		// Limits count characters, not bytes.
+		x.obj(t, operator, "POST", "/api/v1/admin/markets", obj{"name": strings.Repeat("é", 100), "facility_type": "OTC"}, http.StatusOK)
+		x.obj(t, trader(0), "POST", "/api/v1/participant/buckets", obj{"name": strings.Repeat("é", 200),
+			"instruments": []obj{{"id": in}}}, http.StatusAccepted)
+		x.obj(t, operator, "POST", "/api/v1/admin/news", obj{"title": strings.Repeat("é", 300), "body": strings.Repeat("é", 20000)},
+			http.StatusOK)
+		x.obj(t, operator, "POST", "/api/v1/admin/accounts", obj{"participant_id": id(participant), "number": strings.Repeat("é", 64)},
+			http.StatusOK)
 		r := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "100000", "notes": note})
 		for _, c := range []struct {
 			as           who

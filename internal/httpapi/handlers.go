@@ -3,14 +3,12 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
-	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -24,19 +22,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 // sequencer runs holding its lease; otherwise 503 with the error body
 // every failure carries, plus the probe's status and checks.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
-	err := s.svc.Ready(r.Context())
+	checks, err := s.svc.Readiness(r.Context())
 	if err == nil {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.svc.Engine()})
 		return nil
-	}
-	checks := map[string]string{"database": "ok", "engine": "running"}
-	switch {
-	case errors.Is(err, store.ErrLeaseLost):
-		checks["engine"] = "lease lost"
-	case venue.KindOf(err) == venue.KindNotReady:
-		checks["engine"] = "stopped"
-	default:
-		checks["database"] = "unavailable"
 	}
 	s.log.WarnContext(r.Context(), "not ready", "err", err.Error())
 	status, body := s.errorResponse(w, r, &venue.Error{Kind: venue.KindNotReady,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -147,7 +148,7 @@ func (s *Service) CreateAccount(ctx context.Context, p venue.Principal, in Accou
 	}
 	var v venue.Validator
 	v.Check(validID(in.ParticipantID), "participant_id", "must be a participant id")
-	v.Check(strings.TrimSpace(in.Number) != "" && len(in.Number) <= 64, "number", "is required (at most 64 characters)")
+	v.Check(strings.TrimSpace(in.Number) != "" && utf8.RuneCountInString(in.Number) <= 64, "number", "is required (at most 64 characters)")
 	if in.Type == "" {
 		in.Type = "agent"
 	}
@@ -585,8 +586,8 @@ func (s *Service) CreateNews(ctx context.Context, p venue.Principal, in NewsInpu
 		return venue.News{}, err
 	}
 	var v venue.Validator
-	v.Check(strings.TrimSpace(in.Title) != "" && len(in.Title) <= 300, "title", "is required (at most 300 characters)")
-	v.Check(strings.TrimSpace(in.Body) != "" && len(in.Body) <= 20000, "body", "is required (at most 20000 characters)")
+	v.Check(strings.TrimSpace(in.Title) != "" && utf8.RuneCountInString(in.Title) <= 300, "title", "is required (at most 300 characters)")
+	v.Check(strings.TrimSpace(in.Body) != "" && utf8.RuneCountInString(in.Body) <= 20000, "body", "is required (at most 20000 characters)")
 	v.Check(in.URL == "" || strings.HasPrefix(in.URL, "https://") || strings.HasPrefix(in.URL, "http://"), "url", "must be an http(s) URL")
 	v.CheckLength("url", in.URL, maxURL)
 	v.CheckLength("source", in.Source, venue.MaxName)

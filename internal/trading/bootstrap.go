@@ -26,7 +26,7 @@ func (s *Service) BootstrapOperator(ctx context.Context, email string) (venue.Us
 		return venue.User{}, IssuedCredential{}, fmt.Errorf("bootstrap: %w", err)
 	}
 	if n > 0 {
-		return venue.User{}, IssuedCredential{}, venue.Conflict("the venue already has an operator; use admin credentials issue")
+		return venue.User{}, IssuedCredential{}, venue.Conflict("the venue already has an operator; use bondvenue admin credential-issue")
 	}
 	role := venue.RoleOperator
 	v, err := s.createUser(ctx, UserInput{Email: &email, Role: &role})

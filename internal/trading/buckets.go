@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -30,7 +31,7 @@ func (in BucketInput) validate(create bool) error {
 			name = strings.TrimSpace(*in.Name)
 		}
 		v.Check(name != "", "name", "is required")
-		v.Check(len(name) <= 200, "name", "must be at most 200 characters")
+		v.Check(utf8.RuneCountInString(name) <= 200, "name", "must be at most 200 characters")
 	}
 	if create && in.InstrumentIDs == nil {
 		v.Addf("instruments", "is required (an array of instruments with their id)")

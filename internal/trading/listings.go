@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -35,7 +36,7 @@ func (in MarketInput) apply(m *venue.Market) {
 
 func validateMarket(m *venue.Market) error {
 	var v venue.Validator
-	v.Check(strings.TrimSpace(m.Name) != "" && len(m.Name) <= 100, "name", "is required (at most 100 characters)")
+	v.Check(strings.TrimSpace(m.Name) != "" && utf8.RuneCountInString(m.Name) <= 100, "name", "is required (at most 100 characters)")
 	v.CheckLength("type", m.Type, venue.MaxName)
 	v.Check(m.FacilityType == venue.FacilityOTC || m.FacilityType == venue.FacilityContinuous, "facility_type",
 		"must be OTC or continues-matching")

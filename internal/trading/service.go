@@ -6,6 +6,7 @@ package trading
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -115,24 +116,38 @@ func (s *Service) refreshEngine(ctx context.Context) error {
 // answers, its schema is migrated, and the sequencer runs holding its
 // lease.
 func (s *Service) Ready(ctx context.Context) error {
+	_, err := s.Readiness(ctx)
+	return err
+}
+
+// Readiness is Ready with the state of each thing it checks: "database"
+// (ok, unavailable, not migrated) and "engine" (running, stopped, lease
+// lost).
+func (s *Service) Readiness(ctx context.Context) (map[string]string, error) {
+	checks := map[string]string{"database": "ok", "engine": "running"}
+	var errs []error
 	v, err := s.db.SchemaVersion(ctx)
-	if err != nil {
-		return err
+	var ms []store.Migration
+	if err == nil {
+		ms, err = store.Migrations(s.db.Engine())
 	}
-	ms, err := store.Migrations(s.db.Engine())
-	if err != nil {
-		return err
+	switch {
+	case err != nil:
+		checks["database"] = "unavailable"
+		errs = append(errs, err)
+	case v < len(ms):
+		checks["database"] = "not migrated"
+		errs = append(errs, &venue.Error{Kind: venue.KindUnavailable, Message: "database schema not migrated"})
 	}
-	if v < len(ms) {
-		return &venue.Error{Kind: venue.KindUnavailable, Message: "database schema not migrated"}
+	switch {
+	case s.eng.leaseLost.Load():
+		checks["engine"] = "lease lost"
+		errs = append(errs, store.ErrLeaseLost)
+	case !s.eng.alive():
+		checks["engine"] = "stopped"
+		errs = append(errs, errStopped)
 	}
-	if s.eng.leaseLost.Load() {
-		return store.ErrLeaseLost
-	}
-	if !s.eng.alive() {
-		return errStopped
-	}
-	return nil
+	return checks, errors.Join(errs...)
 }
 
 // Engine names the database engine behind the service.
