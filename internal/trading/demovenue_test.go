@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
@@ -40,9 +41,16 @@ func newDemoVenue(t *testing.T, e store.Engine) *demoVenue {
 // caller's.
 func newDemoVenueOn(t *testing.T, db *store.DB) *demoVenue {
 	t.Helper()
+	return newDemoVenueClocked(t, db, nil)
+}
+
+// newDemoVenueClocked is newDemoVenueOn with the service reading now
+// (nil: the real clock), also after a restart.
+func newDemoVenueClocked(t *testing.T, db *store.DB, now func() time.Time) *demoVenue {
+	t.Helper()
 	ctx := context.Background()
 	h := auth.FastHasher
-	v := &demoVenue{db: db, cfg: trading.Config{Hasher: &h, Logger: slog.New(slog.DiscardHandler)}}
+	v := &demoVenue{db: db, cfg: trading.Config{Hasher: &h, Now: now, Logger: slog.New(slog.DiscardHandler)}}
 	v.start(t)
 	dir := t.TempDir()
 	if _, err := demo.Load(ctx, v.svc, dir, "http://bondvenue.test"); err != nil {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
@@ -24,6 +25,20 @@ import (
 // each sequence on two venues: one never restarted and one whose service is
 // replaced by a new one on the same database at random steps, which must
 // rebuild a book that behaves identically.
+//
+// Some offers are gtd, and some steps advance the venue clock (one
+// testenv.Clock that both venues read). The reference book expires a gtd
+// offer once the clock has reached its valid_until, when the next command
+// reaches the engine and before applying it: the engine's rule at the
+// start of every batch (DESIGN §5). A command the service refuses before
+// the engine (a closed offer, an invalid deadline) runs no batch and
+// expires nothing. The engine's timer may also expire a due offer at any
+// moment after the clock advance, in a batch of its own, so until then the
+// committed state may show it either still open or expired: verify accepts
+// both for exactly the offers the reference book holds due, and reads the
+// risk use (which itself runs in a batch, and so expires what is due) only
+// when none is. After a command that reached the engine nothing is due,
+// and every check is exact.
 func TestEngineModel(t *testing.T) {
 	type run struct {
 		seed     uint64
@@ -46,13 +61,14 @@ func TestEngineModel(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("seed=%d", tt.seed), func(t *testing.T) {
-				steady, restarted := newModelWorld(t, e, "steady"), newModelWorld(t, e, "restarted")
+				clock := testenv.NewClock(modelEpoch)
+				steady, restarted := newModelWorld(t, e, "steady", clock), newModelWorld(t, e, "restarted", clock)
 				rng := rand.New(rand.NewPCG(tt.seed, 0xb00c))
 				restartAt := map[int]bool{}
 				for len(restartAt) < tt.restarts {
 					restartAt[1+rng.IntN(tt.steps-1)] = true
 				}
-				m := &refBook{}
+				m := &refBook{now: modelEpoch}
 				var trades int
 				for step := range tt.steps {
 					if restartAt[step] {
@@ -61,6 +77,9 @@ func TestEngineModel(t *testing.T) {
 					}
 					c := m.gen(rng)
 					want, incoming := m.apply(c)
+					if c.Op == "advance" {
+						clock.Advance(c.Advance)
+					}
 					var got [2]stepResult
 					for k, w := range []*modelWorld{steady, restarted} {
 						got[k] = w.run(t, c)
@@ -76,7 +95,17 @@ func TestEngineModel(t *testing.T) {
 				}
 				steady.verifyAllTrades(t)
 				restarted.verifyAllTrades(t)
-				t.Logf("%d steps, %d offers, %d trades, restarts before steps %v", tt.steps, len(m.offers), trades, keys(restartAt))
+				m.expire() // the reads of the risk use expire what is due
+				steady.verifyRisk(t, m, "at the end", true)
+				restarted.verifyRisk(t, m, "at the end", true)
+				var expired int
+				for _, o := range m.offers {
+					if o.status == venue.StatusExpired {
+						expired++
+					}
+				}
+				t.Logf("%d steps, %d offers (%d expired), %d trades, %s simulated, restarts before steps %v",
+					tt.steps, len(m.offers), expired, trades, m.now.Sub(modelEpoch), keys(restartAt))
 			})
 		}
 	})
@@ -93,17 +122,36 @@ type refOffer struct {
 	mkt         bool
 	qty, filled udecimal.Decimal
 	status      string
-	seq         uint64 // time priority: when it last entered the book
+	seq         uint64     // time priority: when it last entered the book
+	until       *time.Time // valid_until of a gtd offer; nil: gtc
 }
 
 func (o *refOffer) rem() udecimal.Decimal { return o.qty.Sub(o.filled) }
 func (o *refOffer) open() bool            { return o.status == venue.StatusCreated }
+
+// due reports whether o is open past its deadline at now: expired by the
+// next command (or by the engine's timer before that).
+func (o *refOffer) due(now time.Time) bool { return o.open() && o.until != nil && !o.until.After(now) }
+
+// modelEpoch is the venue clock's reading at the start of every sequence.
+var modelEpoch = time.Date(2026, 11, 20, 14, 48, 0, 0, time.UTC)
 
 // refBook is a deliberately naive order book: a list of every offer ever
 // made, scanned and sorted afresh for every incoming offer.
 type refBook struct {
 	offers []*refOffer
 	seq    uint64
+	now    time.Time // the venue clock
+}
+
+// expire ends every offer due at the clock, as the engine does at the
+// start of a batch.
+func (m *refBook) expire() {
+	for _, o := range m.offers {
+		if o.due(m.now) {
+			o.status = venue.StatusExpired
+		}
+	}
 }
 
 // eligibleParts reports whether demo participants a and b may trade: the
@@ -123,18 +171,24 @@ type stepResult struct {
 	Fills []fill
 }
 
-// cmd is one random command.
+// cmd is one random command, or an advance of the venue clock.
 type cmd struct {
-	Op         string // create, amend, cancel
+	Op         string // create, amend, cancel, advance
 	Part, User int
 	Target     int // amend and cancel: the offer
 	AON        bool
 	Dir        string
 	Market     bool
 	Price, Qty *udecimal.Decimal
+	GTD        bool       // create: validity gtd, until Until
+	Until      *time.Time // create gtd, amend: valid_until
+	Advance    time.Duration
 }
 
 func (c cmd) String() string {
+	if c.Op == "advance" {
+		return "clock advances by " + c.Advance.String()
+	}
 	s := fmt.Sprintf("%s by participant %d user %d", c.Op, c.Part, c.User)
 	if c.Op != "create" {
 		s += fmt.Sprintf(" of offer #%d", c.Target)
@@ -147,6 +201,12 @@ func (c cmd) String() string {
 	if c.Qty != nil {
 		s += " quantity " + c.Qty.String()
 	}
+	if c.GTD {
+		s += " gtd"
+	}
+	if c.Until != nil {
+		s += " valid_until " + c.Until.Format(time.RFC3339Nano)
+	}
 	return s
 }
 
@@ -155,9 +215,19 @@ var (
 	aonLots     = []int64{100_000, 200_000, 300_000}
 )
 
+// modelTick is the grain of the clock's advances and of deadlines, so
+// that the clock often lands exactly on a deadline.
+const modelTick = 500 * time.Millisecond
+
 // gen returns a random valid command for the book's current state (and
-// now and then one on a closed offer, which must be refused).
+// now and then one on a closed offer, or a deadline where none may be,
+// which must be refused), or an advance of the clock. An offer the book
+// still holds open may be due: the command finds it expired.
 func (m *refBook) gen(rng *rand.Rand) cmd {
+	if rng.IntN(10) == 0 {
+		return cmd{Op: "advance", Advance: time.Duration(1+rng.IntN(8)) * modelTick}
+	}
+	until := func() *time.Time { return ptrTo(m.now.Add(time.Duration(1+rng.IntN(16)) * modelTick)) }
 	var open, done []int
 	for i, o := range m.offers {
 		if o.open() {
@@ -188,19 +258,36 @@ func (m *refBook) gen(rng *rand.Rand) cmd {
 		c.Qty = qty(c.AON, udecimal.Zero)
 		if !c.Market {
 			c.Price = price(c.Dir)
+			if c.GTD = rng.IntN(3) == 0; c.GTD {
+				c.Until = until()
+				if rng.IntN(20) == 0 {
+					c.Until = ptrTo(m.now) // not in the future: refused
+				}
+			}
 		}
 		return c
 	case r < 80:
 		i := open[rng.IntN(len(open))]
 		o := m.offers[i]
 		c := cmd{Op: "amend", Part: o.part, User: rng.IntN(2), Target: i}
-		switch rng.IntN(3) {
+		switch rng.IntN(4) {
 		case 0:
 			c.Price = price(o.dir)
 		case 1:
 			c.Qty = qty(o.aon, o.filled)
-		default:
+		case 2:
 			c.Price, c.Qty = price(o.dir), qty(o.aon, o.filled)
+		default:
+			if o.until != nil {
+				c.Until = until() // only the deadline moves
+			} else {
+				c.Price = price(o.dir)
+			}
+		}
+		// A new deadline: a gtd offer moves it; a gtc offer has none, and
+		// the amendment is refused.
+		if c.Until == nil && rng.IntN(3) == 0 && (o.until != nil || rng.IntN(8) == 0) {
+			c.Until = until()
 		}
 		return c
 	case r < 95:
@@ -219,9 +306,36 @@ func (m *refBook) gen(rng *rand.Rand) cmd {
 // apply runs c on the reference book and returns the answer it expects
 // and the index of the incoming offer (-1 when none).
 func (m *refBook) apply(c cmd) (stepResult, int) {
+	if c.Op == "advance" {
+		m.now = m.now.Add(c.Advance)
+		return stepResult{}, -1
+	}
+	// Expiry is the engine's first step in every batch, so only a command
+	// that reaches the engine expires what is due. The service refuses some
+	// before they do, from their input or the committed record; those
+	// expire nothing.
+	if c.Op != "create" {
+		o := m.offers[c.Target]
+		switch {
+		case o.due(m.now):
+			// Refused either way: by the engine after its batch expired
+			// every due offer, or before the engine when the timer had
+			// expired this one (at this or an earlier reading of the
+			// clock). Only this one is sure to be expired.
+			o.status = venue.StatusExpired
+			return stepResult{Err: kindName(venue.KindConflict)}, -1
+		case !o.open():
+			return stepResult{Err: kindName(venue.KindConflict)}, -1
+		case c.Op == "amend" && c.Until != nil && o.until == nil:
+			return stepResult{Err: kindName(venue.KindInvalid)}, -1 // gtc: no deadline to move
+		}
+	} else if c.GTD && !c.Until.After(m.now) {
+		return stepResult{Err: kindName(venue.KindInvalid)}, -1
+	}
+	m.expire()
 	switch c.Op {
 	case "create":
-		o := &refOffer{part: c.Part, user: c.User, aon: c.AON, dir: c.Dir, mkt: c.Market, qty: *c.Qty}
+		o := &refOffer{part: c.Part, user: c.User, aon: c.AON, dir: c.Dir, mkt: c.Market, qty: *c.Qty, until: c.Until}
 		if c.Price != nil {
 			o.price = *c.Price
 		}
@@ -230,8 +344,8 @@ func (m *refBook) apply(c cmd) (stepResult, int) {
 		return stepResult{Fills: m.enter(i)}, i
 	case "amend":
 		o := m.offers[c.Target]
-		if !o.open() {
-			return stepResult{Err: kindName(venue.KindConflict)}, -1
+		if c.Until != nil {
+			o.until = c.Until
 		}
 		price, qty := o.price, o.qty
 		if c.Price != nil {
@@ -248,9 +362,6 @@ func (m *refBook) apply(c cmd) (stepResult, int) {
 		return stepResult{Fills: m.enter(c.Target)}, c.Target
 	default: // cancel
 		o := m.offers[c.Target]
-		if !o.open() {
-			return stepResult{Err: kindName(venue.KindConflict)}, -1
-		}
 		o.status = venue.StatusCancelled
 		return stepResult{}, c.Target
 	}
@@ -348,18 +459,25 @@ type modelWorld struct {
 	tradeIDs map[string]bool
 	codes    map[string]bool
 	prev     map[string]venue.Offer // the committed offers after the previous step
+	baseUse  map[[2]int]riskUse     // the risk use of the demo data, before the first step
+	openUse  []udecimal.Decimal     // book index → open quantity at the last risk check
 }
 
-func newModelWorld(t *testing.T, e store.Engine, name string) *modelWorld {
+// riskUse is the open quantity counted against a demo participant's
+// limits and against one of its users'.
+type riskUse struct{ Participant, User string }
+
+func newModelWorld(t *testing.T, e store.Engine, name string, clock *testenv.Clock) *modelWorld {
 	t.Helper()
-	v := newDemoVenue(t, e)
+	v := newDemoVenueClocked(t, testenv.Open(t, e), clock.Now)
 	for i := range v.creds.Participants {
 		for _, limit := range []string{venue.LimitAllOfferSum, venue.LimitAllOfferUserSum} {
-			v.setLimit(t, i, limit, "1000000000000") // risk is another test's business
+			v.setLimit(t, i, limit, "1000000000000") // the limits are another test's business; the use is checked
 		}
 	}
 	w := &modelWorld{name: name, v: v, idx: map[string]int{}, parts: map[string]int{}, tradeSum: map[string]udecimal.Decimal{},
 		tradeIDs: map[string]bool{}, codes: map[string]bool{}, prev: map[string]venue.Offer{}}
+	w.baseUse = w.riskUse(t, nil)
 	for i, p := range v.creds.Participants {
 		w.parts[p.ID] = i
 	}
@@ -391,20 +509,26 @@ func (w *modelWorld) run(t *testing.T, c cmd) stepResult {
 		incoming = c.Target
 	)
 	switch c.Op {
+	case "advance":
+		return stepResult{} // the clock both venues read has moved
 	case "create":
 		market := w.v.partial
 		if c.AON {
 			market = w.v.allOrNone
 		}
-		got, err = w.v.svc.CreateOffer(ctx, p, trading.OfferInput{InstrumentID: w.v.instrument, MarketID: market,
-			Direction: c.Dir, Price: c.Price, Quantity: c.Qty, MarketOrder: c.Market})
+		in := trading.OfferInput{InstrumentID: w.v.instrument, MarketID: market, Direction: c.Dir, Price: c.Price,
+			Quantity: c.Qty, MarketOrder: c.Market}
+		if c.GTD {
+			in.Validity, in.ValidUntil = venue.GTD, c.Until
+		}
+		got, err = w.v.svc.CreateOffer(ctx, p, in)
 		if err == nil {
 			w.idx[got.ID] = len(w.ids)
 			incoming = len(w.ids)
 			w.ids = append(w.ids, got.ID)
 		}
 	case "amend":
-		got, err = w.v.svc.UpdateOffer(ctx, p, w.ids[c.Target], trading.ChangeInput{Price: c.Price, Quantity: c.Qty})
+		got, err = w.v.svc.UpdateOffer(ctx, p, w.ids[c.Target], trading.ChangeInput{Price: c.Price, Quantity: c.Qty, ValidUntil: c.Until})
 	default:
 		got, err = w.v.svc.DeleteOffer(ctx, p, w.ids[c.Target])
 	}
@@ -442,6 +566,15 @@ type refState struct {
 	Price             string
 	Quantity, Filled  string
 	Status            string
+	Validity          string
+	ValidUntil        string
+}
+
+func formatUntil(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 // verify checks the committed state after a step: every offer as the
@@ -449,7 +582,10 @@ type refState struct {
 // expected, each at the resting offer's price between eligible
 // counterparties; trade quantities per offer summing to its filled
 // quantity; the partial-fill book uncrossed between eligible offers; and no
-// better-priced eligible resting offer skipped. incoming is the step's
+// better-priced eligible resting offer skipped; and each participant's and
+// user's risk use the open quantity of its offers. An offer the book holds
+// due may show expired already (the engine's timer), and the risk use is
+// read only when none is due (see TestEngineModel). incoming is the step's
 // incoming offer (-1 when none) and want its expected fills.
 func (w *modelWorld) verify(t *testing.T, m *refBook, step, incoming int, want []fill) {
 	t.Helper()
@@ -531,18 +667,30 @@ func (w *modelWorld) verify(t *testing.T, m *refBook, step, incoming int, want [
 			price = o.Price.String()
 		}
 		gotStates[i] = refState{Participant: w.parts[o.ParticipantID], User: user, Market: market, Direction: o.Direction,
-			Price: price, Quantity: o.Quantity.String(), Filled: o.Filled.String(), Status: o.Status}
+			Price: price, Quantity: o.Quantity.String(), Filled: o.Filled.String(), Status: o.Status,
+			Validity: o.Validity, ValidUntil: formatUntil(o.ValidUntil)}
 	}
+	due := false
 	for i, o := range m.offers {
-		market, price := "partial", ""
+		market, price, validity := "partial", "", venue.GTC
 		if o.aon {
 			market = "all-or-none"
 		}
 		if !o.mkt {
 			price = o.price.String()
 		}
+		if o.until != nil {
+			validity = venue.GTD
+		}
+		status := o.status
+		if o.due(m.now) {
+			due = true
+			if gotStates[i].Status == venue.StatusExpired {
+				status = venue.StatusExpired // the timer was first
+			}
+		}
 		wantStates[i] = refState{Participant: o.part, User: o.user, Market: market, Direction: o.dir, Price: price,
-			Quantity: o.qty.String(), Filled: o.filled.String(), Status: o.status}
+			Quantity: o.qty.String(), Filled: o.filled.String(), Status: status, Validity: validity, ValidUntil: formatUntil(o.until)}
 	}
 	if diff := cmp.Diff(wantStates, gotStates); diff != "" {
 		fail("committed offers differ from the reference book (-want +got):\n%s", diff)
@@ -626,6 +774,85 @@ func (w *modelWorld) verify(t *testing.T, m *refBook, step, incoming int, want [
 		}
 	}
 	w.prev = now
+
+	if !due {
+		w.verifyRisk(t, m, fmt.Sprintf("step %d", step), false)
+	}
+}
+
+// verifyRisk checks the risk use: the demo data's plus the open quantity
+// of the book's offers (a filled, cancelled or expired offer holds none),
+// for every demo participant and user when all is set, else for those
+// whose book offers changed since the last check (each read of the use
+// runs in a batch of the engine's, so to read them all at every step would
+// double the test's time). The book must hold nothing due: the read
+// expires it.
+func (w *modelWorld) verifyRisk(t *testing.T, m *refBook, when string, all bool) {
+	t.Helper()
+	open := make([]udecimal.Decimal, len(m.offers))
+	parts := map[int]bool{}
+	for i, o := range m.offers {
+		if o.open() {
+			open[i] = o.rem()
+		}
+		if all || i >= len(w.openUse) || !open[i].Equal(w.openUse[i]) {
+			parts[o.part] = true
+		}
+	}
+	w.openUse = open
+	if all {
+		for i := range w.v.creds.Participants {
+			parts[i] = true
+		}
+	}
+	want := map[[2]int]riskUse{}
+	for k, u := range w.baseUse {
+		if !parts[k[0]] {
+			continue
+		}
+		part, user := dec(u.Participant), dec(u.User)
+		for _, o := range m.offers {
+			if o.open() && o.part == k[0] {
+				part = part.Add(o.rem())
+				if o.user == k[1] {
+					user = user.Add(o.rem())
+				}
+			}
+		}
+		want[k] = riskUse{Participant: part.String(), User: user.String()}
+	}
+	if diff := cmp.Diff(want, w.riskUse(t, parts)); diff != "" {
+		t.Fatalf("%s venue, %s: risk use differs from the reference book's open offers (-want +got), keyed [participant user]:\n%s", w.name, when, diff)
+	}
+}
+
+// riskUse reads the risk use of every user of the demo participants in
+// parts (nil: all), keyed by demo participant and user index.
+func (w *modelWorld) riskUse(t *testing.T, parts map[int]bool) map[[2]int]riskUse {
+	t.Helper()
+	out := map[[2]int]riskUse{}
+	for i := range w.v.creds.Participants {
+		if parts != nil && !parts[i] {
+			continue
+		}
+		for u, role := range []venue.Role{venue.RoleAdmin, venue.RoleTrader} {
+			ls, err := w.v.svc.RiskLimits(t.Context(), w.v.principal(t, i, role))
+			if err != nil {
+				t.Fatalf("%s venue: RiskLimits(participant %d %s) = %v", w.name, i, role, err)
+			}
+			var use riskUse
+			for _, l := range ls {
+				switch l.Name {
+				case venue.LimitAllOfferSum:
+					use.Participant = l.Used.String()
+				case venue.LimitAllOfferUserSum:
+					use.User = l.Used.String()
+				}
+			}
+			out[[2]int{i, u}] = use
+		}
+	}
+	return out
 }
 
 // verifyAllTrades checks the whole trades table once: exactly the trades
