@@ -463,7 +463,6 @@ func (h *crashHarness) load(rng *rand.Rand, delay time.Duration) {
 // trade sends creates (some crossing), cancels and amends, recording each
 // acknowledged state, until stop.
 func (h *crashHarness) trade(tr *crashTrader, rng *rand.Rand, stop <-chan struct{}) {
-	t := h.t
 	for {
 		select {
 		case <-stop:
@@ -524,26 +523,22 @@ func (h *crashHarness) trade(tr *crashTrader, rng *rand.Rand, stop <-chan struct
 		}
 		// Fills: read the offer's trades; each answered one is
 		// acknowledged.
-		var trades []struct {
-			ID       string      `json:"id"`
-			Code     string      `json:"transaction_identification_code"`
-			Quantity json.Number `json:"quantity"`
-		}
+		var trades []tradeAnswer
 		status, err := h.call(tr.token, "GET", "/api/v1/trades?offer_id="+a.ID, nil, &trades)
 		if err != nil || status != http.StatusOK {
 			continue
 		}
-		h.acks.Add(1)
-		h.mu.Lock()
 		for _, x := range trades {
-			q, err := udecimal.Parse(x.Quantity.String())
-			if err != nil {
-				t.Errorf("trade %s quantity %q: %v", x.ID, x.Quantity, err)
-			}
-			h.trades[x.ID] = ackedTrade{code: x.Code, quantity: q}
+			h.ackTrade(x)
 		}
-		h.mu.Unlock()
 	}
+}
+
+// tradeAnswer is the part of a trade record the test reads.
+type tradeAnswer struct {
+	ID       string      `json:"id"`
+	Code     string      `json:"transaction_identification_code"`
+	Quantity json.Number `json:"quantity"`
 }
 
 // rfq runs one RFQ of tr to a dealer of another firm: request, quote,
@@ -573,15 +568,11 @@ func (h *crashHarness) rfq(tr *crashTrader, rng *rand.Rand) {
 	}
 	req := keyedRequest{tr: tr, method: "PUT", path: "/api/v1/participant/offers/" + q.ID + "/accept",
 		key: fmt.Sprintf("accept-%d", h.keys.Add(1)), trade: true}
-	var tradeAnswer struct {
-		ID       string      `json:"id"`
-		Code     string      `json:"transaction_identification_code"`
-		Quantity json.Number `json:"quantity"`
-	}
-	status, _, err = h.callKey(tr.token, req.method, req.path, req.key, nil, &tradeAnswer)
+	var x tradeAnswer
+	status, _, err = h.callKey(tr.token, req.method, req.path, req.key, nil, &x)
 	h.keyed(req, status, err)
 	if err == nil && status == http.StatusOK {
-		h.ackTrade(tradeAnswer.ID, tradeAnswer.Code, tradeAnswer.Quantity)
+		h.ackTrade(x)
 		h.rfqTrades.Add(1)
 	} else if err == nil && status/100 == 5 {
 		h.t.Errorf("%s: accept answered %d", tr.name, status)
@@ -589,16 +580,16 @@ func (h *crashHarness) rfq(tr *crashTrader, rng *rand.Rand) {
 }
 
 // ackTrade records an acknowledged trade.
-func (h *crashHarness) ackTrade(id, code string, quantity json.Number) {
-	q, err := udecimal.Parse(quantity.String())
-	if err != nil || id == "" {
-		h.t.Errorf("trade answer %s %s %s: %v", id, code, quantity, err)
+func (h *crashHarness) ackTrade(x tradeAnswer) {
+	q, err := udecimal.Parse(x.Quantity.String())
+	if err != nil || x.ID == "" {
+		h.t.Errorf("trade answer %+v: %v", x, err)
 		return
 	}
 	h.acks.Add(1)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.trades[id] = ackedTrade{code: code, quantity: q}
+	h.trades[x.ID] = ackedTrade{code: x.Code, quantity: q}
 }
 
 // keyed notes what became of a keyed request: applied when answered 2xx,
@@ -629,11 +620,7 @@ func (h *crashHarness) retryUnanswered(round int) {
 	h.mu.Unlock()
 	for _, req := range reqs {
 		var a offerAnswer
-		var tr struct {
-			ID       string      `json:"id"`
-			Code     string      `json:"transaction_identification_code"`
-			Quantity json.Number `json:"quantity"`
-		}
+		var tr tradeAnswer
 		var out any = &a
 		if req.trade {
 			out = &tr
@@ -645,7 +632,7 @@ func (h *crashHarness) retryUnanswered(round int) {
 			t.Fatalf("round %d: retry of %s %s (key %s): %v", round, req.method, req.path, req.key, err)
 		case status == http.StatusOK && req.trade:
 			h.retriedOK++
-			h.ackTrade(tr.ID, tr.Code, tr.Quantity)
+			h.ackTrade(tr)
 		case status == http.StatusOK:
 			h.retriedOK++
 			if err := h.ack(a); err != nil {
