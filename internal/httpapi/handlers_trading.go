@@ -1,11 +1,9 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -376,34 +374,10 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	out := make([]eventJSON, 0, len(evs))
-	for _, e := range evs {
-		out = append(out, eventJSON{Seq: e.Seq, Type: e.Type, OccurredAt: ts(e.OccurredAt), Data: redactEvent(p, e.Type, e.Data)})
-	}
+	out := mapSlice(evs, wire.EventOf)
 	if len(out) == limit {
 		w.Header().Set("Link", fmt.Sprintf(`<%s?after=%d&limit=%d>; rel="next"`, r.URL.Path, out[len(out)-1].Seq, limit))
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
-}
-
-// redactEvent applies redactOffer to the record of an offer, RFQ or quote
-// event: the event log keeps the full record, a participant reading it sees
-// what GET answers would show it.
-func redactEvent(p venue.Principal, typ string, data json.RawMessage) json.RawMessage {
-	if p.IsOperator() || !(strings.HasPrefix(typ, "offer.") || strings.HasPrefix(typ, "rfq.") || strings.HasPrefix(typ, "quote.")) {
-		return data
-	}
-	var m map[string]json.RawMessage
-	var owner string
-	if json.Unmarshal(data, &m) != nil || json.Unmarshal(m["participant_id"], &owner) != nil || owner == p.ParticipantID {
-		return data
-	}
-	m["account_id"], m["user_id"], m["settlement_provider_id"] = json.RawMessage(`""`), json.RawMessage(`""`), json.RawMessage(`null`)
-	delete(m, "counterparties") // an RFQ's recipients are the requester's to see
-	b, err := json.Marshal(m)
-	if err != nil {
-		return data
-	}
-	return b
 }

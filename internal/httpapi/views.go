@@ -14,19 +14,6 @@ import (
 // num writes an exact decimal as a JSON number.
 type num = wire.Num
 
-// numOrDash writes a decimal as a JSON number, or "-" when empty.
-type numOrDash struct {
-	d   udecimal.Decimal
-	set bool
-}
-
-func (n numOrDash) MarshalJSON() ([]byte, error) {
-	if !n.set {
-		return []byte(`"-"`), nil
-	}
-	return []byte(n.d.String()), nil
-}
-
 // str writes an exact decimal as a JSON string.
 func str(d udecimal.Decimal) string { return d.String() }
 
@@ -322,13 +309,6 @@ type counterpartyJSON struct {
 func counterpartyView(r venue.CounterpartyRelation) counterpartyJSON {
 	return counterpartyJSON{ParticipantID: r.ParticipantID, CounterpartyID: r.CounterpartyID, Enabled: r.Enabled,
 		CreatedAt: ts(r.CreatedAt), UpdatedAt: ts(r.UpdatedAt)}
-}
-
-type eventJSON struct {
-	Seq        int64  `json:"seq"`
-	Type       string `json:"type"`
-	OccurredAt string `json:"occurred_at"`
-	Data       any    `json:"data"`
 }
 
 func mapSlice[T, U any](in []T, f func(T) U) []U {

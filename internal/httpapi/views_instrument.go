@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
 // instrumentCommonJSON holds the instrument fields that are the same in
@@ -59,36 +60,15 @@ type instrumentDetailJSON struct {
 }
 
 type limitsJSON struct {
-	Ask []limitEntryJSON `json:"ask"`
-	Bid []limitEntryJSON `json:"bid"`
-}
-
-type limitEntryJSON struct {
-	Limit                 numOrDash `json:"limit"`
-	Quantity              numOrDash `json:"quantity"`
-	ParticipantID         *string   `json:"participant_id"`
-	ParticipantName       *string   `json:"participant_name"`
-	ParticipantLEI        *string   `json:"participant_lei"`
-	OfferID               *string   `json:"offer_id"`
-	IsCounterpartyEnabled bool      `json:"is_counterparty_enabled"`
-	IsExecutable          bool      `json:"is_executable"`
-	IsMarketOrder         bool      `json:"is_market_order"`
-	IsOffer               bool      `json:"is_offer"`
-}
-
-func limitEntryView(e trading.LimitEntry) limitEntryJSON {
-	return limitEntryJSON{Limit: numOrDash{d: e.Limit, set: true}, Quantity: numOrDash{d: e.Quantity, set: true},
-		ParticipantID: nullable(e.ParticipantID), ParticipantName: nullable(e.ParticipantName),
-		ParticipantLEI: nullable(e.ParticipantLEI), OfferID: nullable(e.OfferID),
-		IsCounterpartyEnabled: e.IsCounterpartyEnabled, IsExecutable: e.IsExecutable, IsMarketOrder: e.IsMarketOrder,
-		IsOffer: e.IsOffer}
+	Ask []wire.LimitEntry `json:"ask"`
+	Bid []wire.LimitEntry `json:"bid"`
 }
 
 func instrumentCommon(v trading.InstrumentView) instrumentCommonJSON {
 	in := v.Instrument
 	return instrumentCommonJSON{ID: in.ID, Precision: in.Precision, SubunitsConfig: 2, Enabled: in.Enabled,
 		Visibility: true, InstrumentTerms: in.Terms,
-		InstrumentLimits: limitsJSON{Ask: mapSlice(v.Limits.Ask, limitEntryView), Bid: mapSlice(v.Limits.Bid, limitEntryView)},
+		InstrumentLimits: limitsJSON{Ask: mapSlice(v.Limits.Ask, wire.LimitEntryOf), Bid: mapSlice(v.Limits.Bid, wire.LimitEntryOf)},
 		CreatedAt:        ts(in.CreatedAt), UpdatedAt: ts(in.UpdatedAt)}
 }
 

@@ -84,7 +84,7 @@ func TestBatchWrites(t *testing.T) {
 				}
 			}
 			evs := read(t, h.db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
-				return tx.Events(ctx, start+int64(round*n), p.ID, 2*n)
+				return tx.Events(ctx, store.EventQuery{After: start + int64(round*n), Participant: p.ID, Limit: 2 * n})
 			})
 			if len(evs) != n {
 				t.Fatalf("round %d: %d events after %d, want %d", round, len(evs), start+int64(round*n), n)

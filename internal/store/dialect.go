@@ -41,11 +41,16 @@ func (r *rebinder) bind(q string) string {
 	return out
 }
 
+// EventsChannel is the PostgreSQL notification channel every append to the
+// event log notifies when it commits (ListenEvents).
+const EventsChannel = "bondvenue_events"
+
 // eventAppend returns PostgreSQL's statement of AppendEvents for events
 // (at least one, each with its time): one statement that takes the event
 // log's append lock, numbers the events after the last sequence number,
-// writes them and their audience, and returns the first number and the
-// count. The numbers are taken in the database rather than read first, so
+// writes them and their audience, notifies EventsChannel (delivered at
+// commit, so other processes' feeds wake up), and returns the first number
+// and the count. The numbers are taken in the database rather than read first, so
 // that SequencerBatch can send the statement with the rest of its batch
 // without waiting for an answer. Appends are serialised by the lock, so
 // the sequence stays gap free; SQLite needs no lock, having a single
@@ -79,7 +84,7 @@ func eventAppend(events []Event) statement {
 			SELECT last.seq + a.n, a.participant_id FROM last, unnest(?::bigint[], ?::text[]) AS a(n, participant_id)
 			ON CONFLICT DO NOTHING
 		)
-		SELECT COALESCE(MIN(seq), 0), COUNT(*) FROM appended`,
+		SELECT COALESCE(MIN(seq), 0), COUNT(*) FROM appended, (SELECT pg_notify('` + EventsChannel + `', '')) AS wake`,
 		args: []any{types, times, owners, data, audienceOf, audience}, what: "append event"}
 }
 

@@ -15,7 +15,9 @@ func lastSeq(t *testing.T, db *store.DB) int64 {
 	t.Helper()
 	var last int64
 	for {
-		evs := read(t, db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) { return tx.Events(ctx, last, "", 1000) })
+		evs := read(t, db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
+			return tx.Events(ctx, store.EventQuery{After: last, Limit: 1000})
+		})
 		if len(evs) == 0 {
 			return last
 		}
@@ -77,7 +79,9 @@ func testEventSequence(t *testing.T, h *harness) {
 	}
 
 	// What the log holds.
-	got := read(t, h.db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) { return tx.Events(ctx, start, "", n+10) })
+	got := read(t, h.db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
+		return tx.Events(ctx, store.EventQuery{After: start, Limit: n + 10})
+	})
 	if len(got) != n {
 		t.Fatalf("Events(after %d) = %d events, want %d", start, len(got), n)
 	}
@@ -141,7 +145,7 @@ func testEventVisibility(t *testing.T, h *harness) {
 				want = append(want, batch[i])
 			}
 			got := read(t, h.db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
-				return tx.Events(ctx, start+tt.after, tt.participant, tt.limit)
+				return tx.Events(ctx, store.EventQuery{After: start + tt.after, Participant: tt.participant, Limit: tt.limit})
 			})
 			if d := diff(want, got); d != "" {
 				t.Errorf("Events(%d, %q, %d) (-want +got):\n%s", start+tt.after, tt.participant, tt.limit, d)

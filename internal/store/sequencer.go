@@ -63,6 +63,9 @@ func (db *DB) SequencerBatch(ctx context.Context, epoch int64, w BatchWrite) ([]
 			events, err = db.sendBatch(ctx, epoch, w)
 			return err
 		})
+		if err == nil {
+			db.notifyCommitted(events)
+		}
 	} else {
 		err = db.SequencerTx(ctx, func(tx *Tx) error {
 			if err := tx.CheckLease(ctx, epoch); err != nil {

@@ -236,7 +236,9 @@ func TestSequencerBatch(t *testing.T) {
 			// The log holds every event once, without gaps, the batches'
 			// as they were returned.
 			n := int(appended.Load()) + batches*len(writes[0].Events)
-			all := read(t, db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) { return tx.Events(ctx, start, "", 2*n) })
+			all := read(t, db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
+				return tx.Events(ctx, store.EventQuery{After: start, Limit: 2 * n})
+			})
 			if len(all) != n {
 				t.Fatalf("Events(after %d) = %d events, want %d", start, len(all), n)
 			}
@@ -254,7 +256,7 @@ func TestSequencerBatch(t *testing.T) {
 			// The dealer reads exactly the batches' events: their audience
 			// rows carry their numbers.
 			seen := read(t, db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
-				return tx.Events(ctx, start, v.dealer.ID, 2*n)
+				return tx.Events(ctx, store.EventQuery{After: start, Participant: v.dealer.ID, Limit: 2 * n})
 			})
 			if len(seen) != len(returned) {
 				t.Errorf("the dealer reads %d events, want the batches' %d", len(seen), len(returned))

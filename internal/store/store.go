@@ -53,7 +53,20 @@ type DB struct {
 	clock     func() time.Time
 	// SQLite only: prepared statements of the write and read pools.
 	writeStmts, readStmts *stmtCache
+	// url is PostgreSQL's, for the event listener's own connection.
+	url string
+	// committed receives the events of every transaction after it commits
+	// (SetCommitHook).
+	committed func([]Event)
 }
+
+// SetCommitHook makes every write path (InTx, SequencerTx, SequencerBatch)
+// call fn with the events it appended, numbered, right after its commit, in
+// the committing goroutine: the committed-event feed learns of a change the
+// moment it is durable, and of none that was rolled back. Two transactions
+// committing at once may call fn out of sequence order; fn must not block.
+// Call it before the database is used.
+func (db *DB) SetCommitHook(fn func([]Event)) { db.committed = fn }
 
 // SetClock makes transactions read now instead of time.Now for Tx.Now, so
 // a service with a pinned clock writes every timestamp from that clock. Call
@@ -105,7 +118,7 @@ func openPostgres(cfg Config) (*DB, error) {
 	}
 	seq.SetMaxOpenConns(1)
 	seq.SetMaxIdleConns(1)
-	return &DB{engine: Postgres, write: pool, read: pool, sequencer: seq, binds: newRebinder(Postgres)}, nil
+	return &DB{engine: Postgres, write: pool, read: pool, sequencer: seq, binds: newRebinder(Postgres), url: cfg.URL}, nil
 }
 
 func openSQLite(cfg Config) (*DB, error) {
@@ -193,6 +206,8 @@ type Tx struct {
 	cache  *stmtCache
 	stmts  map[string]*sql.Stmt
 	missed []string
+	// appended are the events AppendEvents wrote, for the commit hook.
+	appended []Event
 }
 
 // Now is the transaction's clock reading, taken once when it began so every
@@ -301,7 +316,15 @@ func (db *DB) once(ctx context.Context, mode txMode, fn func(*Tx) error) (err er
 		return fmt.Errorf("commit: %w", err)
 	}
 	tx.prepareMissed(ctx)
+	db.notifyCommitted(tx.appended)
 	return nil
+}
+
+// notifyCommitted hands committed events to the commit hook.
+func (db *DB) notifyCommitted(events []Event) {
+	if len(events) > 0 && db.committed != nil {
+		db.committed(events)
+	}
 }
 
 // now reads the clock for a transaction beginning: UTC, to the

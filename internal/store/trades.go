@@ -137,3 +137,17 @@ func (tx *Tx) Trades(ctx context.Context, f TradeFilter, page Page) ([]venue.Tra
 	ts, next := trimPage(ts, page, func(t venue.Trade) string { return t.ID })
 	return ts, next, nil
 }
+
+// LastTrades returns the latest trade of every market and instrument that
+// has traded (market, instrument, clean price and quantity only).
+func (tx *Tx) LastTrades(ctx context.Context) ([]venue.Trade, error) {
+	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Trade, error) {
+		var t venue.Trade
+		return t, r.Scan(&t.MarketID, &t.InstrumentID, decimal{&t.PricePerUnit}, decimal{&t.Quantity})
+	}, `SELECT t.market_id, t.instrument_id, t.price_per_unit, t.quantity FROM trades t
+	JOIN (SELECT market_id, instrument_id, MAX(id) AS id FROM trades GROUP BY market_id, instrument_id) l ON l.id = t.id`)
+	if err != nil {
+		return nil, fmt.Errorf("last trades: %w", normalize(err))
+	}
+	return out, nil
+}

@@ -10,7 +10,6 @@ import (
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/quagmt/udecimal"
 )
 
@@ -601,7 +600,7 @@ func (s *Service) CreateNews(ctx context.Context, p venue.Principal, in NewsInpu
 		if err := tx.CreateNews(ctx, &n); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, "news.create", "", wire.NewsOf(n))
+		return appendEvent(ctx, tx, Event{Type: EventNewsCreate, News: &n})
 	})
 	if err != nil {
 		return n, fmt.Errorf("create news: %w", err)

@@ -3,7 +3,6 @@ package trading
 import (
 	"container/heap"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -88,8 +87,6 @@ type engine struct {
 	leaseLost atomic.Bool
 	// running is set once start has rebuilt the state.
 	running atomic.Bool
-	// publish receives each committed batch's events, in order.
-	publish func([]store.Event)
 	// ref is the state's reference data for the request path.
 	ref atomic.Pointer[reference]
 	// batches, commands and batchNanos count the sequencer's work.
@@ -361,9 +358,12 @@ func (e *engine) runBatch(cmds []*command) {
 			b.claims = append(b.claims, c.claim)
 		}
 	}
+	if !b.poisoned {
+		e.st.priceChanges(b)
+	}
 	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		events, err := b.persist(ctx, e.db, e.epoch)
+		_, err := b.persist(ctx, e.db, e.epoch)
 		cancel()
 		if err != nil {
 			if errors.Is(err, store.ErrLeaseLost) {
@@ -376,9 +376,6 @@ func (e *engine) runBatch(cmds []*command) {
 			answerRefused()
 			e.recover()
 			return
-		}
-		if e.publish != nil {
-			e.publish(events)
 		}
 	}
 	for _, d := range ok {
@@ -457,18 +454,25 @@ type state struct {
 	priority    uint64
 	expiries    expiryHeap
 	fills       []matching.Fill
+	// tops are what each book's last price_change said; lasts its latest
+	// trade (price_change events, engine_prices.go).
+	tops  map[bookKey]bookTop
+	lasts map[bookKey]*lastTrade
 }
 
 func (e *engine) rebuild(ctx context.Context) (*state, error) {
 	st := &state{books: map[bookKey]*matching.Book{}, open: map[string]*venue.Offer{}, otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
-		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC()}
+		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}}
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err
 		}
 		var err error
 		if st.priority, err = tx.MaxPriority(ctx); err != nil {
+			return err
+		}
+		if err := st.loadLastTrades(ctx, tx); err != nil {
 			return err
 		}
 		offers, err := tx.OpenOffers(ctx)
@@ -640,6 +644,11 @@ type batch struct {
 	events     []store.Event
 	claims     []store.IdempotencyClaim // of the applied commands
 	poisoned   bool
+	// touched are the books the batch changed (true: it traded there),
+	// in first-change order; lastTrades the latest trade on each.
+	touched    map[bookKey]bool
+	touchOrder []bookKey
+	lastTrades map[bookKey]venue.Trade
 }
 
 // size counts the batch's writes.
@@ -658,15 +667,14 @@ func (b *batch) save(o *venue.Offer) {
 	}
 	cp := *o
 	b.offers[o.ID] = &cp
+	b.touch(o)
 }
 
-// event records a change. owner reads it; audience are further readers.
-func (b *batch) event(typ, owner string, audience []string, data any) {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		raw = []byte(`{}`)
-	}
-	b.events = append(b.events, store.Event{Type: typ, OccurredAt: b.now, ParticipantID: owner, Audience: audience, Data: raw})
+// event records a change. Its owner reads it; its audience are further
+// readers.
+func (b *batch) event(ev Event) {
+	ev.OccurredAt = b.now
+	b.events = append(b.events, logEvent(ev))
 }
 
 // persist commits the batch if the engine still holds the lease of epoch,

@@ -482,7 +482,7 @@ func newModelWorld(t *testing.T, e store.Engine, name string, clock *testenv.Clo
 		w.parts[p.ID] = i
 	}
 	err := v.db.View(context.Background(), func(tx *store.Tx) error {
-		evs, err := tx.Events(context.Background(), 0, "", 1_000_000)
+		evs, err := tx.Events(context.Background(), store.EventQuery{Limit: 1_000_000})
 		if len(evs) > 0 {
 			w.lastSeq = evs[len(evs)-1].Seq
 		}
@@ -600,7 +600,7 @@ func (w *modelWorld) verify(t *testing.T, m *refBook, step, incoming int, want [
 		if offers, _, err = tx.Offers(ctx, store.OfferFilter{Types: []string{venue.TypeOffer}, InstrumentID: w.v.instrument}, venue.Page{}); err != nil {
 			return err
 		}
-		if events, err = tx.Events(ctx, w.lastSeq, "", 1_000_000); err != nil {
+		if events, err = tx.Events(ctx, store.EventQuery{After: w.lastSeq, Limit: 1_000_000}); err != nil {
 			return err
 		}
 		for _, ev := range events {

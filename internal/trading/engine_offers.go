@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/quagmt/udecimal"
 )
 
@@ -73,7 +73,9 @@ func (st *state) audience(o *venue.Offer) []string {
 func (st *state) emit(b *batch, o *venue.Offer, verb string) {
 	o.UpdatedAt = st.now
 	b.save(o)
-	b.event(kind(o)+"."+verb, o.ParticipantID, st.audience(o), wire.OfferOf(*o, o.Type == venue.TypeRFQ))
+	rec := *o
+	rec.Counterparties = slices.Clone(o.Counterparties)
+	b.event(Event{Type: kind(o) + "." + verb, Offer: &rec, owner: o.ParticipantID, audience: st.audience(o)})
 }
 
 // close takes o out of the open set with a final status.
@@ -148,7 +150,11 @@ func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Deci
 	}
 	t.AskOrder, t.BidOrder = order(ask), order(bid)
 	b.trades = append(b.trades, t)
-	b.event("trade.create", ask.ParticipantID, []string{bid.ParticipantID}, wire.TradeRecordOf(t))
+	b.event(Event{Type: EventTradeCreate, Trade: tradeForLog(t), owner: ask.ParticipantID, audience: []string{bid.ParticipantID}})
+	for _, o := range []venue.Order{t.AskOrder, t.BidOrder} {
+		b.event(Event{Type: EventOrderCreate, Order: &o, owner: o.ParticipantID})
+	}
+	b.traded(t)
 	return t
 }
 

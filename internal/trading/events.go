@@ -2,68 +2,333 @@ package trading
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
 )
 
-// Event is one entry of the event log as callers read it.
+// Event types beyond the offer.*, rfq.*, quote.* and indicative_price.*
+// families (create, update, delete).
+const (
+	EventTradeCreate = "trade.create"
+	// EventOrderCreate is one order of a trade, for its own firm only.
+	EventOrderCreate = "order.create"
+	// EventPriceChange is a change of an instrument's best bid or ask on
+	// one market, or a trade on it (PriceChange).
+	EventPriceChange = "instrument.price_change"
+	EventNewsCreate  = "news.create"
+)
+
+// Event is one committed change of the venue's event log, its record typed.
+// As Events and Subscribe hand it out it is already what the reader may
+// see (redacted, DESIGN §2); adapters only render it. Exactly one of the
+// record fields is set, by Type.
 type Event struct {
 	Seq        int64
 	Type       string
 	OccurredAt time.Time
-	Data       json.RawMessage
+
+	Offer           *venue.Offer           // offer.*, rfq.*, quote.*
+	Trade           *venue.Trade           // trade.create: its orders name no account
+	Order           *venue.Order           // order.create: the reader's own order
+	IndicativePrice *venue.IndicativePrice // indicative_price.*
+	News            *venue.News            // news.create
+	PriceChange     *PriceChange           // instrument.price_change
+
+	// owner is the participant whose change it is ("" for a public event);
+	// audience are further participants who may read it.
+	owner    string
+	audience []string
 }
 
-// appendEvent records a change in the caller's transaction. participantID
-// scopes who may read it; empty means every authenticated caller.
-func appendEvent(ctx context.Context, tx *store.Tx, typ, participantID string, data any) error {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("encode %s event: %w", typ, err)
+// PriceChange is an instrument's best bid and ask on one market after a
+// change, with the market's last trade. Bid and Ask are instrument_limits
+// entries (nil for an empty side) as the reader sees them.
+type PriceChange struct {
+	InstrumentID, MarketID  string
+	Bid, Ask                *LimitEntry
+	LastPrice, LastQuantity *udecimal.Decimal
+}
+
+// InstrumentID is the instrument the event's record concerns ("" for news).
+func (e *Event) InstrumentID() string {
+	switch {
+	case e.Offer != nil:
+		return e.Offer.InstrumentID
+	case e.Trade != nil:
+		return e.Trade.InstrumentID
+	case e.Order != nil:
+		return e.Order.InstrumentID
+	case e.IndicativePrice != nil:
+		return e.IndicativePrice.InstrumentID
+	case e.PriceChange != nil:
+		return e.PriceChange.InstrumentID
 	}
-	_, err = tx.AppendEvents(ctx, []store.Event{{Type: typ, ParticipantID: participantID, Data: b}})
+	return ""
+}
+
+// MarketID is the market the event's record concerns ("" for news and
+// indicative prices, which belong to no market).
+func (e *Event) MarketID() string {
+	switch {
+	case e.Offer != nil:
+		return e.Offer.MarketID
+	case e.Trade != nil:
+		return e.Trade.MarketID
+	case e.Order != nil:
+		return e.Order.MarketID
+	case e.PriceChange != nil:
+		return e.PriceChange.MarketID
+	}
+	return ""
+}
+
+// logEvent is an event as a writer appends it to the log: rendered into
+// the log's format, with the typed record kept for the feed.
+func logEvent(ev Event) store.Event {
+	data, err := encodeRecord(&ev)
+	if err != nil {
+		// Every record type encodes; a failure is a bug, and an event
+		// without data is refused by the decoder rather than passed on.
+		data = []byte(`{}`)
+	}
+	return store.Event{Type: ev.Type, OccurredAt: ev.OccurredAt, ParticipantID: ev.owner, Audience: ev.audience,
+		Data: data, Record: &ev}
+}
+
+// appendEvent records a change in the caller's transaction. owner scopes
+// who may read it; empty means every authenticated caller.
+func appendEvent(ctx context.Context, tx *store.Tx, ev Event) error {
+	if ev.OccurredAt.IsZero() {
+		ev.OccurredAt = tx.Now()
+	}
+	_, err := tx.AppendEvents(ctx, []store.Event{logEvent(ev)})
 	return err
 }
 
-// Events returns up to limit events after seq that the caller may see.
+// eventOf turns a stored event into a typed one: the record the writer
+// handed over when there is one, else decoded from the log.
+func eventOf(se store.Event) (Event, error) {
+	if ev, ok := se.Record.(*Event); ok {
+		out := *ev
+		out.Seq, out.OccurredAt = se.Seq, se.OccurredAt
+		return out, nil
+	}
+	ev := Event{Seq: se.Seq, Type: se.Type, OccurredAt: se.OccurredAt, owner: se.ParticipantID, audience: se.Audience}
+	if err := decodeRecord(&ev, se.Data); err != nil {
+		return ev, fmt.Errorf("decode event %d (%s): %w", se.Seq, se.Type, err)
+	}
+	return ev, nil
+}
+
+// Events returns up to limit events after seq that the caller may see, in
+// sequence order, each as the caller may see it: GET /events. It is the
+// feed's catch-up read (Subscribe).
 func (s *Service) Events(ctx context.Context, p venue.Principal, after int64, limit int) ([]Event, error) {
 	if after < 0 {
 		return nil, venue.InvalidField("after", "must not be negative")
 	}
-	scope := p.ParticipantID
-	var out []Event
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		out = out[:0] // View may run fn again
-		evs, err := tx.Events(ctx, after, scope, limit)
-		if err != nil {
-			return err
-		}
-		var a *audience // loaded at the first indicative price event
-		for _, e := range evs {
-			data := json.RawMessage(e.Data)
-			if strings.HasPrefix(e.Type, "indicative_price.") {
-				if a == nil {
-					aud, err := loadAudience(ctx, tx, p)
-					if err != nil {
-						return err
-					}
-					a = &aud
-				}
-				if data, err = a.redactEvent(data); err != nil {
-					return err
-				}
-			}
-			out = append(out, Event{Seq: e.Seq, Type: e.Type, OccurredAt: e.OccurredAt, Data: data})
-		}
-		return nil
-	})
+	r, err := s.newReader(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
 	}
-	return out, nil
+	evs, _, err := s.readLog(ctx, r, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	for i := range evs {
+		evs[i] = r.redact(evs[i]) // the read kept the reader's events only
+	}
+	return evs, nil
+}
+
+// readLog reads up to limit events after seq that r may see from the log,
+// typed, and reports the last sequence number
+// the read covered: every event up to it was either returned or is not the
+// reader's (fewer than limit events came back, so the read reached the end
+// of the log as of its snapshot).
+func (s *Service) readLog(ctx context.Context, r *reader, after int64, limit int) ([]Event, int64, error) {
+	var out []Event
+	covered := after
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		out, covered = out[:0], after // View may run fn again
+		last, err := tx.LastEventSeq(ctx)
+		if err != nil {
+			return err
+		}
+		evs, err := tx.Events(ctx, store.EventQuery{After: after, Participant: r.scope(), Limit: limit})
+		if err != nil {
+			return err
+		}
+		for _, se := range evs {
+			ev, err := eventOf(se)
+			if err != nil {
+				return err
+			}
+			out = append(out, ev)
+		}
+		switch {
+		case len(evs) == limit:
+			covered = evs[len(evs)-1].Seq
+		default:
+			covered = max(last, after) // read in the same snapshot: nothing up to it is missing
+		}
+		return nil
+	})
+	return out, covered, err
+}
+
+// reader is what redaction needs to know of one reader.
+type reader struct {
+	p venue.Principal
+	// cps are the reader's enabled counterparties.
+	cps map[string]bool
+	// names are participants' public names and LEIs, for book entries.
+	names func(id string) (name, lei string)
+}
+
+func (s *Service) newReader(ctx context.Context, p venue.Principal) (*reader, error) {
+	r := &reader{p: p, cps: map[string]bool{}, names: s.participantName}
+	if p.IsOperator() || p.ParticipantID == "" {
+		return r, nil
+	}
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		ids, err := tx.Counterparties(ctx, p.ParticipantID)
+		clear(r.cps)
+		for _, id := range ids {
+			r.cps[id] = true
+		}
+		return err
+	})
+	return r, err
+}
+
+// scope is the participant whose events the reader may read, "" for all.
+func (r *reader) scope() string {
+	if r.p.IsOperator() {
+		return ""
+	}
+	return r.p.ParticipantID
+}
+
+// sees reports whether the reader may read e at all.
+func (r *reader) sees(e *Event) bool {
+	if r.p.IsOperator() || e.owner == "" || e.owner == r.p.ParticipantID {
+		return true
+	}
+	return r.p.ParticipantID != "" && slices.Contains(e.audience, r.p.ParticipantID)
+}
+
+// view returns e as the reader may see it, and whether it may see it at
+// all. The record is copied before anything is blanked: events are shared
+// between readers.
+func (r *reader) view(e Event) (Event, bool) {
+	if !r.sees(&e) {
+		return e, false
+	}
+	return r.redact(e), true
+}
+
+// redact returns e as the reader may see it, an event it may read.
+func (r *reader) redact(e Event) Event {
+	switch {
+	case e.Offer != nil:
+		o := *e.Offer
+		redactOffer(r.p, &o)
+		if !r.p.IsOperator() && o.ParticipantID != r.p.ParticipantID {
+			o.Counterparties = nil // an RFQ's recipients are its requester's to see
+		}
+		e.Offer = &o
+	case e.IndicativePrice != nil:
+		ip := audience{p: r.p, cps: r.cps}.redact(*e.IndicativePrice)
+		e.IndicativePrice = &ip
+	case e.PriceChange != nil:
+		pc := *e.PriceChange
+		pc.Bid, pc.Ask = r.entry(pc.Bid), r.entry(pc.Ask)
+		e.PriceChange = &pc
+	}
+	return e
+}
+
+// entry is a best bid or ask as the reader sees it, as instrument_limits
+// shows it: whether the reader can trade with it, and another firm that is
+// not its counterparty anonymous.
+func (r *reader) entry(le *LimitEntry) *LimitEntry {
+	if le == nil {
+		return nil
+	}
+	out := *le
+	out.IsCounterpartyEnabled = r.cps[le.ParticipantID]
+	if !r.p.IsOperator() && le.ParticipantID != r.p.ParticipantID && !out.IsCounterpartyEnabled {
+		out.ParticipantID = ""
+		return &out
+	}
+	out.ParticipantName, out.ParticipantLEI = r.names(le.ParticipantID)
+	return &out
+}
+
+// redactOffer blanks the ids of another firm's account, user and
+// settlement provider in a record the caller sees (an RFQ it was invited
+// to, a quote on its RFQ): another firm shows only its public participant
+// id (DESIGN §2).
+func redactOffer(p venue.Principal, o *venue.Offer) {
+	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
+		o.AccountID, o.UserID, o.SettlementProviderID = "", "", ""
+	}
+}
+
+// EventFilter selects events of a subscription. Zero fields select all.
+type EventFilter struct {
+	// Types are event types ("trade.create") or families ending in a dot
+	// ("offer.").
+	Types []string
+	// InstrumentIDs keep events about these instruments (and those about
+	// none, such as news).
+	InstrumentIDs []string
+	// MarketID keeps events on this market (and those on none).
+	MarketID string
+}
+
+func (f *EventFilter) match(e *Event) bool {
+	if len(f.Types) > 0 && !slices.ContainsFunc(f.Types, func(t string) bool {
+		return t == e.Type || (strings.HasSuffix(t, ".") && strings.HasPrefix(e.Type, t))
+	}) {
+		return false
+	}
+	if id := e.InstrumentID(); len(f.InstrumentIDs) > 0 && id != "" && !slices.Contains(f.InstrumentIDs, id) {
+		return false
+	}
+	if id := e.MarketID(); f.MarketID != "" && id != "" && id != f.MarketID {
+		return false
+	}
+	return true
+}
+
+// participantName returns a participant's name and LEI, remembered for
+// lookupTTL (a renamed firm shows its new name within it). A participant
+// that cannot be read shows neither.
+func (s *Service) participantName(id string) (name, lei string) {
+	now := s.now()
+	if v, ok := recall(s.lookups, s.lookups.names, id, now); ok {
+		return v[0], v[1]
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var p venue.Participant
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		p, err = tx.Participant(ctx, id)
+		return err
+	})
+	if err != nil {
+		s.log.Warn("participant of a book entry not read", "participant", id, "err", err.Error())
+		return "", ""
+	}
+	remember(s.lookups, s.lookups.names, id, [2]string{p.Name, p.LEI}, now.Add(lookupTTL))
+	return p.Name, p.LEI
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/quagmt/udecimal"
 )
 
@@ -154,7 +153,7 @@ func (s *Service) CreateIndicativePrice(ctx context.Context, p venue.Principal, 
 		if err := tx.CreateIndicativePrice(ctx, &ip); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, "indicative_price.create", "", wire.IndicativePriceOf(ip))
+		return appendEvent(ctx, tx, Event{Type: "indicative_price.create", IndicativePrice: &ip})
 	})
 	if err != nil {
 		return ip, fmt.Errorf("create indicative price: %w", err)
@@ -227,7 +226,7 @@ func (s *Service) UpdateIndicativePrice(ctx context.Context, p venue.Principal, 
 		if err := tx.UpdateIndicativePrice(ctx, &ip); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, "indicative_price.update", "", wire.IndicativePriceOf(ip))
+		return appendEvent(ctx, tx, Event{Type: "indicative_price.update", IndicativePrice: &ip})
 	})
 	if err != nil {
 		return ip, fmt.Errorf("update indicative price: %w", err)
@@ -250,7 +249,7 @@ func (s *Service) DeleteIndicativePrice(ctx context.Context, p venue.Principal, 
 		if err := tx.DeleteIndicativePrice(ctx, id); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, "indicative_price.delete", "", wire.IndicativePriceOf(ip))
+		return appendEvent(ctx, tx, Event{Type: "indicative_price.delete", IndicativePrice: &ip})
 	})
 	if err != nil {
 		return ip, fmt.Errorf("delete indicative price: %w", err)

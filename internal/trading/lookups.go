@@ -39,6 +39,9 @@ type lookups struct {
 	mu        sync.RWMutex
 	accounts  map[string]remembered[venue.Account]
 	providers map[string]remembered[venue.SettlementProvider]
+	// names holds participants' public names and LEIs, for the book
+	// entries of price_change events.
+	names map[string]remembered[[2]string]
 	// tokens maps auth.TokenHash of a token to its principal.
 	tokens map[string]remembered[venue.Principal]
 	// tokenEpoch counts forgetTokens calls: a resolution read before one
@@ -54,6 +57,7 @@ type remembered[T any] struct {
 func newLookups() *lookups {
 	return &lookups{accounts: map[string]remembered[venue.Account]{},
 		providers: map[string]remembered[venue.SettlementProvider]{},
+		names:     map[string]remembered[[2]string]{},
 		tokens:    map[string]remembered[venue.Principal]{}}
 }
 

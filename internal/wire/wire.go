@@ -1,7 +1,8 @@
-// Package wire renders trading records (offers, RFQs, quotes, trades) in
-// the spec's shapes. The REST adapter and the event log both use it, so an
-// event's data is the record a client reads, flat: the objects a REST
-// answer nests are left to the adapter.
+// Package wire renders trading records (offers, RFQs, quotes, trades,
+// events) in the spec's shapes, for every adapter that sends them as JSON
+// (REST, the streams): a record is rendered the same on every channel. An
+// event's record is flat; the objects a REST answer nests are left to the
+// adapter.
 package wire
 
 import (

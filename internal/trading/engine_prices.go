@@ -1,0 +1,138 @@
+package trading
+
+import (
+	"context"
+
+	"github.com/bondvenue/bondvenue/internal/matching"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file keeps each book's best bid and ask and emits
+// instrument.price_change when a batch moves them or trades on the book, so
+// the streams never recompute a book (DESIGN §8 /instruments). A batch's
+// changes to one book make one event: its state after the batch, the only
+// state anyone could read.
+
+// touch notes that a batch changed the book of o (a firm offer).
+func (b *batch) touch(o *venue.Offer) {
+	if o.Type != venue.TypeOffer {
+		return
+	}
+	b.touchKey(bookKey{o.MarketID, o.InstrumentID})
+}
+
+func (b *batch) touchKey(k bookKey) {
+	if b.touched == nil {
+		b.touched = map[bookKey]bool{}
+	}
+	if _, ok := b.touched[k]; !ok {
+		b.touched[k] = false
+		b.touchOrder = append(b.touchOrder, k)
+	}
+}
+
+// traded notes a trade on a book: its event carries the new last price
+// even when the best prices stay.
+func (b *batch) traded(t venue.Trade) {
+	k := bookKey{t.MarketID, t.InstrumentID}
+	b.touchKey(k)
+	b.touched[k] = true
+	if b.lastTrades == nil {
+		b.lastTrades = map[bookKey]venue.Trade{}
+	}
+	b.lastTrades[k] = t
+}
+
+// lastTrade is a book's latest trade.
+type lastTrade struct{ price, quantity udecimal.Decimal }
+
+// bookTop is what the last price_change of a book said.
+type bookTop struct {
+	bid, ask *LimitEntry
+	last     *lastTrade
+}
+
+// priceChanges appends the batch's price_change events.
+func (st *state) priceChanges(b *batch) {
+	for _, k := range b.touchOrder {
+		top := bookTop{bid: st.best(k, venue.Bid), ask: st.best(k, venue.Ask), last: st.lasts[k]}
+		prev, known := st.tops[k]
+		if b.touched[k] {
+			t := b.lastTrades[k]
+			top.last = &lastTrade{price: t.PricePerUnit, quantity: t.Quantity}
+			st.lasts[k] = top.last
+		} else if known && sameEntry(prev.bid, top.bid) && sameEntry(prev.ask, top.ask) {
+			continue
+		}
+		st.tops[k] = top
+		pc := &PriceChange{InstrumentID: k.instrument, MarketID: k.market, Bid: top.bid, Ask: top.ask}
+		if top.last != nil {
+			pc.LastPrice, pc.LastQuantity = &top.last.price, &top.last.quantity
+		}
+		b.event(Event{Type: EventPriceChange, PriceChange: pc})
+	}
+}
+
+func sameEntry(a, b *LimitEntry) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.OfferID == b.OfferID && a.Limit.Equal(b.Limit) && a.Quantity.Equal(b.Quantity)
+}
+
+// best is the best resting firm offer of side dir on the book k: best
+// price, then time.
+func (st *state) best(k bookKey, dir string) *LimitEntry {
+	var top *venue.Offer
+	if st.continuous(k.market) {
+		side := matching.Bid
+		if dir == venue.Ask {
+			side = matching.Ask
+		}
+		b := st.books[k]
+		if b == nil {
+			return nil
+		}
+		var buf [1]matching.Order
+		if d := b.AppendDepth(buf[:0], side, 1); len(d) == 1 {
+			top = st.open[d[0].ID]
+		}
+	} else {
+		for _, o := range st.otc[k.instrument] {
+			if o.MarketID != k.market || o.Direction != dir || !o.HasPrice {
+				continue
+			}
+			// A resting ask is better as a buyer sees it; a bid as a seller.
+			if top == nil || better(opposite(dir), o, top) {
+				top = o
+			}
+		}
+	}
+	if top == nil {
+		return nil
+	}
+	return &LimitEntry{Limit: top.Price, Quantity: top.Remaining(), ParticipantID: top.ParticipantID, OfferID: top.ID,
+		IsExecutable: true, IsMarketOrder: top.MarketOrder, IsOffer: true}
+}
+
+func opposite(dir string) string {
+	if dir == venue.Ask {
+		return venue.Bid
+	}
+	return venue.Ask
+}
+
+// loadLastTrades seeds the books' last trades at a rebuild.
+func (st *state) loadLastTrades(ctx context.Context, tx *store.Tx) error {
+	ts, err := tx.LastTrades(ctx)
+	if err != nil {
+		return err
+	}
+	st.lasts = make(map[bookKey]*lastTrade, len(ts))
+	for _, t := range ts {
+		st.lasts[bookKey{t.MarketID, t.InstrumentID}] = &lastTrade{price: t.PricePerUnit, quantity: t.Quantity}
+	}
+	return nil
+}

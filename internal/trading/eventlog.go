@@ -1,0 +1,446 @@
+package trading
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file is the event log's format: how each record is kept in an
+// event's data, and read back. It is a stored format, so it changes only
+// in ways that still read what is stored; it is not the REST interface's,
+// which adapters render from the typed records. (It began as the REST
+// record, and its keys are still those, so every event ever written reads
+// back the same.)
+
+// logNum is a decimal as the log keeps it: a JSON number written from the
+// exact decimal's digits (a JSON string of digits also reads).
+type logNum = json.Number
+
+func toLogNum(d udecimal.Decimal) logNum { return logNum(d.String()) }
+
+func toLogNumPtr(d *udecimal.Decimal) *logNum {
+	if d == nil {
+		return nil
+	}
+	n := toLogNum(*d)
+	return &n
+}
+
+func fromLogNum(n logNum) (udecimal.Decimal, error) {
+	if n == "" {
+		return udecimal.Zero, nil
+	}
+	return udecimal.Parse(string(n))
+}
+
+func fromLogNumPtr(n *logNum) (*udecimal.Decimal, error) {
+	if n == nil {
+		return nil, nil
+	}
+	d, err := fromLogNum(*n)
+	return &d, err
+}
+
+func toLogTime(t time.Time) string { return t.UTC().Format(venue.TimestampLayout) }
+
+func toLogTimePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := toLogTime(*t)
+	return &s
+}
+
+func fromLogTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return time.Parse(time.RFC3339Nano, s)
+}
+
+func fromLogTimePtr(s *string) (*time.Time, error) {
+	if s == nil {
+		return nil, nil
+	}
+	t, err := fromLogTime(*s)
+	return &t, err
+}
+
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func orNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// logDecoder collects the first error of a record's fields.
+type logDecoder struct{ err error }
+
+func (d *logDecoder) num(n logNum) udecimal.Decimal {
+	v, err := fromLogNum(n)
+	d.keep(err)
+	return v
+}
+
+func (d *logDecoder) numPtr(n *logNum) *udecimal.Decimal {
+	v, err := fromLogNumPtr(n)
+	d.keep(err)
+	return v
+}
+
+func (d *logDecoder) text(s string) udecimal.Decimal {
+	if s == "" {
+		return udecimal.Zero
+	}
+	v, err := udecimal.Parse(s)
+	d.keep(err)
+	return v
+}
+
+func (d *logDecoder) time(s string) time.Time {
+	v, err := fromLogTime(s)
+	d.keep(err)
+	return v
+}
+
+func (d *logDecoder) timePtr(s *string) *time.Time {
+	v, err := fromLogTimePtr(s)
+	d.keep(err)
+	return v
+}
+
+func (d *logDecoder) date(s *string) bondmath.Date {
+	if s == nil || *s == "" {
+		return bondmath.Date{}
+	}
+	v, err := bondmath.ParseDate(*s)
+	d.keep(err)
+	return v
+}
+
+func (d *logDecoder) keep(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+type logOffer struct {
+	ID                   string   `json:"id"`
+	Type                 string   `json:"type"`
+	Direction            string   `json:"direction"`
+	Price                *logNum  `json:"price"`
+	Quantity             logNum   `json:"quantity"`
+	FilledQuantity       logNum   `json:"filled_quantity"`
+	Status               string   `json:"status"`
+	MatchedOfferID       *string  `json:"matched_offer_id"`
+	Notes                string   `json:"notes"`
+	MarketOrder          bool     `json:"market_order"`
+	IsExecutable         bool     `json:"is_executable"`
+	SettlementDate       *string  `json:"settlement_date"`
+	Validity             string   `json:"validity"`
+	ValidUntil           *string  `json:"valid_until"`
+	ParticipantID        string   `json:"participant_id"`
+	AccountID            string   `json:"account_id"`
+	MarketID             string   `json:"market_id"`
+	InstrumentID         string   `json:"instrument_id"`
+	UserID               string   `json:"user_id"`
+	SettlementProviderID *string  `json:"settlement_provider_id"`
+	Counterparties       []string `json:"counterparties,omitempty"`
+	AccruedInterest      string   `json:"accrued_interest"`
+	Message              *string  `json:"message"`
+	ModifiedAt           string   `json:"modified_at"`
+	CreatedAt            string   `json:"createdAt"`
+	UpdatedAt            string   `json:"updatedAt"`
+}
+
+func toLogOffer(o *venue.Offer) logOffer {
+	out := logOffer{ID: o.ID, Type: o.Type, Direction: o.Direction, Quantity: toLogNum(o.Quantity),
+		FilledQuantity: toLogNum(o.Filled), Status: o.Status, MatchedOfferID: orNull(o.MatchedOfferID), Notes: o.Notes,
+		MarketOrder: o.MarketOrder, IsExecutable: o.IsExecutable, Validity: o.Validity, ValidUntil: toLogTimePtr(o.ValidUntil),
+		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
+		UserID: o.UserID, SettlementProviderID: orNull(o.SettlementProviderID), AccruedInterest: o.AccruedInterest.String(),
+		Message: orNull(o.Message), ModifiedAt: toLogTime(o.ModifiedAt), CreatedAt: toLogTime(o.CreatedAt),
+		UpdatedAt: toLogTime(o.UpdatedAt)}
+	if o.HasPrice {
+		out.Price = toLogNumPtr(&o.Price)
+	}
+	if !o.SettlementDate.IsZero() {
+		out.SettlementDate = orNull(o.SettlementDate.String())
+	}
+	if o.Type == venue.TypeRFQ {
+		out.Counterparties = o.Counterparties
+	}
+	return out
+}
+
+func (l *logOffer) offer(d *logDecoder) *venue.Offer {
+	o := &venue.Offer{ID: l.ID, Type: l.Type, Direction: l.Direction, Quantity: d.num(l.Quantity),
+		Filled: d.num(l.FilledQuantity), Status: l.Status, MatchedOfferID: orEmpty(l.MatchedOfferID), Notes: l.Notes,
+		MarketOrder: l.MarketOrder, IsExecutable: l.IsExecutable, SettlementDate: d.date(l.SettlementDate),
+		Validity: l.Validity, ValidUntil: d.timePtr(l.ValidUntil), ParticipantID: l.ParticipantID, AccountID: l.AccountID,
+		MarketID: l.MarketID, InstrumentID: l.InstrumentID, UserID: l.UserID,
+		SettlementProviderID: orEmpty(l.SettlementProviderID), AccruedInterest: d.text(l.AccruedInterest),
+		Message: orEmpty(l.Message), Counterparties: l.Counterparties, ModifiedAt: d.time(l.ModifiedAt),
+		CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
+	if l.Price != nil {
+		o.Price, o.HasPrice = d.num(*l.Price), true
+	}
+	return o
+}
+
+type logOrder struct {
+	ID             string  `json:"id"`
+	Direction      string  `json:"direction"`
+	Quantity       string  `json:"quantity"`
+	PricePerUnit   string  `json:"price_per_unit"`
+	FilledQuantity string  `json:"filled_quantity"`
+	Status         string  `json:"status"`
+	Type           string  `json:"type"`
+	ExpiresAt      *string `json:"expires_at"`
+	AccountID      string  `json:"account_id"`
+	ParticipantID  string  `json:"participant_id"`
+	MarketID       string  `json:"market_id"`
+	InstrumentID   string  `json:"instrument_id"`
+	OfferID        string  `json:"offer_id"`
+	CreatedAt      string  `json:"createdAt"`
+	UpdatedAt      string  `json:"updatedAt"`
+}
+
+func toLogOrder(o *venue.Order) logOrder {
+	return logOrder{ID: o.ID, Direction: o.Direction, Quantity: o.Quantity.String(), PricePerUnit: o.PricePerUnit.String(),
+		FilledQuantity: o.Filled.String(), Status: o.Status, Type: o.Type, ExpiresAt: toLogTimePtr(o.ExpiresAt),
+		AccountID: o.AccountID, ParticipantID: o.ParticipantID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
+		OfferID: o.OfferID, CreatedAt: toLogTime(o.CreatedAt), UpdatedAt: toLogTime(o.UpdatedAt)}
+}
+
+func (l *logOrder) order(d *logDecoder) venue.Order {
+	return venue.Order{ID: l.ID, OfferID: l.OfferID, Direction: l.Direction, ParticipantID: l.ParticipantID,
+		AccountID: l.AccountID, MarketID: l.MarketID, InstrumentID: l.InstrumentID, Quantity: d.text(l.Quantity),
+		PricePerUnit: d.text(l.PricePerUnit), Filled: d.text(l.FilledQuantity), Status: l.Status, Type: l.Type,
+		ExpiresAt: d.timePtr(l.ExpiresAt), CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
+}
+
+type logTrade struct {
+	ID                            string   `json:"id"`
+	TransactionIdentificationCode string   `json:"transaction_identification_code"`
+	MarketID                      string   `json:"market_id"`
+	InstrumentID                  string   `json:"instrument_id"`
+	Status                        string   `json:"status"`
+	Quantity                      logNum   `json:"quantity"`
+	Price                         logNum   `json:"price"`
+	PricePerUnit                  logNum   `json:"price_per_unit"`
+	AccruedInterest               string   `json:"accrued_interest"`
+	Fee                           logNum   `json:"fee"`
+	SettlementDate                *string  `json:"settlement_date"`
+	ExecutionType                 string   `json:"execution_type"`
+	CreatedAt                     string   `json:"createdAt"`
+	UpdatedAt                     string   `json:"updatedAt"`
+	AskOrder                      logOrder `json:"ask_order"`
+	BidOrder                      logOrder `json:"bid_order"`
+}
+
+// toLogTrade keeps a trade for its trade.create event. Both firms read the
+// one event, so neither order keeps its account: each firm learns its own
+// from its order.create event.
+func toLogTrade(t *venue.Trade) logTrade {
+	out := logTrade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, MarketID: t.MarketID,
+		InstrumentID: t.InstrumentID, Status: t.Status, Quantity: toLogNum(t.Quantity), Price: toLogNum(t.Price),
+		PricePerUnit: toLogNum(t.PricePerUnit), AccruedInterest: t.AccruedInterest.String(), Fee: toLogNum(t.Fee),
+		SettlementDate: orNull(t.SettlementDate.String()), ExecutionType: t.ExecutionType,
+		CreatedAt: toLogTime(t.CreatedAt), UpdatedAt: toLogTime(t.UpdatedAt),
+		AskOrder: toLogOrder(&t.AskOrder), BidOrder: toLogOrder(&t.BidOrder)}
+	out.AskOrder.AccountID, out.BidOrder.AccountID = "", ""
+	return out
+}
+
+func (l *logTrade) trade(d *logDecoder) *venue.Trade {
+	return &venue.Trade{ID: l.ID, TransactionIdentificationCode: l.TransactionIdentificationCode, MarketID: l.MarketID,
+		InstrumentID: l.InstrumentID, AskOrder: l.AskOrder.order(d), BidOrder: l.BidOrder.order(d), Status: l.Status,
+		Quantity: d.num(l.Quantity), PricePerUnit: d.num(l.PricePerUnit), AccruedInterest: d.text(l.AccruedInterest),
+		Price: d.num(l.Price), Fee: d.num(l.Fee), SettlementDate: d.date(l.SettlementDate),
+		ExecutionType: l.ExecutionType, CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
+}
+
+// tradeForLog is t as its trade.create event carries it (toLogTrade).
+func tradeForLog(t venue.Trade) *venue.Trade {
+	t.AskOrder.AccountID, t.BidOrder.AccountID = "", ""
+	return &t
+}
+
+type logIndicative struct {
+	ID             string  `json:"id"`
+	ParticipantID  *string `json:"participant_id"`
+	AccountID      *string `json:"account_id"`
+	UserID         *string `json:"user_id"`
+	InstrumentID   string  `json:"instrument_id"`
+	BidPrice       *logNum `json:"bid_price"`
+	AskPrice       *logNum `json:"ask_price"`
+	BidQuantity    *logNum `json:"bid_quantity"`
+	AskQuantity    *logNum `json:"ask_quantity"`
+	BidYield       *logNum `json:"bid_yield"`
+	AskYield       *logNum `json:"ask_yield"`
+	SettlementDate *string `json:"settlement_date"`
+	ValidUntil     *string `json:"valid_until"`
+	CreatedAt      string  `json:"createdAt"`
+	UpdatedAt      string  `json:"updatedAt"`
+}
+
+func toLogIndicative(ip *venue.IndicativePrice) logIndicative {
+	return logIndicative{ID: ip.ID, ParticipantID: orNull(ip.ParticipantID), AccountID: orNull(ip.AccountID),
+		UserID: orNull(ip.UserID), InstrumentID: ip.InstrumentID, BidPrice: toLogNumPtr(ip.BidPrice),
+		AskPrice: toLogNumPtr(ip.AskPrice), BidQuantity: toLogNumPtr(ip.BidQuantity), AskQuantity: toLogNumPtr(ip.AskQuantity),
+		BidYield: toLogNumPtr(ip.BidYield), AskYield: toLogNumPtr(ip.AskYield),
+		SettlementDate: orNull(ip.SettlementDate.String()), ValidUntil: toLogTimePtr(ip.ValidUntil),
+		CreatedAt: toLogTime(ip.CreatedAt), UpdatedAt: toLogTime(ip.UpdatedAt)}
+}
+
+func (l *logIndicative) indicative(d *logDecoder) *venue.IndicativePrice {
+	return &venue.IndicativePrice{ID: l.ID, ParticipantID: orEmpty(l.ParticipantID), AccountID: orEmpty(l.AccountID),
+		UserID: orEmpty(l.UserID), InstrumentID: l.InstrumentID, BidPrice: d.numPtr(l.BidPrice), AskPrice: d.numPtr(l.AskPrice),
+		BidQuantity: d.numPtr(l.BidQuantity), AskQuantity: d.numPtr(l.AskQuantity), BidYield: d.numPtr(l.BidYield),
+		AskYield: d.numPtr(l.AskYield), SettlementDate: d.date(l.SettlementDate), ValidUntil: d.timePtr(l.ValidUntil),
+		CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
+}
+
+type logNews struct {
+	ID          string  `json:"id"`
+	Title       string  `json:"title"`
+	Body        string  `json:"body"`
+	Source      string  `json:"source"`
+	URL         *string `json:"url"`
+	PublishedAt string  `json:"published_at"`
+	CreatedAt   string  `json:"createdAt"`
+	UpdatedAt   string  `json:"updatedAt"`
+}
+
+func toLogNews(n *venue.News) logNews {
+	return logNews{ID: n.ID, Title: n.Title, Body: n.Body, Source: n.Source, URL: orNull(n.URL),
+		PublishedAt: toLogTime(n.PublishedAt), CreatedAt: toLogTime(n.CreatedAt), UpdatedAt: toLogTime(n.UpdatedAt)}
+}
+
+func (l *logNews) news(d *logDecoder) *venue.News {
+	return &venue.News{ID: l.ID, Title: l.Title, Body: l.Body, Source: l.Source, URL: orEmpty(l.URL),
+		PublishedAt: d.time(l.PublishedAt), CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
+}
+
+// logBest is a best bid or ask: the resting offer's own facts. Who may
+// trade with it, and the firm's name, are the reader's view of it.
+type logBest struct {
+	OfferID       string `json:"offer_id"`
+	ParticipantID string `json:"participant_id"`
+	Limit         logNum `json:"limit"`
+	Quantity      logNum `json:"quantity"`
+	MarketOrder   bool   `json:"is_market_order"`
+}
+
+type logPriceChange struct {
+	InstrumentID string   `json:"instrument_id"`
+	MarketID     string   `json:"market_id"`
+	Bid          *logBest `json:"bid"`
+	Ask          *logBest `json:"ask"`
+	LastPrice    *logNum  `json:"last_price"`
+	LastQuantity *logNum  `json:"last_quantity"`
+}
+
+func toLogBest(e *LimitEntry) *logBest {
+	if e == nil {
+		return nil
+	}
+	return &logBest{OfferID: e.OfferID, ParticipantID: e.ParticipantID, Limit: toLogNum(e.Limit),
+		Quantity: toLogNum(e.Quantity), MarketOrder: e.IsMarketOrder}
+}
+
+func (l *logBest) entry(d *logDecoder) *LimitEntry {
+	if l == nil {
+		return nil
+	}
+	return &LimitEntry{Limit: d.num(l.Limit), Quantity: d.num(l.Quantity), ParticipantID: l.ParticipantID,
+		OfferID: l.OfferID, IsExecutable: true, IsMarketOrder: l.MarketOrder, IsOffer: true}
+}
+
+func toLogPriceChange(pc *PriceChange) logPriceChange {
+	return logPriceChange{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Bid: toLogBest(pc.Bid),
+		Ask: toLogBest(pc.Ask), LastPrice: toLogNumPtr(pc.LastPrice), LastQuantity: toLogNumPtr(pc.LastQuantity)}
+}
+
+func (l *logPriceChange) priceChange(d *logDecoder) *PriceChange {
+	return &PriceChange{InstrumentID: l.InstrumentID, MarketID: l.MarketID, Bid: l.Bid.entry(d), Ask: l.Ask.entry(d),
+		LastPrice: d.numPtr(l.LastPrice), LastQuantity: d.numPtr(l.LastQuantity)}
+}
+
+// family is an event type's record kind: "offer" of "offer.create".
+func family(typ string) string {
+	f, _, _ := strings.Cut(typ, ".")
+	return f
+}
+
+// encodeRecord renders e's record in the log's format.
+func encodeRecord(e *Event) ([]byte, error) {
+	var v any
+	switch {
+	case e.Offer != nil:
+		v = toLogOffer(e.Offer)
+	case e.Trade != nil:
+		v = toLogTrade(e.Trade)
+	case e.Order != nil:
+		v = toLogOrder(e.Order)
+	case e.IndicativePrice != nil:
+		v = toLogIndicative(e.IndicativePrice)
+	case e.News != nil:
+		v = toLogNews(e.News)
+	case e.PriceChange != nil:
+		v = toLogPriceChange(e.PriceChange)
+	default:
+		return nil, fmt.Errorf("event %s has no record", e.Type)
+	}
+	return json.Marshal(v)
+}
+
+// decodeRecord reads e's record, of e.Type, from the log's data.
+func decodeRecord(e *Event, data []byte) error {
+	var d logDecoder
+	unmarshal := func(v any) { d.keep(json.Unmarshal(data, v)) }
+	switch family(e.Type) {
+	case "offer", "rfq", "quote":
+		var l logOffer
+		unmarshal(&l)
+		e.Offer = l.offer(&d)
+	case "trade":
+		var l logTrade
+		unmarshal(&l)
+		e.Trade = l.trade(&d)
+	case "order":
+		var l logOrder
+		unmarshal(&l)
+		o := l.order(&d)
+		e.Order = &o
+	case "indicative_price":
+		var l logIndicative
+		unmarshal(&l)
+		e.IndicativePrice = l.indicative(&d)
+	case "news":
+		var l logNews
+		unmarshal(&l)
+		e.News = l.news(&d)
+	case "instrument":
+		var l logPriceChange
+		unmarshal(&l)
+		e.PriceChange = l.priceChange(&d)
+	default:
+		return fmt.Errorf("unknown event type %q", e.Type)
+	}
+	return d.err
+}

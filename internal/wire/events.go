@@ -1,0 +1,86 @@
+package wire
+
+import (
+	"github.com/bondvenue/bondvenue/internal/trading"
+)
+
+// LimitEntry is one resting offer of instrument_limits.
+type LimitEntry struct {
+	Limit                 Num     `json:"limit"`
+	Quantity              Num     `json:"quantity"`
+	ParticipantID         *string `json:"participant_id"`
+	ParticipantName       *string `json:"participant_name"`
+	ParticipantLEI        *string `json:"participant_lei"`
+	OfferID               *string `json:"offer_id"`
+	IsCounterpartyEnabled bool    `json:"is_counterparty_enabled"`
+	IsExecutable          bool    `json:"is_executable"`
+	IsMarketOrder         bool    `json:"is_market_order"`
+	IsOffer               bool    `json:"is_offer"`
+}
+
+// LimitEntryOf renders e.
+func LimitEntryOf(e trading.LimitEntry) LimitEntry {
+	return LimitEntry{Limit: NumOf(e.Limit), Quantity: NumOf(e.Quantity), ParticipantID: Nullable(e.ParticipantID),
+		ParticipantName: Nullable(e.ParticipantName), ParticipantLEI: Nullable(e.ParticipantLEI),
+		OfferID: Nullable(e.OfferID), IsCounterpartyEnabled: e.IsCounterpartyEnabled, IsExecutable: e.IsExecutable,
+		IsMarketOrder: e.IsMarketOrder, IsOffer: e.IsOffer}
+}
+
+// PriceChange is the instrument.price_change record (DESIGN §8).
+type PriceChange struct {
+	InstrumentID string      `json:"instrument_id"`
+	MarketID     string      `json:"market_id"`
+	Bid          *LimitEntry `json:"bid"`
+	Ask          *LimitEntry `json:"ask"`
+	LastPrice    *Num        `json:"last_price"`
+	LastQuantity *Num        `json:"last_quantity"`
+	OccurredAt   string      `json:"occurred_at"`
+}
+
+// PriceChangeOf renders the record of a price_change event.
+func PriceChangeOf(e trading.Event) PriceChange {
+	pc := e.PriceChange
+	entry := func(le *trading.LimitEntry) *LimitEntry {
+		if le == nil {
+			return nil
+		}
+		out := LimitEntryOf(*le)
+		return &out
+	}
+	return PriceChange{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Bid: entry(pc.Bid), Ask: entry(pc.Ask),
+		LastPrice: numPtr(pc.LastPrice), LastQuantity: numPtr(pc.LastQuantity), OccurredAt: Time(e.OccurredAt)}
+}
+
+// Event is an event of the log as GET /events answers it.
+type Event struct {
+	Seq        int64  `json:"seq"`
+	Type       string `json:"type"`
+	OccurredAt string `json:"occurred_at"`
+	Data       any    `json:"data"`
+}
+
+// EventOf renders e with its record.
+func EventOf(e trading.Event) Event {
+	return Event{Seq: e.Seq, Type: e.Type, OccurredAt: Time(e.OccurredAt), Data: RecordOf(e)}
+}
+
+// RecordOf renders the record of e, flat (objects nested by id): an
+// offer, RFQ or quote, a trade with its two orders, an order, an
+// indicative price, a news item or a price change.
+func RecordOf(e trading.Event) any {
+	switch {
+	case e.Offer != nil:
+		return OfferOf(*e.Offer, true)
+	case e.Trade != nil:
+		return TradeRecordOf(*e.Trade)
+	case e.Order != nil:
+		return OrderOf(*e.Order)
+	case e.IndicativePrice != nil:
+		return IndicativePriceOf(*e.IndicativePrice)
+	case e.News != nil:
+		return NewsOf(*e.News)
+	case e.PriceChange != nil:
+		return PriceChangeOf(e)
+	}
+	return struct{}{}
+}
