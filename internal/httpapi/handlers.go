@@ -363,18 +363,13 @@ func (s *Server) participantDefaultProvider(w http.ResponseWriter, r *http.Reque
 // onPathID adapts a use case on the one record the path's {param} names:
 // it answers 200 with the record's view for the caller.
 func onPathID[T, J any](param string, use func(context.Context, venue.Principal, string) (T, error),
-	view func(venue.Principal, T) J) authedFunc {
+	view func(T) J) authedFunc {
 	return func(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 		v, err := use(r.Context(), p, r.PathValue(param))
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, view(p, v))
+		writeJSON(w, http.StatusOK, view(v)) // the use case answered it as the caller may see it
 		return nil
 	}
-}
-
-// callerless adapts a view that does not depend on the caller.
-func callerless[T, J any](view func(T) J) func(venue.Principal, T) J {
-	return func(_ venue.Principal, v T) J { return view(v) }
 }

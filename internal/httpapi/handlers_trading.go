@@ -116,26 +116,8 @@ type offerJSON struct {
 	MatchedOffers []wire.Offer     `json:"matched_offers,omitempty"`
 }
 
-// redactOffer blanks the ids of another firm's account, user and
-// settlement provider in a record the caller sees (an RFQ it was invited
-// to, a quote on its RFQ): another firm shows only its public participant
-// id (DESIGN §2).
-func redactOffer(p venue.Principal, o *wire.Offer) {
-	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
-		o.AccountID, o.UserID, o.SettlementProviderID = "", "", nil
-	}
-}
-
-// redactOrder blanks the counterparty's account id in a trade's order.
-func redactOrder(p venue.Principal, o *wire.Order) {
-	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
-		o.AccountID = ""
-	}
-}
-
-func offerView(p venue.Principal, v trading.OfferView) offerJSON {
-	out := offerJSON{Offer: wire.OfferOf(v.Offer, v.ShowRecipients)}
-	redactOffer(p, &out.Offer)
+func offerView(v trading.OfferView) offerJSON {
+	out := offerJSON{Offer: wire.OfferOf(v.Offer, true)} // as the caller may see it
 	if v.Instrument != nil {
 		in := instrumentNested(*v.Instrument)
 		out.Instrument = &in
@@ -159,9 +141,7 @@ func offerView(p venue.Principal, v trading.OfferView) offerJSON {
 	if v.MatchedOffers != nil {
 		out.MatchedOffers = make([]wire.Offer, 0, len(v.MatchedOffers))
 		for _, q := range v.MatchedOffers {
-			o := wire.OfferOf(q, false)
-			redactOffer(p, &o)
-			out.MatchedOffers = append(out.MatchedOffers, o)
+			out.MatchedOffers = append(out.MatchedOffers, wire.OfferOf(q, false))
 		}
 	}
 	return out
@@ -173,8 +153,8 @@ type rfqJSON struct {
 	MatchedOffers []wire.Offer `json:"matched_offers"`
 }
 
-func rfqView(p venue.Principal, v trading.OfferView) rfqJSON {
-	o := offerView(p, v)
+func rfqView(v trading.OfferView) rfqJSON {
+	o := offerView(v)
 	out := rfqJSON{offerJSON: o, MatchedOffers: o.MatchedOffers}
 	if out.MatchedOffers == nil {
 		out.MatchedOffers = []wire.Offer{}
@@ -182,13 +162,9 @@ func rfqView(p venue.Principal, v trading.OfferView) rfqJSON {
 	return out
 }
 
-// recordView renders a list record for p: an RFQ's recipients only for its
-// requester (and the operator), other firms' ids redacted.
-func recordView(p venue.Principal, o venue.Offer) wire.Offer {
-	out := wire.OfferOf(o, p.IsOperator() || o.ParticipantID == p.ParticipantID)
-	redactOffer(p, &out)
-	return out
-}
+// recordView renders a list record, as the use case answered it for the
+// caller.
+func recordView(o venue.Offer) wire.Offer { return wire.OfferOf(o, true) }
 
 // instrumentNested renders an instrument nested in a record: as in lists,
 // without its book.
@@ -217,19 +193,15 @@ type orderJSON struct {
 	Offer       wire.Offer      `json:"offer"`
 }
 
-func tradeView(p venue.Principal, t trading.TradeView) tradeJSON {
+func tradeView(t trading.TradeView) tradeJSON {
 	in := instrumentNested(t.Instrument)
 	return tradeJSON{Trade: wire.TradeOf(t.Trade), Market: marketView(t.Market),
-		AskOrder: orderView(p, t.AskOrder, t.Ask, &in), BidOrder: orderView(p, t.BidOrder, t.Bid, &in)}
+		AskOrder: orderView(t.AskOrder, t.Ask, &in), BidOrder: orderView(t.BidOrder, t.Bid, &in)}
 }
 
-func orderView(p venue.Principal, o venue.Order, v trading.OrderView, in *instrumentJSON) orderJSON {
+func orderView(o venue.Order, v trading.OrderView, in *instrumentJSON) orderJSON {
 	out := orderJSON{Order: wire.OrderOf(o), Participant: participantView(v.Participant), Instrument: in,
-		Offer: recordView(p, v.Offer)}
-	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
-		out.Offer.Notes = "" // the other firm's notes are its own, trade or not
-	}
-	redactOrder(p, &out.Order)
+		Offer: recordView(v.Offer)}
 	if v.Account != nil && out.AccountID != "" {
 		a := accountView(*v.Account)
 		out.Account = &a
@@ -250,7 +222,7 @@ func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(p, v))
+	writeJSON(w, http.StatusOK, offerView(v))
 	return nil
 }
 
@@ -270,7 +242,7 @@ func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer { return recordView(p, o) })
+	writeList(w, r, l.Items, l.Next, recordView)
 	return nil
 }
 
@@ -287,7 +259,7 @@ func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(p, v))
+	writeJSON(w, http.StatusOK, offerView(v))
 	return nil
 }
 
@@ -304,7 +276,7 @@ func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(p, v))
+	writeJSON(w, http.StatusOK, offerView(v))
 	return nil
 }
 
@@ -317,7 +289,7 @@ func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, func(o venue.Offer) wire.Offer { return recordView(p, o) })
+	writeList(w, r, l.Items, l.Next, recordView)
 	return nil
 }
 
@@ -334,7 +306,7 @@ func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, rfqView(p, v))
+	writeJSON(w, http.StatusOK, rfqView(v))
 	return nil
 }
 
@@ -349,7 +321,7 @@ func (s *Server) listTrades(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, func(t trading.TradeView) tradeJSON { return tradeView(p, t) })
+	writeList(w, r, l.Items, l.Next, func(t trading.TradeView) tradeJSON { return tradeView(t) })
 	return nil
 }
 

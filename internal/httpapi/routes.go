@@ -28,13 +28,13 @@ func (s *Server) routes() {
 
 	// Reference data.
 	m.Handle("GET "+v1+"/participants", s.authed(s.listParticipants))
-	m.Handle("GET "+v1+"/participants/{participantId}", s.authed(onPathID("participantId", s.svc.Participant, callerless(participantView))))
+	m.Handle("GET "+v1+"/participants/{participantId}", s.authed(onPathID("participantId", s.svc.Participant, participantView)))
 	m.Handle("GET "+v1+"/accounts", s.authed(s.listAccounts))
-	m.Handle("GET "+v1+"/accounts/{accountId}", s.authed(onPathID("accountId", s.svc.Account, callerless(accountRecord))))
+	m.Handle("GET "+v1+"/accounts/{accountId}", s.authed(onPathID("accountId", s.svc.Account, accountRecord)))
 	m.Handle("GET "+v1+"/users", s.authed(s.listUsers))
-	m.Handle("GET "+v1+"/users/{userId}", s.authed(onPathID("userId", s.svc.User, callerless(userRecord))))
+	m.Handle("GET "+v1+"/users/{userId}", s.authed(onPathID("userId", s.svc.User, userRecord)))
 	m.Handle("GET "+v1+"/markets", s.authed(s.listMarkets))
-	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(onPathID("marketId", s.svc.Market, callerless(marketView))))
+	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(onPathID("marketId", s.svc.Market, marketView)))
 	m.Handle("GET "+v1+"/instruments", s.authed(s.listInstruments))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}", s.authed(s.getInstrument))
 	m.Handle("GET "+v1+"/news", s.authed(s.listNews))
@@ -52,9 +52,9 @@ func (s *Server) routes() {
 	// Buckets.
 	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))
 	m.Handle("GET "+v1+"/participant/buckets", s.authed(s.listBuckets))
-	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID("bucketId", s.svc.Bucket, callerless(bucketView))))
+	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID("bucketId", s.svc.Bucket, bucketView)))
 	m.Handle("PUT "+v1+"/participant/buckets/{bucketId}", s.authed(s.updateBucket))
-	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID("bucketId", s.svc.DeleteBucket, callerless(bucketView))))
+	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID("bucketId", s.svc.DeleteBucket, bucketView)))
 
 	// Offers, quotes, RFQs and trades.
 	m.Handle("POST "+v1+"/participant/offers", s.authed(s.createOffer))
@@ -77,11 +77,11 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/participant/indicative-price", s.authed(s.listIndicativePrices))
 	m.Handle("POST "+v1+"/participant/indicative-price", s.authed(s.createIndicativePrice))
 	m.Handle("PUT "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(s.updateIndicativePrice))
-	m.Handle("DELETE "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(onPathID("indicativePriceId", s.svc.DeleteIndicativePrice, callerless(wire.IndicativePriceOf))))
+	m.Handle("DELETE "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(onPathID("indicativePriceId", s.svc.DeleteIndicativePrice, wire.IndicativePriceOf)))
 
 	// Settlement providers.
 	m.Handle("GET "+v1+"/settlement-providers", s.authed(s.listProviders))
-	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(onPathID("id", s.svc.ToggleSettlementProvider, callerless(providerView))))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(onPathID("id", s.svc.ToggleSettlementProvider, providerView)))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/account/{accountId}/default", s.authed(s.accountDefaultProvider))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/participant/{participantId}/default", s.authed(s.participantDefaultProvider))
 
@@ -93,7 +93,7 @@ func (s *Server) routes() {
 	m.Handle("PUT "+v1+"/admin/users/{userId}", s.authed(s.adminUpdateUser))
 	m.Handle("POST "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminIssueCredential))
 	m.Handle("GET "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminListCredentials))
-	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(onPathID("clientId", s.svc.RevokeCredential, callerless(credentialView))))
+	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(onPathID("clientId", s.svc.RevokeCredential, credentialView)))
 	m.Handle("PUT "+v1+"/admin/counterparties", s.authed(s.adminSetCounterparty))
 	m.Handle("PUT "+v1+"/admin/participants/{participantId}/risk-limits/{name}", s.authed(s.adminSetRiskLimit))
 	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.adminCreateProvider))

@@ -48,8 +48,8 @@ const EventsChannel = "bondvenue_events"
 // eventAppend returns PostgreSQL's statement of AppendEvents for events
 // (at least one, each with its time): one statement that takes the event
 // log's append lock, numbers the events after the last sequence number,
-// writes them and their audience, notifies EventsChannel (delivered at
-// commit, so other processes' feeds wake up), and returns the first number
+// writes them and their audience, notifies EventsChannel with the last
+// number (delivered at commit: other processes' feeds wake up), and returns the first number
 // and the count. The numbers are taken in the database rather than read first, so
 // that SequencerBatch can send the statement with the rest of its batch
 // without waiting for an answer. Appends are serialised by the lock, so

@@ -48,9 +48,17 @@ func newDemoVenueOn(t *testing.T, db *store.DB) *demoVenue {
 // (nil: the real clock), also after a restart.
 func newDemoVenueClocked(t *testing.T, db *store.DB, now func() time.Time) *demoVenue {
 	t.Helper()
-	ctx := context.Background()
 	h := auth.FastHasher
-	v := &demoVenue{db: db, cfg: trading.Config{Hasher: &h, Now: now, Logger: slog.New(slog.DiscardHandler)}}
+	return newDemoVenueWith(t, db, trading.Config{Hasher: &h, Now: now})
+}
+
+// newDemoVenueWith is newDemoVenueOn with the service's configuration
+// (logs discarded).
+func newDemoVenueWith(t *testing.T, db *store.DB, cfg trading.Config) *demoVenue {
+	t.Helper()
+	ctx := context.Background()
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	v := &demoVenue{db: db, cfg: cfg}
 	v.start(t)
 	dir := t.TempDir()
 	if _, err := demo.Load(ctx, v.svc, dir, "http://bondvenue.test"); err != nil {

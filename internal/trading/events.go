@@ -172,11 +172,15 @@ func (s *Service) readLog(ctx context.Context, r *reader, after int64, limit int
 			}
 			out = append(out, ev)
 		}
-		switch {
-		case len(evs) == limit:
+		// last was read before the events: every event up to it had
+		// committed, so the read saw it (PostgreSQL's read committed takes
+		// a snapshot per statement; the events read may go beyond last).
+		covered = max(last, after)
+		if len(evs) > 0 {
+			covered = max(covered, evs[len(evs)-1].Seq)
+		}
+		if len(evs) == limit {
 			covered = evs[len(evs)-1].Seq
-		default:
-			covered = max(last, after) // read in the same snapshot: nothing up to it is missing
 		}
 		return nil
 	})
@@ -193,19 +197,37 @@ type reader struct {
 }
 
 func (s *Service) newReader(ctx context.Context, p venue.Principal) (*reader, error) {
-	r := &reader{p: p, cps: map[string]bool{}, names: s.participantName}
-	if p.IsOperator() || p.ParticipantID == "" {
-		return r, nil
+	r := &reader{p: p, names: s.participantName}
+	return r, s.refreshReader(ctx, r)
+}
+
+// refreshReader reloads the reader's counterparties (remembered for
+// lookupTTL across readers of one firm).
+func (s *Service) refreshReader(ctx context.Context, r *reader) error {
+	if r.p.IsOperator() || r.p.ParticipantID == "" {
+		r.cps = map[string]bool{}
+		return nil
 	}
+	now := s.now()
+	if cps, ok := recall(s.lookups, s.lookups.cps, r.p.ParticipantID, now); ok {
+		r.cps = cps
+		return nil
+	}
+	cps := map[string]bool{}
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		ids, err := tx.Counterparties(ctx, p.ParticipantID)
-		clear(r.cps)
+		ids, err := tx.Counterparties(ctx, r.p.ParticipantID)
+		clear(cps)
 		for _, id := range ids {
-			r.cps[id] = true
+			cps[id] = true
 		}
 		return err
 	})
-	return r, err
+	if err != nil {
+		return err
+	}
+	remember(s.lookups, s.lookups.cps, r.p.ParticipantID, cps, now.Add(lookupTTL))
+	r.cps = cps
+	return nil
 }
 
 // scope is the participant whose events the reader may read, "" for all.
@@ -238,11 +260,7 @@ func (r *reader) view(e Event) (Event, bool) {
 func (r *reader) redact(e Event) Event {
 	switch {
 	case e.Offer != nil:
-		o := *e.Offer
-		redactOffer(r.p, &o)
-		if !r.p.IsOperator() && o.ParticipantID != r.p.ParticipantID {
-			o.Counterparties = nil // an RFQ's recipients are its requester's to see
-		}
+		o := offerFor(r.p, *e.Offer)
 		e.Offer = &o
 	case e.IndicativePrice != nil:
 		ip := audience{p: r.p, cps: r.cps}.redact(*e.IndicativePrice)
@@ -272,17 +290,21 @@ func (r *reader) entry(le *LimitEntry) *LimitEntry {
 	return &out
 }
 
-// redactOffer blanks the ids of another firm's account, user and
-// settlement provider in a record the caller sees (an RFQ it was invited
-// to, a quote on its RFQ): another firm shows only its public participant
-// id (DESIGN §2).
-func redactOffer(p venue.Principal, o *venue.Offer) {
-	if !p.IsOperator() && o.ParticipantID != p.ParticipantID {
+// offerFor returns an offer, RFQ or quote as p may see it (DESIGN §2):
+// another firm's record (an RFQ p was invited to, a quote on p's RFQ)
+// shows its participant id but not its account, user and settlement
+// provider, and an RFQ's recipients are its requester's to see. Every use
+// case and the feed hand records out through it.
+func offerFor(p venue.Principal, o venue.Offer) venue.Offer {
+	if !owned(p, o.ParticipantID) {
 		o.AccountID, o.UserID, o.SettlementProviderID = "", "", ""
+		o.Counterparties = nil
 	}
+	return o
 }
 
-// EventFilter selects events of a subscription. Zero fields select all.
+// EventFilter selects events of a subscription, and sizes its buffer. Zero
+// fields select all.
 type EventFilter struct {
 	// Types are event types ("trade.create") or families ending in a dot
 	// ("offer.").
@@ -292,6 +314,8 @@ type EventFilter struct {
 	InstrumentIDs []string
 	// MarketID keeps events on this market (and those on none).
 	MarketID string
+	// Buffer is the subscription's buffer in events (0: Config.FeedBuffer).
+	Buffer int
 }
 
 func (f *EventFilter) match(e *Event) bool {

@@ -42,6 +42,9 @@ type lookups struct {
 	// names holds participants' public names and LEIs, for the book
 	// entries of price_change events.
 	names map[string]remembered[[2]string]
+	// cps holds participants' enabled counterparties, for the feed's
+	// readers (shared, never changed once remembered).
+	cps map[string]remembered[map[string]bool]
 	// tokens maps auth.TokenHash of a token to its principal.
 	tokens map[string]remembered[venue.Principal]
 	// tokenEpoch counts forgetTokens calls: a resolution read before one
@@ -58,6 +61,7 @@ func newLookups() *lookups {
 	return &lookups{accounts: map[string]remembered[venue.Account]{},
 		providers: map[string]remembered[venue.SettlementProvider]{},
 		names:     map[string]remembered[[2]string]{},
+		cps:       map[string]remembered[map[string]bool]{},
 		tokens:    map[string]remembered[venue.Principal]{}}
 }
 

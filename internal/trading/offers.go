@@ -521,7 +521,7 @@ func (s *Service) visibleOffer(ctx context.Context, tx *store.Tx, p venue.Princi
 
 // view loads the nested objects of a record for the caller.
 func (s *Service) view(ctx context.Context, tx *store.Tx, p venue.Principal, o venue.Offer) (OfferView, error) {
-	v := OfferView{Offer: o, ShowRecipients: p.IsOperator() || o.ParticipantID == p.ParticipantID}
+	v := OfferView{Offer: offerFor(p, o), ShowRecipients: owned(p, o.ParticipantID)}
 	in, err := tx.Instrument(ctx, o.InstrumentID)
 	if err != nil {
 		return v, err
@@ -555,7 +555,7 @@ func (s *Service) view(ctx context.Context, tx *store.Tx, p venue.Principal, o v
 		v.MatchedOffers = []venue.Offer{}
 		for _, q := range qs {
 			if v.ShowRecipients || q.ParticipantID == p.ParticipantID {
-				v.MatchedOffers = append(v.MatchedOffers, q)
+				v.MatchedOffers = append(v.MatchedOffers, offerFor(p, q))
 			}
 		}
 	}
@@ -617,13 +617,13 @@ func (s *Service) Offers(ctx context.Context, p venue.Principal, f OfferFilter, 
 		}
 		types = []string{f.Type}
 	}
-	return s.listOffers(ctx, store.OfferFilter{Types: types, Owner: p.ParticipantID, Status: f.Status,
+	return s.listOffers(ctx, p, store.OfferFilter{Types: types, Owner: p.ParticipantID, Status: f.Status,
 		InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
 }
 
 // RFQs lists the RFQs the caller sent or was invited to.
 func (s *Service) RFQs(ctx context.Context, p venue.Principal, f OfferFilter, page venue.Page) (List[venue.Offer], error) {
-	return s.listOffers(ctx, store.OfferFilter{Types: []string{venue.TypeRFQ}, Owner: p.ParticipantID,
+	return s.listOffers(ctx, p, store.OfferFilter{Types: []string{venue.TypeRFQ}, Owner: p.ParticipantID,
 		RecipientOf: p.ParticipantID, Status: f.Status, InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
 }
 
@@ -650,7 +650,7 @@ func checkFilterRecords(ctx context.Context, tx *store.Tx, instrumentID, marketI
 	return nil
 }
 
-func (s *Service) listOffers(ctx context.Context, f store.OfferFilter, page venue.Page) (List[venue.Offer], error) {
+func (s *Service) listOffers(ctx context.Context, p venue.Principal, f store.OfferFilter, page venue.Page) (List[venue.Offer], error) {
 	var v venue.Validator
 	v.Check(f.Status == "" || contains([]string{venue.StatusCreated, venue.StatusClosed, venue.StatusCancelled,
 		venue.StatusRejected, venue.StatusExpired}, f.Status), "status", "must be created, closed, cancelled, rejected or expired")
@@ -670,6 +670,9 @@ func (s *Service) listOffers(ctx context.Context, f store.OfferFilter, page venu
 	})
 	if err != nil {
 		return out, fmt.Errorf("list offers: %w", err)
+	}
+	for i := range out.Items {
+		out.Items[i] = offerFor(p, out.Items[i])
 	}
 	return out, nil
 }
@@ -897,7 +900,12 @@ func tradeViews(ctx context.Context, tx *store.Tx, p venue.Principal, ts []venue
 			return v, fmt.Errorf("order %s: offer %s not found", o.ID, o.OfferID)
 		}
 		o.ExpiresAt = v.Offer.ExpiresAt()
-		own := p.IsOperator() || o.ParticipantID == p.ParticipantID
+		own := owned(p, o.ParticipantID)
+		v.Offer = offerFor(p, v.Offer)
+		if !own {
+			o.AccountID = ""  // the other firm's account is its own
+			v.Offer.Notes = "" // and so are its notes, trade or not
+		}
 		v.Participant.PublicOnly = !own
 		if v.Participant.Participant, ok = participants[o.ParticipantID]; !ok {
 			return v, fmt.Errorf("order %s: participant %s not found", o.ID, o.ParticipantID)

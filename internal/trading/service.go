@@ -28,6 +28,9 @@ type Config struct {
 	Now func() time.Time
 	// Logger receives operational logs (default slog.Default()).
 	Logger *slog.Logger
+	// FeedBuffer is each feed subscription's buffer in events (default
+	// DefaultFeedBuffer): a subscriber further behind is cut off.
+	FeedBuffer int
 }
 
 // Service is the venue's application layer.
@@ -38,7 +41,10 @@ type Service struct {
 	now      func() time.Time
 	log      *slog.Logger
 	eng      *engine
-	lookups  *lookups
+	feed     *feed
+	// feedBuffer is Config.FeedBuffer.
+	feedBuffer int
+	lookups    *lookups
 	// serving holds the Idempotency-Key claims (by claim id) whose
 	// requests this process is serving.
 	serving sync.Map
@@ -66,6 +72,12 @@ func New(db *store.DB, cfg Config) *Service {
 	}
 	s.dummyHash, _ = s.hasher.Hash(auth.NewSecret())
 	s.eng = newEngine(db, s.log, s.now)
+	s.feedBuffer = cfg.FeedBuffer
+	if s.feedBuffer <= 0 {
+		s.feedBuffer = DefaultFeedBuffer
+	}
+	s.feed = newFeed(db, s.log)
+	db.SetCommitHook(s.feed.committed)
 	return s
 }
 
@@ -93,11 +105,13 @@ func (s *Service) EngineStats() EngineStats {
 		BatchTime: time.Duration(s.eng.batchNanos.Load())}
 }
 
-// Close stops the sequencer after the commands already queued.
+// Close stops the sequencer after the commands already queued, and the
+// event feed's tailer. (Subscriptions end with their contexts.)
 func (s *Service) Close() {
 	if s.eng.running.Load() {
 		s.eng.stop()
 	}
+	s.feed.stop()
 }
 
 // refreshEngine makes the sequencer reload reference data after an

@@ -1,0 +1,449 @@
+package trading_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
+)
+
+// feedWriters runs n writers at once against v, each writing a mix of every
+// kind of change: firm offers that trade, a whole RFQ (request, quote,
+// accept), a news item and an indicative price. It returns once all are
+// done.
+func feedWriters(t *testing.T, v *demoVenue, n int) {
+	t.Helper()
+	ctx := context.Background()
+	otc := v.otc(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for w := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- feedWriter(ctx, v, otc, w)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func feedWriter(ctx context.Context, v *demoVenue, otc string, w int) error {
+	a, b := w%3, (w+1)%3 // mutual counterparties
+	buyer, seller := v.principalOf(a, venue.RoleTrader), v.principalOf(b, venue.RoleTrader)
+	price := dec(strconv.Itoa(95 + w%5))
+	if _, err := v.svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+		Direction: venue.Ask, Price: &price, Quantity: ptrTo(dec("2000"))}); err != nil {
+		return fmt.Errorf("writer %d: ask: %w", w, err)
+	}
+	if _, err := v.svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+		Direction: venue.Bid, Price: &price, Quantity: ptrTo(dec("1000"))}); err != nil {
+		return fmt.Errorf("writer %d: bid: %w", w, err)
+	}
+	rfq, err := v.svc.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: otc,
+		Direction: venue.Bid, Quantity: ptrTo(dec("1000")), Counterparties: []string{v.creds.Participants[b].ID}})
+	if err != nil {
+		return fmt.Errorf("writer %d: rfq: %w", w, err)
+	}
+	q, err := v.svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.instrument, MarketID: otc,
+		Direction: venue.Ask, Price: &price, Quantity: ptrTo(dec("1000")), MatchedOfferID: rfq.ID})
+	if err != nil {
+		return fmt.Errorf("writer %d: quote: %w", w, err)
+	}
+	if _, err := v.svc.AcceptQuote(ctx, buyer, q.ID); err != nil {
+		return fmt.Errorf("writer %d: accept: %w", w, err)
+	}
+	if _, err := v.svc.CreateNews(ctx, trading.System, trading.NewsInput{Title: fmt.Sprintf("Writer %d", w),
+		Body: "Market commentary.", Source: "bondvenue"}); err != nil {
+		return fmt.Errorf("writer %d: news: %w", w, err)
+	}
+	if _, err := v.svc.CreateIndicativePrice(ctx, seller, trading.IndicativeInput{InstrumentID: v.instrument,
+		AccountID: v.creds.Participants[b].AccountIDs[0], BidPrice: ptrTo(dec("94")), AskPrice: ptrTo(dec("96"))}); err != nil {
+		return fmt.Errorf("writer %d: indicative price: %w", w, err)
+	}
+	return nil
+}
+
+// principalOf is principal without a test to fail (writers run in
+// goroutines).
+func (v *demoVenue) principalOf(i int, role venue.Role) venue.Principal {
+	p := v.creds.Participants[i]
+	for _, u := range p.Users {
+		if u.Role == string(role) {
+			return venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: role}
+		}
+	}
+	panic(fmt.Sprintf("demo participant %d has no %s", i, role))
+}
+
+// lastSeq is the log's last sequence number.
+func lastSeq(t *testing.T, db *store.DB) int64 {
+	t.Helper()
+	var last int64
+	if err := db.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		last, err = tx.LastEventSeq(context.Background())
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return last
+}
+
+// restEvents is every event after seq that p reads through Events (GET
+// /events).
+func restEvents(t *testing.T, svc *trading.Service, p venue.Principal, after int64) []trading.Event {
+	t.Helper()
+	var out []trading.Event
+	for {
+		page, err := svc.Events(context.Background(), p, after, 1000)
+		if err != nil {
+			t.Fatalf("Events(%d) = %v", after, err)
+		}
+		if len(page) == 0 {
+			return out
+		}
+		out = append(out, page...)
+		after = page[len(page)-1].Seq
+	}
+}
+
+// follow reads sub in a goroutine of its own, as a client keeping up.
+func follow(sub *trading.Subscription) *received {
+	r := &received{}
+	go r.read(sub)
+	return r
+}
+
+// await waits until r has received the last of want, then, once nothing
+// more arrives, compares everything it received with want.
+func await(t *testing.T, name string, r *received, want []trading.Event) {
+	t.Helper()
+	if len(want) == 0 {
+		t.Fatalf("%s: no events to wait for", name)
+	}
+	waitFor(t, func() bool { return r.last() >= want[len(want)-1].Seq })
+	time.Sleep(100 * time.Millisecond) // an event beyond the log's would arrive meanwhile
+	sameEvents(t, name, r.all(), want)
+}
+
+// sameEvents compares what a subscriber received with what Events answers:
+// the same events, in order, each the same record.
+func sameEvents(t *testing.T, name string, got, want []trading.Event) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d events, want %d", name, len(got), len(want))
+	}
+	for i := range want {
+		if got[i].Seq != want[i].Seq || got[i].Type != want[i].Type {
+			t.Fatalf("%s: event %d is %d %s, want %d %s", name, i, got[i].Seq, got[i].Type, want[i].Seq, want[i].Type)
+		}
+		if !sameRecord(got[i], want[i]) {
+			t.Fatalf("%s: event %d %s differs from Events:\n got %s\nwant %s", name, want[i].Seq, want[i].Type,
+				describe(got[i]), describe(want[i]))
+		}
+	}
+}
+
+// TestFeedEveryEventOnce subscribes from the start of the log while 64
+// writers change everything that makes events, and another subscriber
+// from the middle while writes go on: each receives exactly the events
+// Events answers its reader, once each, in sequence order, each redacted
+// the same. Several readers of different firms run at once.
+func TestFeedEveryEventOnce(t *testing.T) {
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			v := newDemoVenue(t, e)
+			ctx := t.Context()
+			readers := map[string]venue.Principal{"operator": trading.System, "p0-viewer": v.principal(t, 0, venue.RoleViewer),
+				"p1-trader": v.principal(t, 1, venue.RoleTrader), "p3-viewer": v.principal(t, 3, venue.RoleViewer)}
+			subs := map[string]*received{}
+			for name, p := range readers {
+				sub, err := v.svc.Subscribe(ctx, p, 0, trading.EventFilter{})
+				if err != nil {
+					t.Fatalf("Subscribe(%s) = %v", name, err)
+				}
+				t.Cleanup(sub.Close)
+				subs[name] = follow(sub)
+			}
+			// The first half of the writers, then a subscriber from the
+			// middle of the log while the second half writes.
+			feedWriters(t, v, 32)
+			middle := lastSeq(t, v.db) / 2
+			mid, err := v.svc.Subscribe(ctx, trading.System, middle, trading.EventFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(mid.Close)
+			fromMiddle := follow(mid)
+			feedWriters(t, v, 32)
+
+			all := restEvents(t, v.svc, trading.System, 0)
+			for i, e := range all {
+				if e.Seq != int64(i+1) {
+					t.Fatalf("the log has event %d at position %d", e.Seq, i)
+				}
+			}
+			for name, p := range readers {
+				await(t, name, subs[name], restEvents(t, v.svc, p, 0))
+			}
+			await(t, "from the middle", fromMiddle, all[middle:])
+		})
+	}
+}
+
+// TestFeedSlowConsumer cuts a subscriber that does not read off once its
+// buffer is full, while another keeps up with every event and the writers
+// never wait for either.
+func TestFeedSlowConsumer(t *testing.T) {
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			db := testenv.Open(t, e)
+			h := auth.FastHasher
+			v := newDemoVenueWith(t, db, trading.Config{Hasher: &h, FeedBuffer: 4096})
+			ctx := t.Context()
+			start := lastSeq(t, db)
+			slow, err := v.svc.Subscribe(ctx, trading.System, start, trading.EventFilter{Buffer: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(slow.Close)
+			fast, err := v.svc.Subscribe(ctx, trading.System, start, trading.EventFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(fast.Close)
+			fastGot := follow(fast)
+
+			feedWriters(t, v, 16) // far more than 16 events: returns only if nobody waits for the slow one
+
+			select {
+			case _, ok := <-drain(slow.C):
+				if ok {
+					t.Fatal("the slow subscription still runs")
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the slow subscription was not cut off")
+			}
+			if !errors.Is(slow.Err(), trading.ErrSlowConsumer) {
+				t.Errorf("slow subscription ended with %v, want ErrSlowConsumer", slow.Err())
+			}
+			want := restEvents(t, v.svc, trading.System, start)
+			waitFor(t, func() bool { return fastGot.last() >= want[len(want)-1].Seq })
+			fast.Close()
+			if !errors.Is(fast.Err(), context.Canceled) {
+				t.Errorf("fast subscription ended with %v, want context.Canceled after Close", fast.Err())
+			}
+			sameEvents(t, "the subscriber that kept up", fastGot.all(), want)
+		})
+	}
+}
+
+// drain returns a channel closed once c is closed, after discarding what
+// c still holds (the buffered events of a subscription that was cut off).
+func drain(c <-chan trading.Event) <-chan trading.Event {
+	out := make(chan trading.Event)
+	go func() {
+		for range c {
+		}
+		close(out)
+	}()
+	return out
+}
+
+// received collects what a subscription yields, read by another goroutine.
+type received struct {
+	mu     sync.Mutex
+	events []trading.Event
+}
+
+func (r *received) read(sub *trading.Subscription) {
+	for e := range sub.C {
+		r.mu.Lock()
+		r.events = append(r.events, e)
+		r.mu.Unlock()
+	}
+}
+
+// last is the sequence number of the last event received (0 if none).
+func (r *received) last() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.events) == 0 {
+		return 0
+	}
+	return r.events[len(r.events)-1].Seq
+}
+
+func (r *received) all() []trading.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.events)
+}
+
+// waitFor polls cond for up to a minute.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestFeedResyncRequired refuses to resume after a sequence number the log
+// does not have.
+func TestFeedResyncRequired(t *testing.T) {
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			v := newDemoVenue(t, e)
+			_, err := v.svc.Subscribe(t.Context(), trading.System, lastSeq(t, v.db)+1, trading.EventFilter{})
+			if !errors.Is(err, trading.ErrResyncRequired) {
+				t.Errorf("Subscribe(after the log's end) = %v, want ErrResyncRequired", err)
+			}
+			if _, err := v.svc.Subscribe(t.Context(), trading.System, -1, trading.EventFilter{}); !errors.Is(err, venue.ErrInvalid) {
+				t.Errorf("Subscribe(-1) = %v, want an invalid-input error", err)
+			}
+		})
+	}
+}
+
+// TestFeedOtherProcess has a second process write to the same PostgreSQL
+// database: its news items reach this process's subscriber through the
+// log (woken by the notification), in order, with this process's own
+// events.
+func TestFeedOtherProcess(t *testing.T) {
+	if url := os.Getenv("BONDVENUE_FEED_WRITER_URL"); url != "" {
+		feedOtherWriter(t, url)
+		return
+	}
+	url := testenv.DatabaseURL(t, store.Postgres)
+	db := testenv.OpenConfig(t, store.Config{URL: url})
+	v := newDemoVenueOn(t, db)
+	start := lastSeq(t, db)
+	sub, err := v.svc.Subscribe(t.Context(), v.principal(t, 2, venue.RoleViewer), start, trading.EventFilter{Types: []string{"news."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sub.Close)
+	got := follow(sub)
+
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestFeedOtherProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "BONDVENUE_FEED_WRITER_URL="+url)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // this process writes too, meanwhile
+		defer wg.Done()
+		for i := range 10 {
+			if _, err := v.svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
+				Title: fmt.Sprintf("Here %d", i), Body: "From this process.", Source: "bondvenue"}); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writer process: %v\n%s", err, out)
+	}
+	wg.Wait()
+	want := restEvents(t, v.svc, trading.System, start)
+	await(t, "news from two processes", got, want)
+	titles := map[string]int{}
+	for _, e := range got.all() {
+		titles[e.News.Title[:5]]++
+	}
+	if titles["Here "] != 10 || titles["There"] != 10 {
+		t.Errorf("news received by origin = %v, want 10 from each process", titles)
+	}
+}
+
+// feedOtherWriter is the second process of TestFeedOtherProcess: a service
+// of its own on the same database (no sequencer: news needs none).
+func feedOtherWriter(t *testing.T, url string) {
+	db, err := store.Open(context.Background(), store.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := trading.New(db, trading.Config{})
+	defer svc.Close()
+	for i := range 10 {
+		if _, err := svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
+			Title: fmt.Sprintf("There %d", i), Body: "From another process.", Source: "bondvenue"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// sameRecord compares the records of two events as clients read them.
+func sameRecord(a, b trading.Event) bool { return describe(a) == describe(b) }
+
+// describe renders an event's record as the adapters send it.
+func describe(e trading.Event) string {
+	b, err := json.Marshal(wire.RecordOf(e))
+	if err != nil {
+		return "unrenderable: " + err.Error()
+	}
+	return string(b)
+}
+
+// TestEventLogReadsRESTFormat: events written before the log had a format
+// of its own hold the REST record as it was rendered then. Every such
+// event reads back as the same record.
+func TestEventLogReadsRESTFormat(t *testing.T) {
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			v := newDemoVenue(t, e)
+			start := lastSeq(t, v.db)
+			if err := feedWriter(context.Background(), v, v.otc(t), 0); err != nil {
+				t.Fatal(err)
+			}
+			var legacy []store.Event
+			var want []string
+			for _, ev := range restEvents(t, v.svc, trading.System, start) {
+				if ev.Type == trading.EventOrderCreate || ev.Type == trading.EventPriceChange {
+					continue // these came with the log's own format
+				}
+				data := describe(ev) // what the REST-era writer stored: the record as rendered
+				legacy = append(legacy, store.Event{Type: ev.Type, Data: []byte(data)})
+				want = append(want, data)
+			}
+			last := lastSeq(t, v.db)
+			if err := v.db.InTx(context.Background(), func(tx *store.Tx) error {
+				_, err := tx.AppendEvents(context.Background(), legacy)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			got := restEvents(t, v.svc, trading.System, last)
+			if len(got) != len(want) {
+				t.Fatalf("read %d events, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if d := describe(got[i]); d != want[i] {
+					t.Errorf("event %d (%s) reads back as\n%s\nwant\n%s", got[i].Seq, got[i].Type, d, want[i])
+				}
+			}
+		})
+	}
+}
