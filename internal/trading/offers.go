@@ -903,7 +903,7 @@ func tradeViews(ctx context.Context, tx *store.Tx, p venue.Principal, ts []venue
 		own := owned(p, o.ParticipantID)
 		v.Offer = offerFor(p, v.Offer)
 		if !own {
-			o.AccountID = ""  // the other firm's account is its own
+			o.AccountID = ""   // the other firm's account is its own
 			v.Offer.Notes = "" // and so are its notes, trade or not
 		}
 		v.Participant.PublicOnly = !own
