@@ -129,7 +129,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if len(applied) > 0 {
 		log.Info("migrations applied", "versions", applied)
 	}
-	svc := trading.New(database, trading.Config{TokenTTL: *tokenTTL, Logger: log})
+	svc := trading.New(database, trading.Config{TokenTTL: *tokenTTL, Logger: log, RateLimit: *rateLimit})
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -154,7 +154,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer svc.Close()
-	api := httpapi.New(svc, httpapi.Config{Logger: log, RateLimit: *rateLimit})
+	api := httpapi.New(svc, httpapi.Config{Logger: log})
 	srv := &http.Server{
 		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -189,7 +189,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 		}
 		// The demo data gives the offers real participants, accounts,
 		// users, markets and instruments to reference.
-		dv, err := loadDemo(ctx, newService(db, log), db, dir)
+		dv, err := loadDemo(ctx, newService(db, log, 0), db, dir)
 		if err != nil {
 			drop()
 			return result{}, err

@@ -286,16 +286,16 @@ type venueConfig struct {
 // hashed with the cheap Argon2 parameters: hashing happens only when the
 // demo credentials are issued and the tokens granted, before the measured
 // window, and would otherwise dominate a short run.
-func newService(db *store.DB, log *slog.Logger) *trading.Service {
+func newService(db *store.DB, log *slog.Logger, rateLimit float64) *trading.Service {
 	h := auth.FastHasher
-	return trading.New(db, trading.Config{Hasher: &h, Logger: log, TokenTTL: time.Hour})
+	return trading.New(db, trading.Config{Hasher: &h, Logger: log, TokenTTL: time.Hour, RateLimit: rateLimit})
 }
 
 // startVenue loads the demo venue into db, starts the sequencer and the
 // real HTTP stack on a loopback port and grants every trader a token over
 // HTTP.
 func startVenue(ctx context.Context, db *store.DB, dir string, cfg venueConfig) (*server, demoVenue, func(), error) {
-	svc := newService(db, cfg.log)
+	svc := newService(db, cfg.log, cfg.rateLimit)
 	dv, err := loadDemo(ctx, svc, db, dir)
 	if err != nil {
 		return nil, dv, nil, err
@@ -303,7 +303,7 @@ func startVenue(ctx context.Context, db *store.DB, dir string, cfg venueConfig) 
 	if err := svc.Start(ctx); err != nil {
 		return nil, dv, nil, err
 	}
-	api := httpapi.New(svc, httpapi.Config{Logger: cfg.log, RateLimit: cfg.rateLimit})
+	api := httpapi.New(svc, httpapi.Config{Logger: cfg.log})
 	srv, err := serve(api.Handler(), cfg.log)
 	if err != nil {
 		svc.Close()

@@ -153,10 +153,11 @@ func TestRevocation(t *testing.T) {
 	})
 }
 
-// testRateLimit uses servers with tiny limits on a shared venue.
+// testRateLimit uses a venue, and a server on the shared one, with tiny
+// limits.
 func testRateLimit(t *testing.T, base *env) {
 	t.Run("per credential", func(t *testing.T) {
-		v := base.withServer(t, options{rateLimit: 1, rateBurst: 2})
+		v := newEnv(t, base.engine, options{rateLimit: 1, rateBurst: 2}) // the service's budget, shared by every channel
 		v.get(t, viewer(2), "/api/v1/markets", http.StatusOK)
 		v.get(t, viewer(2), "/api/v1/markets", http.StatusOK)
 		r := v.run(t, call{name: "rate_limited", as: viewer(2), method: "GET", path: "/api/v1/markets", want: 429})

@@ -84,7 +84,10 @@ func (s *Server) errorResponse(w http.ResponseWriter, r *http.Request, err error
 		s.log.DebugContext(r.Context(), "request rejected", "id", id, "status", status, "err", err.Error())
 	}
 	var ra *retryAfter
-	if !errors.As(err, &ra) && status == http.StatusServiceUnavailable {
+	if ve != nil && ve.RetryAfter > 0 {
+		ra = &retryAfter{error: err, after: ve.RetryAfter}
+	}
+	if ra == nil && !errors.As(err, &ra) && status == http.StatusServiceUnavailable {
 		ra = &retryAfter{error: err, after: notReadyRetry}
 	}
 	if ra != nil {

@@ -63,8 +63,9 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) error {
 // token implements the OAuth 2.0 client-credentials grant with the client
 // authenticating by JSON body, form body, or HTTP Basic.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
-	if err := s.perAddr.allow(clientAddr(r), s.now()); err != nil {
-		return err
+	if wait := s.perAddr.Allow(clientAddr(r), s.now()); wait > 0 {
+		return &venue.Error{Kind: venue.KindRateLimited, Message: "rate limit exceeded; retry after the Retry-After delay",
+			RetryAfter: wait}
 	}
 	var req struct {
 		GrantType    string `json:"grant_type"`

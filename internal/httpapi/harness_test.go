@@ -77,7 +77,7 @@ func (w who) participant() bool { return w.role != "" && w.firm >= 0 }
 
 // options tune a test venue's server.
 type options struct {
-	rateLimit      float64 // requests per second per credential; default effectively unlimited
+	rateLimit      float64 // the service's requests per second per credential; default effectively unlimited
 	rateBurst      int
 	tokenRateLimit float64 // token grants per second per address; default effectively unlimited
 	tokenRateBurst int
@@ -85,14 +85,20 @@ type options struct {
 }
 
 func (o options) server(now func() time.Time) httpapi.Config {
-	if o.rateLimit == 0 {
-		o.rateLimit, o.rateBurst = 1e9, 1e9
-	}
 	if o.tokenRateLimit == 0 {
 		o.tokenRateLimit, o.tokenRateBurst = 1e9, 1e9
 	}
-	return httpapi.Config{Logger: slog.New(slog.DiscardHandler), Now: now, RateLimit: o.rateLimit, RateBurst: o.rateBurst,
+	return httpapi.Config{Logger: slog.New(slog.DiscardHandler), Now: now,
 		TokenRateLimit: o.tokenRateLimit, TokenRateBurst: o.tokenRateBurst}
+}
+
+// service is the part of o that configures the service.
+func (o options) service(now func() time.Time, hasher *auth.Hasher) trading.Config {
+	if o.rateLimit == 0 {
+		o.rateLimit, o.rateBurst = 1e9, 1e9
+	}
+	return trading.Config{Now: now, TokenTTL: o.tokenTTL, Hasher: hasher, Logger: slog.New(slog.DiscardHandler),
+		RateLimit: o.rateLimit, RateBurst: o.rateBurst}
 }
 
 // env is a demo venue on one engine served over real HTTP.
@@ -116,8 +122,7 @@ func newEnv(t *testing.T, e store.Engine, o options) *env {
 	clk := testenv.NewClock(pinned)
 	db := testenv.Open(t, e)
 	hasher := auth.FastHasher
-	svc := trading.New(db, trading.Config{Now: clk.Now, TokenTTL: o.tokenTTL, Hasher: &hasher,
-		Logger: slog.New(slog.DiscardHandler)})
+	svc := trading.New(db, o.service(clk.Now, &hasher))
 	if err := svc.Start(context.Background()); err != nil {
 		t.Fatalf("Start() = %v", err)
 	}

@@ -16,11 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/time/rate"
 )
 
 // Config tunes the HTTP adapter.
@@ -28,10 +28,6 @@ type Config struct {
 	Logger *slog.Logger
 	// Registry receives the HTTP metrics; nil creates a private one.
 	Registry *prometheus.Registry
-	// RateLimit is the sustained requests per second allowed per
-	// credential (default 100) and RateBurst the burst (default 200).
-	RateLimit float64
-	RateBurst int
 	// TokenRateLimit bounds token requests per client address (default 5/s,
 	// burst 20): the token endpoint checks secrets and is a guessing target.
 	TokenRateLimit float64
@@ -47,8 +43,7 @@ type Server struct {
 	now      func() time.Time
 	registry *prometheus.Registry
 	metrics  *metrics
-	perUser  *limiters
-	perAddr  *limiters
+	perAddr  *ratelimit.Limiters
 	mux      *http.ServeMux
 }
 
@@ -63,12 +58,6 @@ func New(svc *trading.Service, cfg Config) *Server {
 	if cfg.Registry == nil {
 		cfg.Registry = prometheus.NewRegistry()
 	}
-	if cfg.RateLimit <= 0 {
-		cfg.RateLimit, cfg.RateBurst = 100, 200
-	}
-	if cfg.RateBurst <= 0 {
-		cfg.RateBurst = int(cfg.RateLimit) * 2
-	}
 	if cfg.TokenRateLimit <= 0 {
 		cfg.TokenRateLimit, cfg.TokenRateBurst = 5, 20
 	}
@@ -77,8 +66,7 @@ func New(svc *trading.Service, cfg Config) *Server {
 	}
 	s := &Server{svc: svc, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
 		metrics: newMetrics(cfg.Registry, svc),
-		perUser: newLimiters(rate.Limit(cfg.RateLimit), cfg.RateBurst),
-		perAddr: newLimiters(rate.Limit(cfg.TokenRateLimit), cfg.TokenRateBurst),
+		perAddr: ratelimit.New(cfg.TokenRateLimit, cfg.TokenRateBurst),
 		mux:     http.NewServeMux()}
 	s.routes()
 	return s
@@ -115,7 +103,7 @@ func (s *Server) authed(fn authedFunc) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		if err := s.perUser.allow(p.ClientID, s.now()); err != nil {
+		if err := s.svc.Admit(p); err != nil {
 			s.writeError(w, r, err)
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/google/uuid"
@@ -31,6 +32,11 @@ type Config struct {
 	// FeedBuffer is each feed subscription's buffer in events (default
 	// DefaultFeedBuffer): a subscriber further behind is cut off.
 	FeedBuffer int
+	// RateLimit is the sustained requests per second Admit allows per
+	// credential, over every channel together (default 100), and RateBurst
+	// the burst (default twice RateLimit).
+	RateLimit float64
+	RateBurst int
 }
 
 // Service is the venue's application layer.
@@ -45,6 +51,8 @@ type Service struct {
 	// feedBuffer is Config.FeedBuffer.
 	feedBuffer int
 	lookups    *lookups
+	// perCredential is Admit's budget.
+	perCredential *ratelimit.Limiters
 	// serving holds the Idempotency-Key claims (by claim id) whose
 	// requests this process is serving.
 	serving sync.Map
@@ -77,6 +85,13 @@ func New(db *store.DB, cfg Config) *Service {
 		s.feedBuffer = DefaultFeedBuffer
 	}
 	s.feed = newFeed(db, s.log)
+	if cfg.RateLimit <= 0 {
+		cfg.RateLimit, cfg.RateBurst = 100, 200
+	}
+	if cfg.RateBurst <= 0 {
+		cfg.RateBurst = int(cfg.RateLimit) * 2
+	}
+	s.perCredential = ratelimit.New(cfg.RateLimit, cfg.RateBurst)
 	db.SetCommitHook(s.feed.committed)
 	return s
 }
@@ -162,6 +177,17 @@ func (s *Service) Readiness(ctx context.Context) (map[string]string, error) {
 		errs = append(errs, errStopped)
 	}
 	return checks, errors.Join(errs...)
+}
+
+// Admit takes one request of p's credential from its rate budget, shared
+// by every channel the credential uses; beyond it the answer is a
+// rate-limited error saying how long to wait (venue.Error.RetryAfter).
+func (s *Service) Admit(p venue.Principal) error {
+	if wait := s.perCredential.Allow(p.ClientID, s.now()); wait > 0 {
+		return &venue.Error{Kind: venue.KindRateLimited, Message: "rate limit exceeded; retry after the Retry-After delay",
+			RetryAfter: wait}
+	}
+	return nil
 }
 
 // Engine names the database engine behind the service.

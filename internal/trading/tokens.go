@@ -19,11 +19,13 @@ type IssuedToken struct {
 
 var errBadCredentials = venue.Unauthenticated("invalid client credentials")
 
-// IssueToken exchanges a client id and secret for a new access token.
-// Every failure answers the same error so callers cannot probe client ids.
-func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (IssuedToken, error) {
+// AuthenticateClient checks a client id and secret (an API credential)
+// and returns the principal it acts as: the token grant, and the logon of
+// channels that sign in with the credential itself (FIX). Every failure
+// answers the same error so callers cannot probe client ids.
+func (s *Service) AuthenticateClient(ctx context.Context, clientID, secret string) (venue.Principal, error) {
 	if clientID == "" || secret == "" || len(clientID) > 200 || len(secret) > 200 || !venue.ValidText(clientID) {
-		return IssuedToken{}, errBadCredentials
+		return venue.Principal{}, errBadCredentials
 	}
 	var cred venue.Credential
 	var user venue.User
@@ -39,26 +41,35 @@ func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (Issu
 		// Spend the same effort as a real check so timing does not reveal
 		// whether the client id exists.
 		_, _ = auth.Verify(s.dummyHash, secret)
-		return IssuedToken{}, errBadCredentials
+		return venue.Principal{}, errBadCredentials
 	}
 	if err != nil {
-		return IssuedToken{}, fmt.Errorf("issue token: %w", err)
+		return venue.Principal{}, fmt.Errorf("authenticate client: %w", err)
 	}
 	ok, err := auth.Verify(cred.SecretHash, secret)
 	if err != nil {
-		return IssuedToken{}, fmt.Errorf("issue token: %w", err)
+		return venue.Principal{}, fmt.Errorf("authenticate client: %w", err)
 	}
 	if !ok || cred.RevokedAt != nil || user.Status != "active" {
-		return IssuedToken{}, errBadCredentials
+		return venue.Principal{}, errBadCredentials
+	}
+	return venue.Principal{UserID: user.ID, ParticipantID: user.ParticipantID, Role: user.Role, ClientID: clientID}, nil
+}
+
+// IssueToken exchanges a client id and secret for a new access token.
+func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (IssuedToken, error) {
+	p, err := s.AuthenticateClient(ctx, clientID, secret)
+	if err != nil {
+		return IssuedToken{}, err
 	}
 	token, hash := auth.NewToken()
 	now := s.clock()
 	err = s.db.InTx(ctx, func(tx *store.Tx) error {
-		if err := tx.CreateToken(ctx, &venue.Token{Hash: hash, ClientID: clientID, UserID: user.ID,
+		if err := tx.CreateToken(ctx, &venue.Token{Hash: hash, ClientID: clientID, UserID: p.UserID,
 			CreatedAt: now, ExpiresAt: now.Add(s.tokenTTL)}); err != nil {
 			return err
 		}
-		return tx.TouchUser(ctx, user.ID)
+		return tx.TouchUser(ctx, p.UserID)
 	})
 	if err != nil {
 		return IssuedToken{}, fmt.Errorf("issue token: %w", err)

@@ -3,6 +3,7 @@ package venue
 import (
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 )
 
@@ -38,6 +39,9 @@ type Error struct {
 	Kind    Kind
 	Message string
 	Details []FieldIssue
+	// RetryAfter is how long the caller should wait before trying again
+	// (a rate limit), when known.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
