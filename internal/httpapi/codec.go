@@ -242,7 +242,9 @@ func (d *decimalInput) UnmarshalJSON(b []byte) error {
 }
 
 // amountInput is a decimalInput for a nominal amount or a price: a value
-// outside venue.AmountIssue's bounds is unusable.
+// outside venue.AmountIssue's bounds is unusable. The use cases enforce the
+// same bounds for every channel; refusing here as well names the field as
+// the client spelled it (price or price_per_unit).
 type amountInput struct{ decimalInput }
 
 func (a *amountInput) UnmarshalJSON(b []byte) error {

@@ -486,6 +486,9 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 	if len(in.Issues) == 0 {
 		v.Check(in.Value != nil, "value", "is required")
 		v.Check(in.Value == nil || !in.Value.IsNeg(), "value", "must not be negative")
+		if in.Value != nil && venue.AmountIssue(*in.Value) != "" {
+			v.Addf("value", "%s", venue.AmountIssue(*in.Value))
+		}
 	}
 	if err := v.Err(); err != nil {
 		return venue.RiskLimit{}, err

@@ -290,17 +290,11 @@ func priceIndicative(ip *venue.IndicativePrice, instr venue.Instrument, now time
 	}
 	for _, sd := range sides {
 		if sd.price != nil {
-			v.Check(sd.price.IsPos(), sd.priceName, "must be greater than 0")
-			checkPrecision(&v, sd.priceName, *sd.price, instr.Precision)
+			checkPrice(&v, sd.priceName, *sd.price, instr)
 		}
 		if q := sd.qty; q != nil {
 			v.Check(sd.price != nil, sd.qtyName, "needs "+sd.priceName+": a side without a price has no quantity")
-			v.Check(q.IsPos(), sd.qtyName, "must be greater than 0")
-			if q.IsPos() {
-				v.Check(q.GreaterThanOrEqual(instr.MinPiece), sd.qtyName, "must be at least min_piece "+instr.MinPiece.String())
-				_, rem, err := q.QuoRem(instr.MinIncrement)
-				v.Check(err == nil && rem.IsZero(), sd.qtyName, "must be a multiple of min_increment "+instr.MinIncrement.String())
-			}
+			checkQuantity(&v, sd.qtyName, *q, instr)
 		}
 	}
 	if ip.BidPrice != nil && ip.AskPrice != nil && ip.BidPrice.GreaterThan(*ip.AskPrice) {

@@ -253,9 +253,9 @@ func instrumentRules(i *venue.Instrument) error {
 			}
 		}
 	}
-	v.Check(i.MinPiece.IsPos(), "min_piece", "must be positive")
-	v.Check(i.MinIncrement.IsPos(), "min_increment", "must be positive")
-	v.Check(i.ParAmount.IsPos(), "par_amount", "must be positive")
+	checkAmount(&v, "min_piece", i.MinPiece)
+	checkAmount(&v, "min_increment", i.MinIncrement)
+	checkAmount(&v, "par_amount", i.ParAmount)
 	v.Check(i.Precision >= 0 && i.Precision <= 8, "precision", "must be between 0 and 8 decimal places")
 	if i.MinIncrement.IsPos() && i.MinPiece.IsPos() {
 		_, rem, err := i.MinPiece.QuoRem(i.MinIncrement)

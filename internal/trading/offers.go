@@ -71,6 +71,41 @@ func checkPrecision(v *venue.Validator, field string, price udecimal.Decimal, pr
 	}
 }
 
+// checkAmount records the issue of an amount (a nominal or a price) of
+// any channel outside the venue's bounds (venue.AmountIssue) or not
+// positive, and reports whether it is usable.
+func checkAmount(v *venue.Validator, field string, d udecimal.Decimal) bool {
+	if issue := venue.AmountIssue(d); issue != "" {
+		v.Addf(field, "%s", issue)
+		return false
+	}
+	if !d.IsPos() {
+		v.Addf(field, "must be greater than 0")
+		return false
+	}
+	return true
+}
+
+// checkPrice records the issues of a clean price on instrument in: the
+// rules of every offer, RFQ, quote and indicative price, on create and on
+// amend.
+func checkPrice(v *venue.Validator, field string, price udecimal.Decimal, in venue.Instrument) {
+	if checkAmount(v, field, price) {
+		checkPrecision(v, field, price, in.Precision)
+	}
+}
+
+// checkQuantity records the issues of a nominal quantity on instrument
+// in: at least min_piece, a multiple of min_increment.
+func checkQuantity(v *venue.Validator, field string, q udecimal.Decimal, in venue.Instrument) {
+	if !checkAmount(v, field, q) {
+		return
+	}
+	v.Check(q.GreaterThanOrEqual(in.MinPiece), field, "must be at least min_piece "+in.MinPiece.String())
+	_, rem, err := q.QuoRem(in.MinIncrement)
+	v.Check(err == nil && rem.IsZero(), field, "must be a multiple of min_increment "+in.MinIncrement.String())
+}
+
 // checkSettlement records the issues of settle as the settlement date of a
 // record traded today on an instrument with terms bond: a TARGET2 business
 // day, not before today, before maturity. bondErr says the terms are
@@ -106,8 +141,11 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if in.Quantity == nil {
 		v.Addf("quantity", "is required")
 	}
-	if in.Price != nil && !in.Price.IsPos() {
-		v.Addf("price_per_unit", "must be greater than 0")
+	if in.Price != nil {
+		checkAmount(&v, "price_per_unit", *in.Price)
+	}
+	if in.Quantity != nil && venue.AmountIssue(*in.Quantity) != "" {
+		checkAmount(&v, "quantity", *in.Quantity)
 	}
 	if typ != venue.TypeRFQ && !in.MarketOrder && in.Price == nil {
 		v.Addf("price_per_unit", "is required (the clean price in percent of par) unless market_order is true")
@@ -210,15 +248,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 		v.Check(!otc, "market_order", "market orders are not allowed on an OTC market")
 		v.Check(typ == venue.TypeOffer, "market_order", "only an offer can be a market order")
 	}
-	q := *in.Quantity
-	v.Check(q.IsPos(), "quantity", "must be greater than 0")
-	if q.IsPos() {
-		v.Check(q.GreaterThanOrEqual(in2.MinPiece), "quantity", "must be at least min_piece "+in2.MinPiece.String())
-		_, rem, err := q.QuoRem(in2.MinIncrement)
-		v.Check(err == nil && rem.IsZero(), "quantity", "must be a multiple of min_increment "+in2.MinIncrement.String())
-	}
+	checkQuantity(&v, "quantity", *in.Quantity, in2)
 	if in.Price != nil {
-		checkPrecision(&v, "price_per_unit", *in.Price, in2.Precision)
+		checkPrecision(&v, "price_per_unit", *in.Price, in2.Precision) // bounds and sign checked above
 	}
 	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
@@ -236,7 +268,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	}
 	o := venue.Offer{ID: newID(), Type: typ, Direction: dir, ParticipantID: p.ParticipantID, AccountID: in.AccountID,
 		UserID: p.UserID, MarketID: pr.market.ID, InstrumentID: in2.ID, SettlementProviderID: in.SettlementProviderID,
-		Quantity: q, MatchedOfferID: in.MatchedOfferID, Notes: in.Notes, MarketOrder: in.MarketOrder,
+		Quantity: *in.Quantity, MatchedOfferID: in.MatchedOfferID, Notes: in.Notes, MarketOrder: in.MarketOrder,
 		IsExecutable: in.IsExecutable, SettlementDate: settle, Validity: validity, Counterparties: in.Counterparties}
 	if in.UserID != "" {
 		o.UserID = in.UserID
@@ -455,19 +487,13 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 		return ch, err
 	}
 	if in.Price != nil {
-		v.Check(in.Price.IsPos(), "price_per_unit", "must be greater than 0")
-		checkPrecision(&v, "price_per_unit", *in.Price, instr.Precision)
+		checkPrice(&v, "price_per_unit", *in.Price, instr)
 	}
 	if in.Notes != nil {
 		v.CheckLength("notes", *in.Notes, venue.MaxText)
 	}
-	if q := in.Quantity; q != nil {
-		v.Check(q.IsPos(), "quantity", "must be greater than 0")
-		if q.IsPos() {
-			v.Check(q.GreaterThanOrEqual(instr.MinPiece), "quantity", "must be at least min_piece "+instr.MinPiece.String())
-			_, rem, err := q.QuoRem(instr.MinIncrement)
-			v.Check(err == nil && rem.IsZero(), "quantity", "must be a multiple of min_increment "+instr.MinIncrement.String())
-		}
+	if in.Quantity != nil {
+		checkQuantity(&v, "quantity", *in.Quantity, instr)
 	}
 	if d := in.SettlementDate; d != nil {
 		bond, bondErr := bondFor(s.eng.reference(), instr)
