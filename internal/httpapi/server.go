@@ -145,7 +145,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if stored != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Idempotent-Replayed", "true")
-		w.WriteHeader(stored.Status)
+		w.WriteHeader(stored.Code)
 		_, _ = w.Write(replayBody(r.Context(), stored))
 		return
 	}
@@ -167,7 +167,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if rec.status >= 500 {
 		err = s.svc.ReleaseIdempotencyKey(ctx, claim)
 	} else {
-		err = s.svc.FinishIdempotencyKey(ctx, claim, rec.status, rec.buf.Bytes())
+		err = s.svc.FinishIdempotencyKey(ctx, claim, trading.Answer{Code: rec.status, Body: rec.buf.Bytes()})
 	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "idempotency record not saved", "id", requestID(ctx), "err", err.Error())
@@ -177,8 +177,8 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 // replayBody is a kept answer as a retry receives it: an error keeps its
 // message and time, but its id becomes the retry's X-Request-Id, as every
 // error's id is its request's.
-func replayBody(ctx context.Context, stored *trading.StoredResponse) []byte {
-	if stored.Status < 400 {
+func replayBody(ctx context.Context, stored *trading.Answer) []byte {
+	if stored.Code < 400 {
 		return stored.Body
 	}
 	var e struct {

@@ -47,10 +47,12 @@ const (
 	maxIdempotencyKey = 255
 )
 
-// StoredResponse is a kept answer.
-type StoredResponse struct {
-	Status int
-	Body   []byte
+// Answer is a request's kept answer, opaque to the venue: each adapter
+// keeps what it sends back, in its own terms (REST: the status and the
+// body; FIX: the message), and replays it as it stands.
+type Answer struct {
+	Code int
+	Body []byte
 }
 
 // IdempotencyClaim is a key claimed for one request: run the request with
@@ -58,7 +60,12 @@ type StoredResponse struct {
 // failed on the server's side, ReleaseIdempotencyKey.
 type IdempotencyClaim struct{ c store.IdempotencyClaim }
 
-// Context returns ctx carrying the claim, for running its request.
+// Context returns ctx carrying the claim, for running its request. The
+// claim travels with the request's context rather than as a parameter of
+// every use case because it must reach whichever transaction applies the
+// request, a use case's own (store.InTx) or the sequencer's batch, and
+// only those: the use cases stay unaware of it, and a request run without
+// it is simply not idempotent.
 func (c *IdempotencyClaim) Context(ctx context.Context) context.Context {
 	return store.WithIdempotencyClaim(ctx, c.c)
 }
@@ -72,7 +79,11 @@ var errAnswerLost = venue.Conflict("the request with this Idempotency-Key was ap
 // answer to replay, or the claim under which the caller runs the request;
 // the caller must end the claim with FinishIdempotencyKey or
 // ReleaseIdempotencyKey whatever happens.
-func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*IdempotencyClaim, *StoredResponse, error) {
+//
+// key is the client's (an Idempotency-Key header, a FIX ClOrdID), scoped
+// to p's user; requestHash fingerprints the request, so the same key with
+// another request is refused (venue.KindMismatch).
+func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*IdempotencyClaim, *Answer, error) {
 	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey || !venue.ValidText(key) {
 		return nil, nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters of UTF-8 text", maxIdempotencyKey))
 	}
@@ -116,7 +127,7 @@ func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, ke
 	case cur.StatusCode == 0:
 		return nil, nil, errAnswerLost
 	}
-	return nil, &StoredResponse{Status: cur.StatusCode, Body: cur.Response}, nil
+	return nil, &Answer{Code: cur.StatusCode, Body: cur.Response}, nil
 }
 
 // served reports whether claim cur's request may still be running: it is
@@ -131,10 +142,13 @@ func (s *Service) served(cur store.IdempotencyRecord, epoch int64) bool {
 }
 
 // FinishIdempotencyKey keeps the answer of a claimed request and ends the
-// claim.
-func (s *Service) FinishIdempotencyKey(ctx context.Context, c *IdempotencyClaim, status int, body []byte) error {
+// claim. The answer's Code must not be 0 (which marks a claim without one).
+func (s *Service) FinishIdempotencyKey(ctx context.Context, c *IdempotencyClaim, a Answer) error {
 	defer s.serving.Delete(c.c.Claim)
-	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, status, body) })
+	if a.Code == 0 {
+		return fmt.Errorf("keep idempotent answer: code 0 is reserved")
+	}
+	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
 }
 
 // ReleaseIdempotencyKey drops a claim whose request failed for a reason a

@@ -22,7 +22,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		v := newDemoVenue(t, e)
 		ctx := context.Background()
 		trader := v.principal(t, 0, venue.RoleTrader)
-		claim := func(key string) (*trading.IdempotencyClaim, *trading.StoredResponse, error) {
+		claim := func(key string) (*trading.IdempotencyClaim, *trading.Answer, error) {
 			return v.svc.ClaimIdempotencyKey(ctx, trader, key, "hash-"+key)
 		}
 		inFlight := func(err error) bool { return err != nil && strings.Contains(err.Error(), "in flight") }
@@ -44,10 +44,10 @@ func TestIdempotencyInFlight(t *testing.T) {
 		if _, _, err := claim("k1"); !inFlight(err) {
 			t.Errorf("retry after the commit, before the answer is kept = %v, want in flight", err)
 		}
-		if err := v.svc.FinishIdempotencyKey(ctx, c, 202, []byte(`{"kept":true}`)); err != nil {
+		if err := v.svc.FinishIdempotencyKey(ctx, c, trading.Answer{Code: 202, Body: []byte(`{"kept":true}`)}); err != nil {
 			t.Fatal(err)
 		}
-		if _, stored, err := claim("k1"); err != nil || stored == nil || stored.Status != 202 || string(stored.Body) != `{"kept":true}` {
+		if _, stored, err := claim("k1"); err != nil || stored == nil || stored.Code != 202 || string(stored.Body) != `{"kept":true}` {
 			t.Errorf("retry after the answer = %+v, %v; want the kept answer", stored, err)
 		}
 
