@@ -116,9 +116,9 @@ func loadDemo(ctx context.Context, svc *trading.Service, db *store.DB, dir strin
 	if err != nil {
 		return dv, fmt.Errorf("read demo credentials: %w", err)
 	}
-	unlimited := udecimal.MustParse("1000000000000000000")
+	unlimited := udecimal.MustParse("999999999999999999") // the largest amount the venue takes
 	for _, p := range creds.Participants {
-		for _, name := range venue.RiskLimitNames {
+		for _, name := range trading.RiskLimitNames() {
 			if _, err := svc.SetRiskLimit(ctx, trading.System, p.ID, trading.RiskLimitInput{Name: name, Value: &unlimited}); err != nil {
 				return dv, fmt.Errorf("raise risk limit: %w", err)
 			}

@@ -321,3 +321,9 @@ func (s *Service) bucketViews(ctx context.Context, tx *store.Tx, bs []venue.Buck
 	}
 	return out, nil
 }
+
+// BucketView is a bucket with its instruments resolved.
+type BucketView struct {
+	venue.Bucket
+	Instruments []InstrumentView
+}

@@ -287,25 +287,3 @@ func (st *state) updateRFQ(b *batch, p venue.Principal, rfqID string, ch OfferCh
 	res.Offer = *rfq
 	return res, nil
 }
-
-// expireDue expires every gtd record whose deadline has passed. An
-// expiring RFQ takes its live quotes with it.
-func expireDue(st *state, b *batch) (any, error) {
-	for len(st.expiries) > 0 && !st.expiries[0].at.After(st.now) {
-		e := heap.Pop(&st.expiries).(expiry)
-		o := st.open[e.id]
-		if o == nil || o.ValidUntil == nil || o.ValidUntil.After(st.now) {
-			continue // closed meanwhile, or its deadline moved
-		}
-		if o.Type == venue.TypeRFQ {
-			st.closeQuotes(b, o, venue.StatusExpired)
-			o.Status, o.ModifiedAt = venue.StatusExpired, st.now
-			st.emit(b, o, "delete")
-			st.endRFQ(o)
-			continue
-		}
-		o.ModifiedAt = st.now
-		st.close(b, o, venue.StatusExpired)
-	}
-	return nil, nil
-}

@@ -2,7 +2,6 @@ package trading
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -377,29 +376,4 @@ func (a audience) redact(ip venue.IndicativePrice) venue.IndicativePrice {
 		ip.ParticipantID = ""
 	}
 	return ip
-}
-
-// redactEvent applies redact to an indicative_price.* event's data (a
-// wire.IndicativePrice), so the log keeps the whole record for the audit
-// while each reader sees what it may.
-func (a audience) redactEvent(data json.RawMessage) (json.RawMessage, error) {
-	var rec map[string]json.RawMessage
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("decode indicative price event: %w", err)
-	}
-	var owner string
-	_ = json.Unmarshal(rec["participant_id"], &owner) // null or absent: nothing to reveal
-	participant, private := a.sees(owner)
-	if private {
-		return data, nil
-	}
-	rec["account_id"], rec["user_id"] = json.RawMessage("null"), json.RawMessage("null")
-	if !participant {
-		rec["participant_id"] = json.RawMessage("null")
-	}
-	b, err := json.Marshal(rec)
-	if err != nil {
-		return nil, fmt.Errorf("encode indicative price event: %w", err)
-	}
-	return b, nil
 }

@@ -84,9 +84,9 @@ func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 	if err != nil {
 		b.Fatal(err)
 	}
-	unlimited := udecimal.MustParse("1000000000000000000")
+	unlimited := udecimal.MustParse("999999999999999999") // the largest amount the venue takes
 	for _, p := range creds.Participants {
-		for _, name := range venue.RiskLimitNames {
+		for _, name := range trading.RiskLimitNames() {
 			if _, err := v.svc.SetRiskLimit(ctx, trading.System, p.ID, trading.RiskLimitInput{Name: name, Value: &unlimited}); err != nil {
 				b.Fatalf("SetRiskLimit() = %v", err)
 			}

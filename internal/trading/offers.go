@@ -13,6 +13,10 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
+// This file holds firm offers and quotes as use cases: create (prepare),
+// amend, cancel, read and list. The rules they share are offerrules.go's;
+// the sequencer applies them (engine_offers.go).
+
 // OfferInput is the create body of an offer, a quote or an RFQ (spec §4.2).
 // Server-owned fields (id, status, filled_quantity, accrued_interest,
 // timestamps) are not part of it.
@@ -51,72 +55,6 @@ type OfferView struct {
 }
 
 var traders = []venue.Role{venue.RoleAdmin, venue.RoleTrader}
-
-func direction(s string) (string, bool) {
-	switch strings.ToLower(s) {
-	case "ask", "sell":
-		return venue.Ask, true
-	case "bid", "buy":
-		return venue.Bid, true
-	}
-	return "", false
-}
-
-// checkPrecision records an issue on field when price has more significant
-// decimal places than an instrument's precision allows. Trailing zeros are
-// not significant: "99.5000" fits a precision of 1.
-func checkPrecision(v *venue.Validator, field string, price udecimal.Decimal, precision int) {
-	if precision < 0 || !price.Trunc(uint8(precision)).Equal(price) {
-		v.Addf(field, "has more than the instrument's %d decimal places", precision)
-	}
-}
-
-// checkAmount records the issue of an amount (a nominal or a price) of
-// any channel outside the venue's bounds (venue.AmountIssue) or not
-// positive, and reports whether it is usable.
-func checkAmount(v *venue.Validator, field string, d udecimal.Decimal) bool {
-	if issue := venue.AmountIssue(d); issue != "" {
-		v.Addf(field, "%s", issue)
-		return false
-	}
-	if !d.IsPos() {
-		v.Addf(field, "must be greater than 0")
-		return false
-	}
-	return true
-}
-
-// checkPrice records the issues of a clean price on instrument in: the
-// rules of every offer, RFQ, quote and indicative price, on create and on
-// amend.
-func checkPrice(v *venue.Validator, field string, price udecimal.Decimal, in venue.Instrument) {
-	if checkAmount(v, field, price) {
-		checkPrecision(v, field, price, in.Precision)
-	}
-}
-
-// checkQuantity records the issues of a nominal quantity on instrument
-// in: at least min_piece, a multiple of min_increment.
-func checkQuantity(v *venue.Validator, field string, q udecimal.Decimal, in venue.Instrument) {
-	if !checkAmount(v, field, q) {
-		return
-	}
-	v.Check(q.GreaterThanOrEqual(in.MinPiece), field, "must be at least min_piece "+in.MinPiece.String())
-	_, rem, err := q.QuoRem(in.MinIncrement)
-	v.Check(err == nil && rem.IsZero(), field, "must be a multiple of min_increment "+in.MinIncrement.String())
-}
-
-// checkSettlement records the issues of settle as the settlement date of a
-// record traded today on an instrument with terms bond: a TARGET2 business
-// day, not before today, before maturity. bondErr says the terms are
-// unusable, which the caller reports on instrument_id.
-func checkSettlement(v *venue.Validator, settle, today bondmath.Date, bond bondmath.Bond, bondErr error) {
-	v.Check(bondmath.TARGET2.IsBusinessDay(settle), "settlement_date", "must be a TARGET2 business day")
-	v.Check(!settle.Before(today), "settlement_date", "must not be before the trade date "+today.String())
-	if bondErr == nil {
-		v.Check(settle.Before(bond.Maturity), "settlement_date", "must be before the instrument's maturity "+bond.Maturity.String())
-	}
-}
 
 // prepared is a validated create request with the reference records it
 // names.
@@ -356,13 +294,6 @@ func bondFor(ref *reference, in venue.Instrument) (bondmath.Bond, error) {
 	return bondmath.Bond{}, fmt.Errorf("instrument %s has no priceable terms", in.ID)
 }
 
-func notFoundOr(err error, what string) error {
-	if err == nil || errors.Is(err, venue.ErrNotFound) {
-		return venue.NotFound(what)
-	}
-	return err
-}
-
 // CreateOffer creates a firm offer, or — with matched_offer_id naming an
 // RFQ — a quote on that RFQ.
 func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
@@ -388,70 +319,6 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 		return OfferView{}, fmt.Errorf("create %s: %w", typ, err)
 	}
 	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, Trades: res.Trades}, nil
-}
-
-// CreateRFQ sends a request for quote. Without counterparties it goes to
-// every enabled counterparty; with matched_offer_id naming a resting offer
-// it goes to that offer's owner.
-func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
-	target := in.MatchedOfferID
-	in.MatchedOfferID = ""
-	if in.Validity == "" {
-		in.Validity = venue.GTD
-		if in.ValidUntil == nil {
-			vu := s.clock().Add(15 * time.Minute)
-			in.ValidUntil = &vu
-		}
-	}
-	pr, err := s.prepare(ctx, p, in, venue.TypeRFQ)
-	if err != nil {
-		return OfferView{}, err
-	}
-	r := pr.offer
-	err = s.db.View(ctx, func(tx *store.Tx) error {
-		cps, err := tx.Counterparties(ctx, p.ParticipantID)
-		if err != nil {
-			return err
-		}
-		if target != "" {
-			if !validID(target) {
-				return venue.NotFound("offer")
-			}
-			t, err := tx.Offer(ctx, target)
-			if err != nil || t.Type != venue.TypeOffer || !t.Open() || !contains(cps, t.ParticipantID) {
-				return notFoundOr(err, "offer")
-			}
-			// A request towards an offer asks its owner for the other side
-			// of that offer.
-			var v venue.Validator
-			v.Check(t.InstrumentID == r.InstrumentID, "matched_offer_id", "must be an offer on the requested instrument")
-			v.Check(t.Direction != r.Direction, "matched_offer_id", "must be an offer of the opposite direction ("+t.Direction+")")
-			if err := v.Err(); err != nil {
-				return err
-			}
-			r.MatchedOfferID, r.Counterparties = t.ID, []string{t.ParticipantID}
-			return nil
-		}
-		if len(r.Counterparties) == 0 {
-			r.Counterparties = cps
-		}
-		var v venue.Validator
-		seen := map[string]bool{}
-		for i, c := range r.Counterparties {
-			v.Check(contains(cps, c) && !seen[c], fmt.Sprintf("counterparties[%d]", i), "must be an enabled counterparty, listed once")
-			seen[c] = true
-		}
-		v.Check(len(r.Counterparties) > 0, "counterparties", "the participant has no enabled counterparty to ask")
-		return v.Err()
-	})
-	if err != nil {
-		return OfferView{}, fmt.Errorf("create rfq: %w", err)
-	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.createRFQ(b, &r) })
-	if err != nil {
-		return OfferView{}, fmt.Errorf("create rfq: %w", err)
-	}
-	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, ShowRecipients: true}, nil
 }
 
 // submit runs an engine command and types its answer.
@@ -608,26 +475,6 @@ func (s *Service) Offer(ctx context.Context, p venue.Principal, id string) (Offe
 	return out, nil
 }
 
-// RFQ returns one visible RFQ with its quotes (a dealer sees only its own).
-func (s *Service) RFQ(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
-	var out OfferView
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		o, err := s.visibleOffer(ctx, tx, p, id)
-		if err != nil {
-			return err
-		}
-		if o.Type != venue.TypeRFQ {
-			return venue.NotFound("request for quote")
-		}
-		out, err = s.view(ctx, tx, p, o)
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("get rfq: %w", err)
-	}
-	return out, nil
-}
-
 // OfferFilter selects offers or RFQs in a list. An instrument or market
 // the venue does not have is not found.
 type OfferFilter struct {
@@ -645,35 +492,6 @@ func (s *Service) Offers(ctx context.Context, p venue.Principal, f OfferFilter, 
 	}
 	return s.listOffers(ctx, p, store.OfferFilter{Types: types, Owner: p.ParticipantID, Status: f.Status,
 		InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
-}
-
-// RFQs lists the RFQs the caller sent or was invited to.
-func (s *Service) RFQs(ctx context.Context, p venue.Principal, f OfferFilter, page venue.Page) (List[venue.Offer], error) {
-	return s.listOffers(ctx, p, store.OfferFilter{Types: []string{venue.TypeRFQ}, Owner: p.ParticipantID,
-		RecipientOf: p.ParticipantID, Status: f.Status, InstrumentID: f.InstrumentID, MarketID: f.MarketID}, page)
-}
-
-// checkFilterID records an issue on a list's filter parameter name when
-// it is set but cannot be an id; what names the record.
-func checkFilterID(v *venue.Validator, name, id, what string) {
-	v.Check(id == "" || validID(id), name, "must be "+what+" id")
-}
-
-// checkFilterRecords answers not found when a list is filtered by an
-// instrument or a market (both visible to every caller) the venue does not
-// have: one lookup per filter id given. A malformed id is checkFilterID's.
-func checkFilterRecords(ctx context.Context, tx *store.Tx, instrumentID, marketID string) error {
-	if instrumentID != "" {
-		if _, err := tx.Instrument(ctx, instrumentID); err != nil {
-			return notFoundOr(err, "instrument")
-		}
-	}
-	if marketID != "" {
-		if _, err := tx.Market(ctx, marketID); err != nil {
-			return notFoundOr(err, "market")
-		}
-	}
-	return nil
 }
 
 func (s *Service) listOffers(ctx context.Context, p venue.Principal, f store.OfferFilter, page venue.Page) (List[venue.Offer], error) {
@@ -792,246 +610,4 @@ func (s *Service) DeleteOffer(ctx context.Context, p venue.Principal, id string)
 		return OfferView{}, fmt.Errorf("delete offer: %w", s.engineErr(ctx, p, id, err))
 	}
 	return s.reload(ctx, p, res)
-}
-
-// AcceptQuote trades the caller's RFQ with a quote; it answers the trade.
-func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string) (TradeView, error) {
-	if err := require(p, traders...); err != nil {
-		return TradeView{}, err
-	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.acceptQuote(b, p, id) })
-	if err != nil {
-		return TradeView{}, fmt.Errorf("accept quote: %w", s.engineErr(ctx, p, id, err))
-	}
-	var out TradeView
-	err = s.db.View(ctx, func(tx *store.Tx) error {
-		vs, err := tradeViews(ctx, tx, p, res.Trades[:1])
-		if err == nil {
-			out = vs[0]
-		}
-		return err
-	})
-	return out, err
-}
-
-// UpdateRFQ changes the caller's open RFQ.
-func (s *Service) UpdateRFQ(ctx context.Context, p venue.Principal, id string, in ChangeInput) (OfferView, error) {
-	if err := require(p, traders...); err != nil {
-		return OfferView{}, err
-	}
-	cur, err := s.ownedOpen(ctx, p, id, "request for quote")
-	if err != nil {
-		return OfferView{}, err
-	}
-	if cur.Type != venue.TypeRFQ {
-		return OfferView{}, venue.NotFound("request for quote")
-	}
-	ch, err := s.change(ctx, cur, in)
-	if err != nil {
-		return OfferView{}, err
-	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.updateRFQ(b, p, id, ch) })
-	if err != nil {
-		return OfferView{}, fmt.Errorf("update rfq: %w", s.engineErr(ctx, p, id, err))
-	}
-	return s.reload(ctx, p, res)
-}
-
-// CancelRFQ withdraws the caller's RFQ.
-func (s *Service) CancelRFQ(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
-	if err := require(p, traders...); err != nil {
-		return OfferView{}, err
-	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.cancelRFQ(b, p, id) })
-	if err != nil {
-		return OfferView{}, fmt.Errorf("cancel rfq: %w", s.engineErr(ctx, p, id, err))
-	}
-	return s.reload(ctx, p, res)
-}
-
-// DeclineRFQ is an invited dealer declining an RFQ.
-func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
-	if err := require(p, traders...); err != nil {
-		return OfferView{}, err
-	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.declineRFQ(b, p, id) })
-	if err != nil {
-		if errors.Is(err, venue.ErrNotFound) {
-			err = s.engineErr(ctx, p, id, errNotOpen)
-		}
-		return OfferView{}, fmt.Errorf("decline rfq: %w", err)
-	}
-	return s.reload(ctx, p, res)
-}
-
-// TradeView is a trade with the objects the spec nests in it: its market
-// and instrument, and for each order what it nests.
-type TradeView struct {
-	venue.Trade
-	Market     venue.Market
-	Instrument venue.Instrument
-	// Ask and Bid are what AskOrder and BidOrder nest.
-	Ask, Bid OrderView
-}
-
-// OrderView is what a trade's order nests: the offer, quote or RFQ it
-// filled, its participant and its account. A firm sees its own order's
-// participant in full and account; of the other firm's order only the
-// participant's public fields and no account (the operator sees all).
-type OrderView struct {
-	Offer       venue.Offer
-	Participant ParticipantView
-	Account     *venue.Account // nil on the other firm's order
-}
-
-// tradeViews adds to each trade what it nests, as p may see it. Each kind
-// of record is looked up once for the whole list (a statement per 512
-// distinct ids), not per trade; each order's expires_at comes from its
-// offer.
-func tradeViews(ctx context.Context, tx *store.Tx, p venue.Principal, ts []venue.Trade) ([]TradeView, error) {
-	var marketIDs, instrumentIDs, offerIDs, participantIDs, accountIDs []string
-	for _, t := range ts {
-		marketIDs, instrumentIDs = append(marketIDs, t.MarketID), append(instrumentIDs, t.InstrumentID)
-		for _, o := range []venue.Order{t.AskOrder, t.BidOrder} {
-			offerIDs, participantIDs = append(offerIDs, o.OfferID), append(participantIDs, o.ParticipantID)
-			if p.IsOperator() || o.ParticipantID == p.ParticipantID {
-				accountIDs = append(accountIDs, o.AccountID)
-			}
-		}
-	}
-	markets, err := tx.MarketsByID(ctx, marketIDs)
-	if err != nil {
-		return nil, err
-	}
-	instruments, err := tx.InstrumentsByID(ctx, instrumentIDs)
-	if err != nil {
-		return nil, err
-	}
-	offers, err := tx.OffersByID(ctx, offerIDs)
-	if err != nil {
-		return nil, err
-	}
-	participants, err := tx.ParticipantsByID(ctx, participantIDs)
-	if err != nil {
-		return nil, err
-	}
-	accounts, err := tx.AccountsByID(ctx, accountIDs)
-	if err != nil {
-		return nil, err
-	}
-	nest := func(o *venue.Order) (OrderView, error) {
-		var v OrderView
-		var ok bool
-		if v.Offer, ok = offers[o.OfferID]; !ok {
-			return v, fmt.Errorf("order %s: offer %s not found", o.ID, o.OfferID)
-		}
-		o.ExpiresAt = v.Offer.ExpiresAt()
-		own := owned(p, o.ParticipantID)
-		v.Offer = offerFor(p, v.Offer)
-		if !own {
-			o.AccountID = ""   // the other firm's account is its own
-			v.Offer.Notes = "" // and so are its notes, trade or not
-		}
-		v.Participant.PublicOnly = !own
-		if v.Participant.Participant, ok = participants[o.ParticipantID]; !ok {
-			return v, fmt.Errorf("order %s: participant %s not found", o.ID, o.ParticipantID)
-		}
-		if own {
-			a, ok := accounts[o.AccountID]
-			if !ok {
-				return v, fmt.Errorf("order %s: account %s not found", o.ID, o.AccountID)
-			}
-			v.Account = &a
-		}
-		return v, nil
-	}
-	out := make([]TradeView, 0, len(ts))
-	for _, t := range ts {
-		v := TradeView{Trade: t}
-		var ok bool
-		if v.Market, ok = markets[t.MarketID]; !ok {
-			return nil, fmt.Errorf("trade %s: market %s not found", t.ID, t.MarketID)
-		}
-		if v.Instrument, ok = instruments[t.InstrumentID]; !ok {
-			return nil, fmt.Errorf("trade %s: instrument %s not found", t.ID, t.InstrumentID)
-		}
-		if v.Ask, err = nest(&v.AskOrder); err != nil {
-			return nil, err
-		}
-		if v.Bid, err = nest(&v.BidOrder); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// TradeFilter selects trades in a list. An instrument or market the venue
-// does not have, or an offer, quote or RFQ the caller cannot see, is not
-// found.
-type TradeFilter struct {
-	InstrumentID, MarketID, OfferID string
-	ExecutionType                   string // otc or continuous
-}
-
-// Trades lists trades the caller is party to (all for the operator).
-func (s *Service) Trades(ctx context.Context, p venue.Principal, f TradeFilter, page venue.Page) (List[TradeView], error) {
-	var v venue.Validator
-	checkFilterID(&v, "instrument_id", f.InstrumentID, "an instrument")
-	checkFilterID(&v, "market_id", f.MarketID, "a market")
-	checkFilterID(&v, "offer_id", f.OfferID, "an offer")
-	v.Check(f.ExecutionType == "" || f.ExecutionType == venue.ExecutionOTC || f.ExecutionType == venue.ExecutionContinuous,
-		"execution_type", "must be otc or continuous")
-	if err := v.Err(); err != nil {
-		return List[TradeView]{}, err
-	}
-	var out List[TradeView]
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		if err := checkFilterRecords(ctx, tx, f.InstrumentID, f.MarketID); err != nil {
-			return err
-		}
-		if f.OfferID != "" {
-			if _, err := s.visibleOffer(ctx, tx, p, f.OfferID); err != nil {
-				return notFoundOr(err, "offer")
-			}
-		}
-		ts, next, err := tx.Trades(ctx, store.TradeFilter{Party: p.ParticipantID, InstrumentID: f.InstrumentID,
-			MarketID: f.MarketID, OfferID: f.OfferID, ExecutionType: f.ExecutionType}, page)
-		if err != nil {
-			return err
-		}
-		out.Next = next
-		out.Items, err = tradeViews(ctx, tx, p, ts)
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("list trades: %w", err)
-	}
-	return out, nil
-}
-
-// Trade returns one trade the caller is party to.
-func (s *Service) Trade(ctx context.Context, p venue.Principal, id string) (TradeView, error) {
-	if !validID(id) {
-		return TradeView{}, venue.NotFound("trade")
-	}
-	var out TradeView
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		t, err := tx.Trade(ctx, id)
-		if err != nil {
-			return err
-		}
-		if !p.IsOperator() && t.AskOrder.ParticipantID != p.ParticipantID && t.BidOrder.ParticipantID != p.ParticipantID {
-			return venue.NotFound("trade")
-		}
-		vs, err := tradeViews(ctx, tx, p, []venue.Trade{t})
-		if err == nil {
-			out = vs[0]
-		}
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("get trade: %w", err)
-	}
-	return out, nil
 }

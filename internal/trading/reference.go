@@ -2,39 +2,23 @@ package trading
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
 
+	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
 )
 
-// ParticipantView is a participant as one caller may see it.
-type ParticipantView struct {
-	venue.Participant
-	// PublicOnly is set when the caller sees another firm's record: only
-	// id, lei, name, type, category_name, country and status.
-	PublicOnly bool
-	// Nested is set in the participants index.
-	Nested *ParticipantNested
-}
-
-// ParticipantNested holds the collections nested in the participants index.
-type ParticipantNested struct {
-	Accounts       []venue.Account
-	Users          []venue.User
-	Buckets        []BucketView
-	RiskLimits     []venue.RiskLimit
-	Markets        []venue.Market
-	Counterparties []venue.Participant
-}
-
-// BucketView is a bucket with its instruments resolved.
-type BucketView struct {
-	venue.Bucket
-	Instruments []InstrumentView
-}
+// This file holds reference data: markets and instruments, as the operator
+// lists them and as every caller reads them (instruments with their book).
 
 // InstrumentView is an instrument with its live book summary.
 type InstrumentView struct {
@@ -65,349 +49,6 @@ type LimitEntry struct {
 	IsExecutable          bool
 	IsMarketOrder         bool
 	IsOffer               bool
-}
-
-// List is one page of a list and the cursor of the next ("" when none).
-type List[T any] struct {
-	Items []T
-	Next  string
-}
-
-// Participants lists what the caller may see: its own participant with
-// every nested collection, or every participant for the operator.
-func (s *Service) Participants(ctx context.Context, p venue.Principal, page venue.Page) (List[ParticipantView], error) {
-	var out List[ParticipantView]
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var ids []string
-		if !p.IsOperator() {
-			ids = []string{p.ParticipantID}
-		}
-		ps, next, err := tx.Participants(ctx, ids, page)
-		if err != nil {
-			return err
-		}
-		enabled := true // the index nests the enabled markets
-		markets, _, err := tx.Markets(ctx, store.MarketFilter{IsEnabled: &enabled}, venue.Page{})
-		if err != nil {
-			return err
-		}
-		out.Next = next
-		for _, part := range ps {
-			n, err := s.nested(ctx, tx, part.ID, markets)
-			if err != nil {
-				return err
-			}
-			out.Items = append(out.Items, ParticipantView{Participant: part, Nested: n})
-		}
-		return nil
-	})
-	if err != nil {
-		return out, fmt.Errorf("list participants: %w", err)
-	}
-	return out, nil
-}
-
-func (s *Service) nested(ctx context.Context, tx *store.Tx, id string, markets []venue.Market) (*ParticipantNested, error) {
-	n := &ParticipantNested{Markets: markets}
-	var err error
-	if n.Accounts, _, err = tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{id}}, venue.Page{}); err != nil {
-		return nil, err
-	}
-	if n.Users, _, err = tx.Users(ctx, store.UserFilter{ParticipantID: id}, venue.Page{}); err != nil {
-		return nil, err
-	}
-	if n.RiskLimits, err = tx.RiskLimits(ctx, id); err != nil {
-		return nil, err
-	}
-	buckets, _, err := tx.Buckets(ctx, store.BucketFilter{VisibleTo: id}, venue.Page{})
-	if err != nil {
-		return nil, err
-	}
-	if n.Buckets, err = s.bucketViews(ctx, tx, buckets); err != nil {
-		return nil, err
-	}
-	cps, err := tx.Counterparties(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	n.Counterparties = []venue.Participant{}
-	if len(cps) > 0 { // a nil id list would mean every participant
-		if n.Counterparties, _, err = tx.Participants(ctx, cps, venue.Page{}); err != nil {
-			return nil, err
-		}
-	}
-	return n, nil
-}
-
-// Participant returns one participant: in full for its own users and the
-// operator, public fields for an enabled counterparty, else not found.
-func (s *Service) Participant(ctx context.Context, p venue.Principal, id string) (ParticipantView, error) {
-	if !validID(id) {
-		return ParticipantView{}, venue.NotFound("participant")
-	}
-	var v ParticipantView
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		if !owned(p, id) {
-			cps, err := tx.Counterparties(ctx, p.ParticipantID)
-			if err != nil {
-				return err
-			}
-			if !contains(cps, id) {
-				return venue.NotFound("participant")
-			}
-			v.PublicOnly = true
-		}
-		var err error
-		v.Participant, err = tx.Participant(ctx, id)
-		return err
-	})
-	if err != nil {
-		return v, fmt.Errorf("get participant: %w", err)
-	}
-	return v, nil
-}
-
-// AccountView is an account with its participant in full, as a retrieve or
-// list answers it. An account nested in another record (a participant, a
-// user, an offer) is a bare venue.Account: its participant is known there.
-type AccountView struct {
-	venue.Account
-	Participant venue.Participant
-}
-
-// UserView is a user with its participant in full and that participant's
-// accounts, as a retrieve or list answers it. An operator user has no
-// participant (nil) and no accounts. A user nested in another record is a
-// bare venue.User.
-type UserView struct {
-	venue.User
-	Participant *venue.Participant
-	Accounts    []venue.Account
-}
-
-// AccountFilter selects accounts in the index. Zero fields do not filter.
-type AccountFilter struct {
-	// ParticipantID names a firm: any for the operator, only its own for a
-	// participant (another firm's is not found).
-	ParticipantID string
-	Status, Type  string
-}
-
-// UserFilter selects users in the index. Zero fields do not filter.
-type UserFilter struct {
-	// ParticipantID names a firm, as in AccountFilter.
-	ParticipantID string
-	Role          venue.Role
-	Status        string
-}
-
-// firmScope returns the firm a list of participant-owned records is
-// restricted to: the caller's own for a participant, the named one or every
-// firm ("") for the operator. A firm the caller may not see, or that does
-// not exist, is not found.
-func firmScope(ctx context.Context, tx *store.Tx, p venue.Principal, named string) (string, error) {
-	if !p.IsOperator() {
-		if named != "" && named != p.ParticipantID {
-			return "", venue.NotFound("participant")
-		}
-		return p.ParticipantID, nil
-	}
-	if named != "" {
-		if !validID(named) {
-			return "", venue.NotFound("participant")
-		}
-		if _, err := tx.Participant(ctx, named); err != nil {
-			return "", err
-		}
-	}
-	return named, nil
-}
-
-// Accounts lists the caller's firm's accounts (every account for the
-// operator), each with its participant.
-func (s *Service) Accounts(ctx context.Context, p venue.Principal, f AccountFilter, page venue.Page) (List[AccountView], error) {
-	var out List[AccountView]
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		firm, err := firmScope(ctx, tx, p, f.ParticipantID)
-		if err != nil {
-			return err
-		}
-		sf := store.AccountFilter{Status: f.Status, Type: f.Type}
-		if firm != "" {
-			sf.ParticipantIDs = []string{firm}
-		}
-		as, next, err := tx.Accounts(ctx, sf, page)
-		if err != nil {
-			return err
-		}
-		out.Next = next
-		out.Items, err = accountViews(ctx, tx, as)
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("list accounts: %w", err)
-	}
-	return out, nil
-}
-
-// visibleAccount loads an account of the caller's firm (any account for
-// the operator), else not found.
-func visibleAccount(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Account, error) {
-	if !validID(id) {
-		return venue.Account{}, venue.NotFound("account")
-	}
-	a, err := tx.Account(ctx, id)
-	if err != nil {
-		return a, err
-	}
-	if !owned(p, a.ParticipantID) {
-		return venue.Account{}, venue.NotFound("account")
-	}
-	return a, nil
-}
-
-// Account returns one of the caller's firm's accounts with its participant.
-func (s *Service) Account(ctx context.Context, p venue.Principal, id string) (AccountView, error) {
-	var out AccountView
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		a, err := visibleAccount(ctx, tx, p, id)
-		if err != nil {
-			return err
-		}
-		views, err := accountViews(ctx, tx, []venue.Account{a})
-		if err == nil {
-			out = views[0]
-		}
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("get account: %w", err)
-	}
-	return out, nil
-}
-
-// Users lists the caller's firm's users (every user for the operator), each
-// with its participant and the participant's accounts.
-func (s *Service) Users(ctx context.Context, p venue.Principal, f UserFilter, page venue.Page) (List[UserView], error) {
-	var out List[UserView]
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		firm, err := firmScope(ctx, tx, p, f.ParticipantID)
-		if err != nil {
-			return err
-		}
-		us, next, err := tx.Users(ctx, store.UserFilter{ParticipantID: firm, Role: f.Role, Status: f.Status}, page)
-		if err != nil {
-			return err
-		}
-		out.Next = next
-		out.Items, err = userViews(ctx, tx, us)
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("list users: %w", err)
-	}
-	return out, nil
-}
-
-// User returns one user of the caller's firm with its participant and the
-// participant's accounts.
-func (s *Service) User(ctx context.Context, p venue.Principal, id string) (UserView, error) {
-	if !validID(id) {
-		return UserView{}, venue.NotFound("user")
-	}
-	var out UserView
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		u, err := tx.User(ctx, id)
-		if err != nil {
-			return err
-		}
-		if !owned(p, u.ParticipantID) {
-			return venue.NotFound("user")
-		}
-		views, err := userViews(ctx, tx, []venue.User{u})
-		if err == nil {
-			out = views[0]
-		}
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("get user: %w", err)
-	}
-	return out, nil
-}
-
-// participantsByID loads the distinct participants of ids ("" skipped) in
-// one query.
-func participantsByID(ctx context.Context, tx *store.Tx, ids []string) (map[string]venue.Participant, error) {
-	seen := map[string]bool{}
-	distinct := []string{}
-	for _, id := range ids {
-		if id != "" && !seen[id] {
-			seen[id] = true
-			distinct = append(distinct, id)
-		}
-	}
-	ps, _, err := tx.Participants(ctx, distinct, venue.Page{})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]venue.Participant, len(ps))
-	for _, p := range ps {
-		out[p.ID] = p
-	}
-	return out, nil
-}
-
-// accountViews adds each account's participant.
-func accountViews(ctx context.Context, tx *store.Tx, as []venue.Account) ([]AccountView, error) {
-	ids := make([]string, 0, len(as))
-	for _, a := range as {
-		ids = append(ids, a.ParticipantID)
-	}
-	ps, err := participantsByID(ctx, tx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]AccountView, 0, len(as))
-	for _, a := range as {
-		out = append(out, AccountView{Account: a, Participant: ps[a.ParticipantID]})
-	}
-	return out, nil
-}
-
-// userViews adds each user's participant and the participant's accounts,
-// loading both in one query each.
-func userViews(ctx context.Context, tx *store.Tx, us []venue.User) ([]UserView, error) {
-	ids := make([]string, 0, len(us))
-	for _, u := range us {
-		ids = append(ids, u.ParticipantID)
-	}
-	ps, err := participantsByID(ctx, tx, ids)
-	if err != nil {
-		return nil, err
-	}
-	firms := make([]string, 0, len(ps))
-	for id := range ps {
-		firms = append(firms, id)
-	}
-	accs, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: firms}, venue.Page{})
-	if err != nil {
-		return nil, err
-	}
-	byFirm := map[string][]venue.Account{}
-	for _, a := range accs {
-		byFirm[a.ParticipantID] = append(byFirm[a.ParticipantID], a)
-	}
-	out := make([]UserView, 0, len(us))
-	for _, u := range us {
-		v := UserView{User: u, Accounts: []venue.Account{}}
-		if part, ok := ps[u.ParticipantID]; ok {
-			v.Participant = &part
-			v.Accounts = append(v.Accounts, byFirm[u.ParticipantID]...)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }
 
 // MarketFilter selects markets in the index. Zero fields do not filter.
@@ -614,59 +255,357 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 	return out, nil
 }
 
-// News lists news items, newest first.
-func (s *Service) News(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.News], error) {
-	var out List[venue.News]
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		out.Items, out.Next, err = tx.News(ctx, page)
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("list news: %w", err)
-	}
-	return out, nil
+// MarketInput creates or changes a market. Nil fields keep their value.
+type MarketInput struct {
+	Name, Type, FacilityType, Timezone, Calendar *string
+	IsEnabled, IsPartialFillAllowed              *bool
+	SettlementLag                                *int
 }
 
-// RiskLimits returns the caller's firm's limits with their current use.
-// Use counts open offer and quote quantity; until trading exists it is 0.
-func (s *Service) RiskLimits(ctx context.Context, p venue.Principal) ([]venue.RiskLimit, error) {
-	if p.IsOperator() {
-		return nil, venue.Forbidden("risk limits belong to a participant; the operator reads them under /admin")
-	}
-	var out []venue.RiskLimit
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		out, err = tx.RiskLimits(ctx, p.ParticipantID)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("risk limits: %w", err)
-	}
-	// Use is the engine's: the open offer and quote quantity it counts.
-	v, err := s.eng.do(ctx, func(st *state, b *batch) (any, error) {
-		return [2]udecimal.Decimal{st.used[p.ParticipantID], st.usedUser[p.UserID]}, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("risk limits: %w", err)
-	}
-	used := v.([2]udecimal.Decimal)
-	for i := range out {
-		out[i].Used = used[0]
-		if out[i].Name == venue.LimitAllOfferUserSum {
-			out[i].Used = used[1]
-		} else if out[i].Name == venue.LimitMaxOffer {
-			out[i].Used = udecimal.Zero // caps one offer; nothing accumulates
-		}
-	}
-	return out, nil
+func (in MarketInput) apply(m *venue.Market) {
+	set(&m.Name, in.Name)
+	set(&m.Type, in.Type)
+	set(&m.FacilityType, in.FacilityType)
+	set(&m.Timezone, in.Timezone)
+	set(&m.Calendar, in.Calendar)
+	set(&m.IsEnabled, in.IsEnabled)
+	set(&m.IsPartialFillAllowed, in.IsPartialFillAllowed)
+	set(&m.SettlementLag, in.SettlementLag)
 }
 
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
+func validateMarket(m *venue.Market) error {
+	var v venue.Validator
+	v.Check(strings.TrimSpace(m.Name) != "" && utf8.RuneCountInString(m.Name) <= 100, "name", "is required (at most 100 characters)")
+	v.CheckLength("type", m.Type, venue.MaxName)
+	v.Check(m.FacilityType == venue.FacilityOTC || m.FacilityType == venue.FacilityContinuous, "facility_type",
+		"must be OTC or continues-matching")
+	_, err := time.LoadLocation(m.Timezone)
+	v.Check(m.Timezone != "" && err == nil, "timezone", "must be an IANA time zone such as UTC")
+	v.Check(m.SettlementLag >= 0 && m.SettlementLag <= 30, "settlement_lag", "must be between 0 and 30 business days")
+	v.Check(strings.EqualFold(m.Calendar, "TARGET2"), "calendar", "must be TARGET2")
+	return v.Err()
+}
+
+// CreateMarket adds a market.
+func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in MarketInput) (venue.Market, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return venue.Market{}, err
+	}
+	now := s.clock()
+	m := venue.Market{ID: newID(), Type: "secondary", Timezone: "UTC", IsEnabled: true, IsPartialFillAllowed: true,
+		SettlementLag: 2, Calendar: "TARGET2", CreatedAt: now, UpdatedAt: now}
+	in.apply(&m)
+	if err := validateMarket(&m); err != nil {
+		return m, err
+	}
+	m.Calendar = "TARGET2"
+	err := s.db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
+	if errors.Is(err, venue.ErrConflict) {
+		return m, venue.Conflict("a market named %s exists", m.Name)
+	}
+	if err != nil {
+		return m, fmt.Errorf("create market: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// UpdateMarket changes a market.
+func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string, in MarketInput) (venue.Market, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return venue.Market{}, err
+	}
+	if !validID(id) {
+		return venue.Market{}, venue.NotFound("market")
+	}
+	var m venue.Market
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		if m, err = tx.Market(ctx, id); err != nil {
+			return err
+		}
+		in.apply(&m)
+		if err := validateMarket(&m); err != nil {
+			return err
+		}
+		m.UpdatedAt = tx.Now()
+		return tx.UpdateMarket(ctx, &m)
+	})
+	if errors.Is(err, venue.ErrConflict) {
+		return m, venue.Conflict("a market named %s exists", m.Name)
+	}
+	if err != nil {
+		return m, fmt.Errorf("update market: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// InstrumentInput creates or changes an instrument. Terms and Static hold
+// fields by their spec names and are merged over the current values;
+// unknown names are ignored.
+type InstrumentInput struct {
+	Terms        map[string]any
+	Static       map[string]any
+	MinPiece     *udecimal.Decimal
+	MinIncrement *udecimal.Decimal
+	ParAmount    *udecimal.Decimal
+	Precision    *int
+	Enabled      *bool
+	MarketIDs    *[]string
+	// Issues are problems the adapter found decoding the request (an amount
+	// that is not a decimal): the use case reports them with its own and
+	// changes nothing.
+	Issues []venue.FieldIssue
+}
+
+// merge overlays fields onto dst through its JSON form.
+func merge(dst any, fields map[string]any) error {
+	if len(fields) == 0 {
+		return nil
+	}
+	cur, err := json.Marshal(dst)
+	if err != nil {
+		return err
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(cur, &m); err != nil {
+		return err
+	}
+	for k, v := range fields {
+		if _, known := m[k]; known {
+			m[k] = v
 		}
 	}
-	return false
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, dst)
+}
+
+func (in InstrumentInput) apply(i *venue.Instrument) error {
+	var v venue.Validator
+	if err := merge(&i.Terms, in.Terms); err != nil {
+		v.Addf("instrument", "descriptive fields must be strings (lei may be null)")
+	}
+	if err := merge(&i.Static, in.Static); err != nil {
+		v.Addf("static_data", "fields must be strings, or booleans for unit_traded, flat_traded, cash_priced, bval_enabled, allow_negative_cashflow")
+	}
+	set(&i.MinPiece, in.MinPiece)
+	set(&i.MinIncrement, in.MinIncrement)
+	set(&i.ParAmount, in.ParAmount)
+	set(&i.Precision, in.Precision)
+	set(&i.Enabled, in.Enabled)
+	set(&i.MarketIDs, in.MarketIDs)
+	return v.Err()
+}
+
+// validateInstrument checks an instrument's fields. A field too long, then
+// one that is not a date, keeps that one issue.
+func validateInstrument(i *venue.Instrument) error {
+	var v venue.Validator
+	checkText(&v, "", i.Terms)
+	checkText(&v, "static_data.", i.Static)
+	if err := v.MergeUnreported(checkDates(i)); err != nil {
+		return err
+	}
+	if err := v.MergeUnreported(instrumentRules(i)); err != nil {
+		return err
+	}
+	return v.Err()
+}
+
+// undisclosed is the text of a withheld instrument field.
+const undisclosed = "Undisclosed"
+
+// checkText records an issue on each text field of fields (InstrumentTerms
+// or StaticData) longer than a name, or for the note longer than free text;
+// prefix names the block.
+func checkText(v *venue.Validator, prefix string, fields any) {
+	rv := reflect.ValueOf(fields)
+	for k := range rv.NumField() {
+		name, _, _ := strings.Cut(rv.Type().Field(k).Tag.Get("json"), ",")
+		var s string
+		switch x := rv.Field(k).Interface().(type) {
+		case string:
+			s = x
+		case *string:
+			if x == nil {
+				continue
+			}
+			s = *x
+		default:
+			continue
+		}
+		limit := venue.MaxName
+		if name == "note" {
+			limit = venue.MaxText
+		}
+		v.CheckLength(prefix+name, s, limit)
+	}
+}
+
+// checkDates names each date field of i that is neither a date, nor empty
+// (not given), nor Undisclosed (withheld), and writes the dates as
+// YYYY-MM-DD.
+func checkDates(i *venue.Instrument) error {
+	var v venue.Validator
+	t := &i.Terms
+	for _, f := range []struct {
+		name  string
+		value *string
+	}{{"maturity", &t.Maturity}, {"interest_accrual_date", &t.InterestAccrualDate},
+		{"first_coupon_date", &t.FirstCouponDate}, {"pricing_date", &t.PricingDate},
+		{"first_settle_date", &t.FirstSettleDate}, {"static_data.refunding_date", &i.Static.RefundingDate}} {
+		if *f.value == "" || *f.value == undisclosed {
+			continue
+		}
+		d, err := bondmath.ParseDate(*f.value)
+		if err != nil {
+			v.Addf(f.name, "must be a date YYYY-MM-DD (or %s)", undisclosed)
+			continue
+		}
+		*f.value = d.String()
+	}
+	return v.Err()
+}
+
+// instrumentRules checks the identifiers, the terms a fixed-coupon bond is
+// priced with, the amounts and the listing.
+func instrumentRules(i *venue.Instrument) error {
+	var v venue.Validator
+	t := &i.Terms
+	v.Check(venue.ValidISIN(t.ISIN), "isin", "must be a 12-character ISIN with a valid check digit")
+	v.Check(strings.TrimSpace(t.Name) != "", "name", "is required")
+	v.Check(venue.ValidCurrency(t.Currency), "currency", "must be an ISO 4217 code such as EUR")
+	if t.Type == "Fixed" {
+		// A fixed-coupon bond must be priceable: its terms go through the
+		// bond calculator's own validation.
+		if _, err := bondOf(*i); err != nil {
+			if err := v.Merge(err); err != nil {
+				return err
+			}
+		}
+	}
+	checkAmount(&v, "min_piece", i.MinPiece)
+	checkAmount(&v, "min_increment", i.MinIncrement)
+	checkAmount(&v, "par_amount", i.ParAmount)
+	v.Check(i.Precision >= 0 && i.Precision <= 8, "precision", "must be between 0 and 8 decimal places")
+	if i.MinIncrement.IsPos() && i.MinPiece.IsPos() {
+		_, rem, err := i.MinPiece.QuoRem(i.MinIncrement)
+		v.Check(err == nil && rem.IsZero(), "min_piece", "must be a multiple of min_increment")
+	}
+	for k, id := range i.MarketIDs {
+		v.Check(validID(id), fmt.Sprintf("market_ids[%d]", k), "must be a market id")
+	}
+	return v.Err()
+}
+
+// CreateInstrument lists a new bond.
+func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in InstrumentInput) (InstrumentDetail, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return InstrumentDetail{}, err
+	}
+	now := s.clock()
+	i := venue.Instrument{ID: newID(), Enabled: true, Precision: 4, MarketIDs: []string{}, CreatedAt: now, UpdatedAt: now}
+	i.Terms.Type, i.Terms.State, i.Terms.UnitQuotation = "Fixed", "BLANK", "percent"
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		if err := checkInstrument(ctx, tx, in, &i); err != nil {
+			return err
+		}
+		return tx.CreateInstrument(ctx, &i)
+	})
+	if errors.Is(err, venue.ErrConflict) {
+		return InstrumentDetail{}, venue.Conflict("an instrument with ISIN %s exists", i.Terms.ISIN)
+	}
+	if err != nil {
+		return InstrumentDetail{}, fmt.Errorf("create instrument: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return InstrumentDetail{}, err
+	}
+	return s.Instrument(ctx, p, i.ID, DefaultDepth)
+}
+
+// UpdateInstrument changes a listed bond.
+func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id string, in InstrumentInput) (InstrumentDetail, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return InstrumentDetail{}, err
+	}
+	if !validID(id) {
+		return InstrumentDetail{}, venue.NotFound("instrument")
+	}
+	var isin string
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		i, err := tx.Instrument(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := checkInstrument(ctx, tx, in, &i); err != nil {
+			return err
+		}
+		isin = i.Terms.ISIN
+		i.UpdatedAt = tx.Now()
+		return tx.UpdateInstrument(ctx, &i)
+	})
+	if errors.Is(err, venue.ErrConflict) {
+		return InstrumentDetail{}, venue.Conflict("an instrument with ISIN %s exists", isin)
+	}
+	if err != nil {
+		return InstrumentDetail{}, fmt.Errorf("update instrument: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return InstrumentDetail{}, err
+	}
+	return s.Instrument(ctx, p, id, DefaultDepth)
+}
+
+// checkInstrument applies in to i and reports every issue at once: the
+// adapter's, those of the fields, and each listed market the venue does not
+// have.
+func checkInstrument(ctx context.Context, tx *store.Tx, in InstrumentInput, i *venue.Instrument) error {
+	var v venue.Validator
+	for _, is := range in.Issues {
+		v.Addf(is.Field, "%s", is.Issue)
+	}
+	if err := v.Merge(in.apply(i)); err != nil {
+		return err
+	}
+	// A field the adapter could not read keeps its one issue.
+	if err := v.MergeUnreported(validateInstrument(i)); err != nil {
+		return err
+	}
+	if err := v.Merge(checkMarkets(ctx, tx, i.MarketIDs)); err != nil {
+		return err
+	}
+	return v.Err()
+}
+
+// checkMarkets names every repeated or unknown market id; a malformed one
+// is validateInstrument's to report.
+func checkMarkets(ctx context.Context, tx *store.Tx, ids []string) error {
+	var v venue.Validator
+	seen := map[string]bool{}
+	for k, id := range ids {
+		if seen[id] {
+			v.Addf(fmt.Sprintf("market_ids[%d]", k), "market %s is listed twice", id)
+			continue
+		}
+		seen[id] = true
+		if !validID(id) {
+			continue
+		}
+		if _, err := tx.Market(ctx, id); err != nil {
+			if venue.KindOf(err) != venue.KindNotFound {
+				return err
+			}
+			v.Addf(fmt.Sprintf("market_ids[%d]", k), "unknown market %s", id)
+		}
+	}
+	return v.Err()
 }

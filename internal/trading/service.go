@@ -220,3 +220,48 @@ func validID(s string) bool { return venue.ValidID(s) }
 func owned(p venue.Principal, owner string) bool {
 	return p.IsOperator() || (owner != "" && owner == p.ParticipantID)
 }
+
+// List is one page of a list and the cursor of the next ("" when none).
+type List[T any] struct {
+	Items []T
+	Next  string
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFilterID records an issue on a list's filter parameter name when
+// it is set but cannot be an id; what names the record.
+func checkFilterID(v *venue.Validator, name, id, what string) {
+	v.Check(id == "" || validID(id), name, "must be "+what+" id")
+}
+
+// checkFilterRecords answers not found when a list is filtered by an
+// instrument or a market (both visible to every caller) the venue does not
+// have: one lookup per filter id given. A malformed id is checkFilterID's.
+func checkFilterRecords(ctx context.Context, tx *store.Tx, instrumentID, marketID string) error {
+	if instrumentID != "" {
+		if _, err := tx.Instrument(ctx, instrumentID); err != nil {
+			return notFoundOr(err, "instrument")
+		}
+	}
+	if marketID != "" {
+		if _, err := tx.Market(ctx, marketID); err != nil {
+			return notFoundOr(err, "market")
+		}
+	}
+	return nil
+}
+
+func notFoundOr(err error, what string) error {
+	if err == nil || errors.Is(err, venue.ErrNotFound) {
+		return venue.NotFound(what)
+	}
+	return err
+}

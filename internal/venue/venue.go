@@ -284,15 +284,12 @@ type SettlementProvider struct {
 	CreatedAt, UpdatedAt time.Time
 }
 
-// Risk limit names.
+// Risk limit names (the kinds are trading's riskKinds).
 const (
 	LimitMaxOffer        = "MAX_OFFER"
 	LimitAllOfferSum     = "ALL_OFFER_SUM"
 	LimitAllOfferUserSum = "ALL_OFFER_USER_SUM"
 )
-
-// RiskLimitNames lists the limits every participant carries.
-var RiskLimitNames = []string{LimitMaxOffer, LimitAllOfferSum, LimitAllOfferUserSum}
 
 // RiskLimit caps a participant's open nominal; see DESIGN §5.
 type RiskLimit struct {

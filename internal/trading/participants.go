@@ -13,7 +13,9 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// This file holds the venue operator's onboarding use cases.
+// This file holds participants (firms) and what belongs to them: accounts,
+// users, API credentials and counterparty relations, as the venue operator
+// onboards them and as each caller may read them.
 
 // set copies *src into *dst when src is not nil.
 func set[T any](dst *T, src *T) {
@@ -87,7 +89,7 @@ func (s *Service) CreateParticipant(ctx context.Context, p venue.Principal, in P
 		if err := tx.CreateParticipant(ctx, &part); err != nil {
 			return err
 		}
-		for _, name := range venue.RiskLimitNames {
+		for _, name := range RiskLimitNames() {
 			if _, err := tx.UpsertRiskLimit(ctx, &venue.RiskLimit{ID: newID(), ParticipantID: part.ID, Name: name,
 				Value: udecimal.Zero, CreatedAt: now, UpdatedAt: now}); err != nil {
 				return err
@@ -459,154 +461,359 @@ func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b s
 	return rel, nil
 }
 
-// RiskLimitInput sets one risk limit.
-type RiskLimitInput struct {
-	Name string
-	// Value is the limit in nominal (≥ 0); nil when the request has none.
-	Value *udecimal.Decimal
-	// Issues are problems the adapter found decoding the request (a value
-	// that is not a decimal): the use case reports them with its own and
-	// changes nothing.
-	Issues []venue.FieldIssue
+// ParticipantView is a participant as one caller may see it.
+type ParticipantView struct {
+	venue.Participant
+	// PublicOnly is set when the caller sees another firm's record: only
+	// id, lei, name, type, category_name, country and status.
+	PublicOnly bool
+	// Nested is set in the participants index.
+	Nested *ParticipantNested
 }
 
-// SetRiskLimit sets one of a participant's limits.
-func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participantID string, in RiskLimitInput) (venue.RiskLimit, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
-		return venue.RiskLimit{}, err
-	}
-	if !validID(participantID) {
-		return venue.RiskLimit{}, venue.NotFound("participant")
-	}
-	var v venue.Validator
-	for _, is := range in.Issues {
-		v.Addf(is.Field, "%s", is.Issue)
-	}
-	v.Check(contains(venue.RiskLimitNames, in.Name), "name", "must be MAX_OFFER, ALL_OFFER_SUM or ALL_OFFER_USER_SUM")
-	if len(in.Issues) == 0 {
-		v.Check(in.Value != nil, "value", "is required")
-		v.Check(in.Value == nil || !in.Value.IsNeg(), "value", "must not be negative")
-		if in.Value != nil && venue.AmountIssue(*in.Value) != "" {
-			v.Addf("value", "%s", venue.AmountIssue(*in.Value))
-		}
-	}
-	if err := v.Err(); err != nil {
-		return venue.RiskLimit{}, err
-	}
-	var out venue.RiskLimit
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := tx.Participant(ctx, participantID); err != nil {
-			return err
-		}
-		var err error
-		out, err = tx.UpsertRiskLimit(ctx, &venue.RiskLimit{ID: newID(), ParticipantID: participantID, Name: in.Name,
-			Value: *in.Value, CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("set risk limit: %w", err)
-	}
-	if err := s.refreshEngine(ctx); err != nil {
-		return out, err
-	}
-	return out, nil
+// ParticipantNested holds the collections nested in the participants index.
+type ParticipantNested struct {
+	Accounts       []venue.Account
+	Users          []venue.User
+	Buckets        []BucketView
+	RiskLimits     []venue.RiskLimit
+	Markets        []venue.Market
+	Counterparties []venue.Participant
 }
 
-// CreateSettlementProvider registers a settlement provider for a
-// participant (and optionally one of its accounts). A PARTICIPANT_ADMIN
-// registers providers for its own firm.
-func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principal, sp venue.SettlementProvider) (ProviderView, error) {
-	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
-		return ProviderView{}, err
-	}
-	if !p.IsOperator() {
-		if sp.ParticipantID == "" {
-			sp.ParticipantID = p.ParticipantID
+// Participants lists what the caller may see: its own participant with
+// every nested collection, or every participant for the operator.
+func (s *Service) Participants(ctx context.Context, p venue.Principal, page venue.Page) (List[ParticipantView], error) {
+	var out List[ParticipantView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var ids []string
+		if !p.IsOperator() {
+			ids = []string{p.ParticipantID}
 		}
-		if sp.ParticipantID != p.ParticipantID {
-			return ProviderView{}, venue.NotFound("participant")
-		}
-	}
-	var v venue.Validator
-	v.Check(validID(sp.ParticipantID), "participant_id", "must be a participant id")
-	v.Check(strings.TrimSpace(sp.Provider) != "", "provider", "is required")
-	v.Check(sp.AccountID == "" || validID(sp.AccountID), "account_id", "must be an account id")
-	for _, f := range []struct{ name, value string }{{"provider", sp.Provider}, {"type", sp.Type}, {"swiat_id", sp.SwiatID},
-		{"d7_id", sp.D7ID}, {"pset", sp.PSET}, {"agent_name", sp.AgentName}, {"agent_bic", sp.AgentBIC},
-		{"agent_number", sp.AgentNumber}, {"localcode", sp.LocalCode}, {"csd_bic11", sp.CSDBIC11},
-		{"custody_account_number", sp.CustodyAccountNumber}, {"beneficiary_bic8", sp.BeneficiaryBIC8},
-		{"buyr_sell_name", sp.BuyrSellName}, {"buyr_sell_bic", sp.BuyrSellBIC}, {"safe", sp.Safe}} {
-		v.CheckLength(f.name, f.value, venue.MaxName)
-	}
-	if err := v.Err(); err != nil {
-		return ProviderView{}, err
-	}
-	now := s.clock()
-	sp.ID, sp.CreatedAt, sp.UpdatedAt = newID(), now, now
-	if sp.Type == "" {
-		sp.Type = "custodian"
-	}
-	var out ProviderView
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		part, err := tx.Participant(ctx, sp.ParticipantID)
+		ps, next, err := tx.Participants(ctx, ids, page)
 		if err != nil {
 			return err
 		}
-		if sp.AccountID != "" {
-			acc, err := tx.Account(ctx, sp.AccountID)
+		enabled := true // the index nests the enabled markets
+		markets, _, err := tx.Markets(ctx, store.MarketFilter{IsEnabled: &enabled}, venue.Page{})
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		for _, part := range ps {
+			n, err := s.nested(ctx, tx, part.ID, markets)
 			if err != nil {
 				return err
 			}
-			if acc.ParticipantID != sp.ParticipantID {
-				return venue.NotFound("account")
-			}
+			out.Items = append(out.Items, ParticipantView{Participant: part, Nested: n})
 		}
-		if err := tx.CreateSettlementProvider(ctx, &sp); err != nil {
-			return err
-		}
-		out = providerView(sp, part.DefaultSettlementProviderID)
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("create settlement provider: %w", err)
+		return out, fmt.Errorf("list participants: %w", err)
 	}
 	return out, nil
 }
 
-// maxURL bounds a news item's link: longer ones are not URLs browsers or
-// servers agree to handle.
-const maxURL = 2048
-
-// NewsInput creates a news item.
-type NewsInput struct {
-	Title, Body, Source, URL string
-}
-
-// CreateNews publishes a news item and records a news.create event.
-func (s *Service) CreateNews(ctx context.Context, p venue.Principal, in NewsInput) (venue.News, error) {
-	if err := require(p, venue.RoleOperator); err != nil {
-		return venue.News{}, err
+func (s *Service) nested(ctx context.Context, tx *store.Tx, id string, markets []venue.Market) (*ParticipantNested, error) {
+	n := &ParticipantNested{Markets: markets}
+	var err error
+	if n.Accounts, _, err = tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{id}}, venue.Page{}); err != nil {
+		return nil, err
 	}
-	var v venue.Validator
-	v.Check(strings.TrimSpace(in.Title) != "" && utf8.RuneCountInString(in.Title) <= 300, "title", "is required (at most 300 characters)")
-	v.Check(strings.TrimSpace(in.Body) != "" && utf8.RuneCountInString(in.Body) <= 20000, "body", "is required (at most 20000 characters)")
-	v.Check(in.URL == "" || strings.HasPrefix(in.URL, "https://") || strings.HasPrefix(in.URL, "http://"), "url", "must be an http(s) URL")
-	v.CheckLength("url", in.URL, maxURL)
-	v.CheckLength("source", in.Source, venue.MaxName)
-	if err := v.Err(); err != nil {
-		return venue.News{}, err
+	if n.Users, _, err = tx.Users(ctx, store.UserFilter{ParticipantID: id}, venue.Page{}); err != nil {
+		return nil, err
 	}
-	now := s.clock()
-	n := venue.News{ID: newID(), Title: strings.TrimSpace(in.Title), Body: in.Body, Source: in.Source, URL: in.URL,
-		PublishedAt: now, CreatedAt: now, UpdatedAt: now}
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		if err := tx.CreateNews(ctx, &n); err != nil {
-			return err
-		}
-		return appendEvent(ctx, tx, Event{Type: EventNewsCreate, News: &n})
-	})
+	if n.RiskLimits, err = tx.RiskLimits(ctx, id); err != nil {
+		return nil, err
+	}
+	buckets, _, err := tx.Buckets(ctx, store.BucketFilter{VisibleTo: id}, venue.Page{})
 	if err != nil {
-		return n, fmt.Errorf("create news: %w", err)
+		return nil, err
+	}
+	if n.Buckets, err = s.bucketViews(ctx, tx, buckets); err != nil {
+		return nil, err
+	}
+	cps, err := tx.Counterparties(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	n.Counterparties = []venue.Participant{}
+	if len(cps) > 0 { // a nil id list would mean every participant
+		if n.Counterparties, _, err = tx.Participants(ctx, cps, venue.Page{}); err != nil {
+			return nil, err
+		}
 	}
 	return n, nil
+}
+
+// Participant returns one participant: in full for its own users and the
+// operator, public fields for an enabled counterparty, else not found.
+func (s *Service) Participant(ctx context.Context, p venue.Principal, id string) (ParticipantView, error) {
+	if !validID(id) {
+		return ParticipantView{}, venue.NotFound("participant")
+	}
+	var v ParticipantView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		if !owned(p, id) {
+			cps, err := tx.Counterparties(ctx, p.ParticipantID)
+			if err != nil {
+				return err
+			}
+			if !contains(cps, id) {
+				return venue.NotFound("participant")
+			}
+			v.PublicOnly = true
+		}
+		var err error
+		v.Participant, err = tx.Participant(ctx, id)
+		return err
+	})
+	if err != nil {
+		return v, fmt.Errorf("get participant: %w", err)
+	}
+	return v, nil
+}
+
+// AccountView is an account with its participant in full, as a retrieve or
+// list answers it. An account nested in another record (a participant, a
+// user, an offer) is a bare venue.Account: its participant is known there.
+type AccountView struct {
+	venue.Account
+	Participant venue.Participant
+}
+
+// UserView is a user with its participant in full and that participant's
+// accounts, as a retrieve or list answers it. An operator user has no
+// participant (nil) and no accounts. A user nested in another record is a
+// bare venue.User.
+type UserView struct {
+	venue.User
+	Participant *venue.Participant
+	Accounts    []venue.Account
+}
+
+// AccountFilter selects accounts in the index. Zero fields do not filter.
+type AccountFilter struct {
+	// ParticipantID names a firm: any for the operator, only its own for a
+	// participant (another firm's is not found).
+	ParticipantID string
+	Status, Type  string
+}
+
+// UserFilter selects users in the index. Zero fields do not filter.
+type UserFilter struct {
+	// ParticipantID names a firm, as in AccountFilter.
+	ParticipantID string
+	Role          venue.Role
+	Status        string
+}
+
+// firmScope returns the firm a list of participant-owned records is
+// restricted to: the caller's own for a participant, the named one or every
+// firm ("") for the operator. A firm the caller may not see, or that does
+// not exist, is not found.
+func firmScope(ctx context.Context, tx *store.Tx, p venue.Principal, named string) (string, error) {
+	if !p.IsOperator() {
+		if named != "" && named != p.ParticipantID {
+			return "", venue.NotFound("participant")
+		}
+		return p.ParticipantID, nil
+	}
+	if named != "" {
+		if !validID(named) {
+			return "", venue.NotFound("participant")
+		}
+		if _, err := tx.Participant(ctx, named); err != nil {
+			return "", err
+		}
+	}
+	return named, nil
+}
+
+// Accounts lists the caller's firm's accounts (every account for the
+// operator), each with its participant.
+func (s *Service) Accounts(ctx context.Context, p venue.Principal, f AccountFilter, page venue.Page) (List[AccountView], error) {
+	var out List[AccountView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		firm, err := firmScope(ctx, tx, p, f.ParticipantID)
+		if err != nil {
+			return err
+		}
+		sf := store.AccountFilter{Status: f.Status, Type: f.Type}
+		if firm != "" {
+			sf.ParticipantIDs = []string{firm}
+		}
+		as, next, err := tx.Accounts(ctx, sf, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		out.Items, err = accountViews(ctx, tx, as)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list accounts: %w", err)
+	}
+	return out, nil
+}
+
+// visibleAccount loads an account of the caller's firm (any account for
+// the operator), else not found.
+func visibleAccount(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Account, error) {
+	if !validID(id) {
+		return venue.Account{}, venue.NotFound("account")
+	}
+	a, err := tx.Account(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	if !owned(p, a.ParticipantID) {
+		return venue.Account{}, venue.NotFound("account")
+	}
+	return a, nil
+}
+
+// Account returns one of the caller's firm's accounts with its participant.
+func (s *Service) Account(ctx context.Context, p venue.Principal, id string) (AccountView, error) {
+	var out AccountView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		a, err := visibleAccount(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		views, err := accountViews(ctx, tx, []venue.Account{a})
+		if err == nil {
+			out = views[0]
+		}
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("get account: %w", err)
+	}
+	return out, nil
+}
+
+// Users lists the caller's firm's users (every user for the operator), each
+// with its participant and the participant's accounts.
+func (s *Service) Users(ctx context.Context, p venue.Principal, f UserFilter, page venue.Page) (List[UserView], error) {
+	var out List[UserView]
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		firm, err := firmScope(ctx, tx, p, f.ParticipantID)
+		if err != nil {
+			return err
+		}
+		us, next, err := tx.Users(ctx, store.UserFilter{ParticipantID: firm, Role: f.Role, Status: f.Status}, page)
+		if err != nil {
+			return err
+		}
+		out.Next = next
+		out.Items, err = userViews(ctx, tx, us)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("list users: %w", err)
+	}
+	return out, nil
+}
+
+// User returns one user of the caller's firm with its participant and the
+// participant's accounts.
+func (s *Service) User(ctx context.Context, p venue.Principal, id string) (UserView, error) {
+	if !validID(id) {
+		return UserView{}, venue.NotFound("user")
+	}
+	var out UserView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		u, err := tx.User(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !owned(p, u.ParticipantID) {
+			return venue.NotFound("user")
+		}
+		views, err := userViews(ctx, tx, []venue.User{u})
+		if err == nil {
+			out = views[0]
+		}
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("get user: %w", err)
+	}
+	return out, nil
+}
+
+// participantsByID loads the distinct participants of ids ("" skipped) in
+// one query.
+func participantsByID(ctx context.Context, tx *store.Tx, ids []string) (map[string]venue.Participant, error) {
+	seen := map[string]bool{}
+	distinct := []string{}
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			distinct = append(distinct, id)
+		}
+	}
+	ps, _, err := tx.Participants(ctx, distinct, venue.Page{})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]venue.Participant, len(ps))
+	for _, p := range ps {
+		out[p.ID] = p
+	}
+	return out, nil
+}
+
+// accountViews adds each account's participant.
+func accountViews(ctx context.Context, tx *store.Tx, as []venue.Account) ([]AccountView, error) {
+	ids := make([]string, 0, len(as))
+	for _, a := range as {
+		ids = append(ids, a.ParticipantID)
+	}
+	ps, err := participantsByID(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AccountView, 0, len(as))
+	for _, a := range as {
+		out = append(out, AccountView{Account: a, Participant: ps[a.ParticipantID]})
+	}
+	return out, nil
+}
+
+// userViews adds each user's participant and the participant's accounts,
+// loading both in one query each.
+func userViews(ctx context.Context, tx *store.Tx, us []venue.User) ([]UserView, error) {
+	ids := make([]string, 0, len(us))
+	for _, u := range us {
+		ids = append(ids, u.ParticipantID)
+	}
+	ps, err := participantsByID(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	firms := make([]string, 0, len(ps))
+	for id := range ps {
+		firms = append(firms, id)
+	}
+	accs, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: firms}, venue.Page{})
+	if err != nil {
+		return nil, err
+	}
+	byFirm := map[string][]venue.Account{}
+	for _, a := range accs {
+		byFirm[a.ParticipantID] = append(byFirm[a.ParticipantID], a)
+	}
+	out := make([]UserView, 0, len(us))
+	for _, u := range us {
+		v := UserView{User: u, Accounts: []venue.Account{}}
+		if part, ok := ps[u.ParticipantID]; ok {
+			v.Participant = &part
+			v.Accounts = append(v.Accounts, byFirm[u.ParticipantID]...)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -3,10 +3,14 @@ package trading
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
+
+// This file holds settlement providers: created by the operator, switched
+// and made default by their firm.
 
 // ProviderView is a settlement provider with its derived status: "default"
 // when it is its participant's default, else "active" or "disabled".
@@ -180,4 +184,65 @@ func (s *Service) providerTx(ctx context.Context, p venue.Principal, id string,
 	}
 	s.lookups.forgetParties() // a provider's state or a default changed
 	return nil
+}
+
+// CreateSettlementProvider registers a settlement provider for a
+// participant (and optionally one of its accounts). A PARTICIPANT_ADMIN
+// registers providers for its own firm.
+func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principal, sp venue.SettlementProvider) (ProviderView, error) {
+	if err := require(p, venue.RoleOperator, venue.RoleAdmin); err != nil {
+		return ProviderView{}, err
+	}
+	if !p.IsOperator() {
+		if sp.ParticipantID == "" {
+			sp.ParticipantID = p.ParticipantID
+		}
+		if sp.ParticipantID != p.ParticipantID {
+			return ProviderView{}, venue.NotFound("participant")
+		}
+	}
+	var v venue.Validator
+	v.Check(validID(sp.ParticipantID), "participant_id", "must be a participant id")
+	v.Check(strings.TrimSpace(sp.Provider) != "", "provider", "is required")
+	v.Check(sp.AccountID == "" || validID(sp.AccountID), "account_id", "must be an account id")
+	for _, f := range []struct{ name, value string }{{"provider", sp.Provider}, {"type", sp.Type}, {"swiat_id", sp.SwiatID},
+		{"d7_id", sp.D7ID}, {"pset", sp.PSET}, {"agent_name", sp.AgentName}, {"agent_bic", sp.AgentBIC},
+		{"agent_number", sp.AgentNumber}, {"localcode", sp.LocalCode}, {"csd_bic11", sp.CSDBIC11},
+		{"custody_account_number", sp.CustodyAccountNumber}, {"beneficiary_bic8", sp.BeneficiaryBIC8},
+		{"buyr_sell_name", sp.BuyrSellName}, {"buyr_sell_bic", sp.BuyrSellBIC}, {"safe", sp.Safe}} {
+		v.CheckLength(f.name, f.value, venue.MaxName)
+	}
+	if err := v.Err(); err != nil {
+		return ProviderView{}, err
+	}
+	now := s.clock()
+	sp.ID, sp.CreatedAt, sp.UpdatedAt = newID(), now, now
+	if sp.Type == "" {
+		sp.Type = "custodian"
+	}
+	var out ProviderView
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		part, err := tx.Participant(ctx, sp.ParticipantID)
+		if err != nil {
+			return err
+		}
+		if sp.AccountID != "" {
+			acc, err := tx.Account(ctx, sp.AccountID)
+			if err != nil {
+				return err
+			}
+			if acc.ParticipantID != sp.ParticipantID {
+				return venue.NotFound("account")
+			}
+		}
+		if err := tx.CreateSettlementProvider(ctx, &sp); err != nil {
+			return err
+		}
+		out = providerView(sp, part.DefaultSettlementProviderID)
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("create settlement provider: %w", err)
+	}
+	return out, nil
 }

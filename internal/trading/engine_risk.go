@@ -1,0 +1,56 @@
+package trading
+
+import (
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file holds the sequencer's risk check: the open quantity each firm
+// and user has, measured against the kinds of limit of risk.go.
+
+// addUse changes the open quantity counted against a participant's and a
+// user's limits.
+func (st *state) addUse(o *venue.Offer, d udecimal.Decimal) {
+	st.used[o.ParticipantID] = st.used[o.ParticipantID].Add(d)
+	st.usedUser[o.UserID] = st.usedUser[o.UserID].Add(d)
+}
+
+// use is the open quantity a limit of kind k counts now for a participant
+// and one of its users (0 for a per-offer cap, where nothing accumulates).
+func (st *state) use(k riskKind, participant, user string) udecimal.Decimal {
+	switch k.scope {
+	case perParticipant:
+		return st.used[participant]
+	case perUser:
+		return st.usedUser[user]
+	}
+	return udecimal.Zero
+}
+
+// checkRisk answers a limit error if adding `more` open quantity for o's
+// participant and user (with o's own open quantity becoming `total`) would
+// breach a limit of any kind, checked in the table's order.
+func (st *state) checkRisk(o *venue.Offer, total, more udecimal.Decimal) error {
+	lim := st.limits[o.ParticipantID]
+	for _, k := range riskKinds {
+		v, ok := lim[k.name]
+		if !ok {
+			continue // no such limit configured: not enforced
+		}
+		used := st.use(k, o.ParticipantID, o.UserID)
+		want := used.Add(more)
+		if k.scope == perOffer {
+			want = total
+		} else if !more.IsPos() {
+			continue // less open quantity never breaches a sum
+		}
+		if want.GreaterThan(v) {
+			return &venue.Error{Kind: venue.KindLimit, Message: fmt.Sprintf(
+				"risk limit %s breached: limit %s, in use %s, this request needs %s", k.name, v, used, want.Sub(used)),
+				Details: []venue.FieldIssue{{Field: "quantity", Issue: fmt.Sprintf("%s limit %s, in use %s", k.name, v, used)}}}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package trading
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/matching"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file holds the sequencer's state and its rebuild from the database:
+// the books, the open records, the reference data it trades on.
+
+// reference is the sequencer's reference data, published for the request
+// path: CreateOffer validates the instrument and market an offer names
+// against it instead of reading them from the database on every request.
+// It is replaced, never changed, whenever the state reloads reference data
+// (at start, after a rebuild and after every operator change).
+type reference struct {
+	markets     map[string]venue.Market
+	instruments map[string]venue.Instrument // with their market ids
+	bonds       map[string]bondmath.Bond
+	version     int64 // the database's reference version
+}
+
+// publishReference makes st's reference data the request path's.
+func (e *engine) publishReference(st *state) {
+	e.ref.Store(&reference{markets: st.markets, instruments: st.instruments, bonds: st.bonds, version: st.refVersion})
+}
+
+// reference returns the published reference data, or nil before start.
+func (e *engine) reference() *reference { return e.ref.Load() }
+
+// bookKey names one order book.
+type bookKey struct{ market, instrument string }
+
+// state is everything the sequencer owns.
+type state struct {
+	now         time.Time
+	books       map[bookKey]*matching.Book
+	open        map[string]*venue.Offer            // open offers, quotes and RFQs
+	otc         map[string]map[string]*venue.Offer // instrument → open firm offers on OTC markets
+	recipients  map[string]map[string]bool         // open RFQ → recipient → declined
+	rfqOwner    map[string]string                  // RFQ → requester participant
+	quotes      map[string]map[string]string       // open RFQ → dealer → its open quote
+	used        map[string]udecimal.Decimal        // open offer+quote quantity per participant
+	usedUser    map[string]udecimal.Decimal        // … per user
+	limits      map[string]map[string]udecimal.Decimal
+	cps         map[[2]string]bool
+	markets     map[string]venue.Market
+	instruments map[string]venue.Instrument
+	refVersion  int64 // the database's reference version the reference data is of
+	bonds       map[string]bondmath.Bond
+	priority    uint64
+	expiries    expiryHeap
+	fills       []matching.Fill
+	// tops are what each book's last price_change said; lasts its latest
+	// trade (price_change events, engine_prices.go).
+	tops  map[bookKey]bookTop
+	lasts map[bookKey]*lastTrade
+}
+
+func (e *engine) rebuild(ctx context.Context) (*state, error) {
+	st := &state{books: map[bookKey]*matching.Book{}, open: map[string]*venue.Offer{}, otc: map[string]map[string]*venue.Offer{},
+		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
+		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}}
+	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
+		if err := st.loadReference(ctx, tx); err != nil {
+			return err
+		}
+		var err error
+		if st.priority, err = tx.MaxPriority(ctx); err != nil {
+			return err
+		}
+		if err := st.loadLastTrades(ctx, tx); err != nil {
+			return err
+		}
+		offers, err := tx.OpenOffers(ctx)
+		if err != nil {
+			return err
+		}
+		for i := range offers {
+			o := &offers[i]
+			st.list(o)
+			if o.Type == venue.TypeRFQ {
+				rs, err := tx.Recipients(ctx, o.ID)
+				if err != nil {
+					return err
+				}
+				m := map[string]bool{}
+				for _, r := range rs {
+					m[r.ParticipantID] = r.Declined
+				}
+				st.recipients[o.ID] = m
+				st.rfqOwner[o.ID] = o.ParticipantID
+			} else {
+				st.addUse(o, o.Remaining())
+			}
+			if o.Type == venue.TypeQuote {
+				st.addQuote(o)
+			}
+			if o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
+				if err := st.book(o.MarketID, o.InstrumentID).Restore(bookOrder(o)); err != nil {
+					return fmt.Errorf("restore offer %s: %w", o.ID, err)
+				}
+			}
+			if o.ValidUntil != nil {
+				heap.Push(&st.expiries, expiry{at: *o.ValidUntil, id: o.ID})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rebuild engine state: %w", err)
+	}
+	return st, nil
+}
+
+func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
+	v, err := tx.ReferenceVersion(ctx)
+	if err != nil {
+		return err
+	}
+	st.refVersion = v
+	ms, _, err := tx.Markets(ctx, store.MarketFilter{}, venue.Page{})
+	if err != nil {
+		return err
+	}
+	st.markets = map[string]venue.Market{}
+	for _, m := range ms {
+		st.markets[m.ID] = m
+	}
+	ins, _, err := tx.Instruments(ctx, store.InstrumentFilter{}, venue.Page{})
+	if err != nil {
+		return err
+	}
+	listings, err := tx.InstrumentListings(ctx)
+	if err != nil {
+		return err
+	}
+	st.instruments, st.bonds = map[string]venue.Instrument{}, map[string]bondmath.Bond{}
+	for _, in := range ins {
+		in.MarketIDs = listings[in.ID]
+		st.instruments[in.ID] = in
+		if b, err := bondOf(in); err == nil {
+			st.bonds[in.ID] = b
+		}
+	}
+	rels, err := tx.CounterpartyRelations(ctx)
+	if err != nil {
+		return err
+	}
+	st.cps = map[[2]string]bool{}
+	for _, r := range rels {
+		st.cps[[2]string{r.ParticipantID, r.CounterpartyID}] = r.Enabled
+	}
+	ls, err := tx.AllRiskLimits(ctx)
+	if err != nil {
+		return err
+	}
+	st.limits = map[string]map[string]udecimal.Decimal{}
+	for _, l := range ls {
+		if st.limits[l.ParticipantID] == nil {
+			st.limits[l.ParticipantID] = map[string]udecimal.Decimal{}
+		}
+		st.limits[l.ParticipantID][l.Name] = l.Value
+	}
+	return nil
+}
+
+// eligible reports whether a and b are enabled counterparties of each
+// other.
+func (st *state) eligible(a, b string) bool {
+	return a != b && st.cps[[2]string{a, b}] && st.cps[[2]string{b, a}]
+}
+
+func (st *state) continuous(marketID string) bool {
+	return st.markets[marketID].FacilityType == venue.FacilityContinuous
+}
+
+func (st *state) book(market, instrument string) *matching.Book {
+	k := bookKey{market, instrument}
+	b := st.books[k]
+	if b == nil {
+		b = matching.New(matching.Config{AllOrNone: !st.markets[market].IsPartialFillAllowed, Eligible: st.eligible})
+		st.books[k] = b
+	}
+	return b
+}
+
+func bookOrder(o *venue.Offer) matching.Order {
+	side := matching.Bid
+	if o.Direction == venue.Ask {
+		side = matching.Ask
+	}
+	return matching.Order{ID: o.ID, Participant: o.ParticipantID, User: o.UserID, Side: side, Price: o.Price,
+		Quantity: o.Quantity, Filled: o.Filled, Market: o.MarketOrder, Seq: o.Priority}
+}

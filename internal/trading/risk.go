@@ -1,0 +1,145 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file holds risk limits (DESIGN §5): the kinds of limit, the
+// operator's setter and each firm's view of its limits and their use. The
+// sequencer enforces them (engine_risk.go).
+
+// riskScope is whose open quantity a kind of limit measures.
+type riskScope int
+
+const (
+	perOffer       riskScope = iota // one offer's or quote's own quantity
+	perParticipant                  // the firm's open offers and quotes together
+	perUser                         // the open offers and quotes one user entered
+)
+
+// riskKind is one kind of risk limit (values in nominal). The sequencer's
+// check, the use GET /participant/risk-limits shows, the setter's
+// validation and the limits a new participant starts with all read this
+// table: a new kind is one row.
+type riskKind struct {
+	name  string
+	scope riskScope
+}
+
+var riskKinds = []riskKind{
+	{venue.LimitMaxOffer, perOffer},
+	{venue.LimitAllOfferSum, perParticipant},
+	{venue.LimitAllOfferUserSum, perUser},
+}
+
+// RiskLimitNames lists the kinds of risk limit every participant carries.
+func RiskLimitNames() []string {
+	out := make([]string, len(riskKinds))
+	for i, k := range riskKinds {
+		out[i] = k.name
+	}
+	return out
+}
+
+func riskKindOf(name string) (riskKind, bool) {
+	for _, k := range riskKinds {
+		if k.name == name {
+			return k, true
+		}
+	}
+	return riskKind{}, false
+}
+
+// RiskLimitInput sets one risk limit.
+type RiskLimitInput struct {
+	Name string
+	// Value is the limit in nominal (≥ 0); nil when the request has none.
+	Value *udecimal.Decimal
+	// Issues are problems the adapter found decoding the request (a value
+	// that is not a decimal): the use case reports them with its own and
+	// changes nothing.
+	Issues []venue.FieldIssue
+}
+
+// SetRiskLimit sets one of a participant's limits.
+func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participantID string, in RiskLimitInput) (venue.RiskLimit, error) {
+	if err := require(p, venue.RoleOperator); err != nil {
+		return venue.RiskLimit{}, err
+	}
+	if !validID(participantID) {
+		return venue.RiskLimit{}, venue.NotFound("participant")
+	}
+	var v venue.Validator
+	for _, is := range in.Issues {
+		v.Addf(is.Field, "%s", is.Issue)
+	}
+	_, known := riskKindOf(in.Name)
+	v.Check(known, "name", "must be one of "+strings.Join(RiskLimitNames(), ", "))
+	if len(in.Issues) == 0 {
+		v.Check(in.Value != nil, "value", "is required")
+		v.Check(in.Value == nil || !in.Value.IsNeg(), "value", "must not be negative")
+		if in.Value != nil && venue.AmountIssue(*in.Value) != "" {
+			v.Addf("value", "%s", venue.AmountIssue(*in.Value))
+		}
+	}
+	if err := v.Err(); err != nil {
+		return venue.RiskLimit{}, err
+	}
+	var out venue.RiskLimit
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Participant(ctx, participantID); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.UpsertRiskLimit(ctx, &venue.RiskLimit{ID: newID(), ParticipantID: participantID, Name: in.Name,
+			Value: *in.Value, CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("set risk limit: %w", err)
+	}
+	if err := s.refreshEngine(ctx); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// RiskLimits returns the caller's firm's limits with their current use.
+// Use counts open offer and quote quantity; until trading exists it is 0.
+func (s *Service) RiskLimits(ctx context.Context, p venue.Principal) ([]venue.RiskLimit, error) {
+	if p.IsOperator() {
+		return nil, venue.Forbidden("risk limits belong to a participant; the operator reads them under /admin")
+	}
+	var out []venue.RiskLimit
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = tx.RiskLimits(ctx, p.ParticipantID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("risk limits: %w", err)
+	}
+	// Use is the engine's: the open offer and quote quantity it counts,
+	// for the caller's firm and the caller itself.
+	v, err := s.eng.do(ctx, func(st *state, b *batch) (any, error) {
+		used := map[string]udecimal.Decimal{}
+		for _, k := range riskKinds {
+			used[k.name] = st.use(k, p.ParticipantID, p.UserID)
+		}
+		return used, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("risk limits: %w", err)
+	}
+	used := v.(map[string]udecimal.Decimal)
+	for i := range out {
+		out[i].Used = used[out[i].Name]
+	}
+	return out, nil
+}
