@@ -83,7 +83,7 @@ func (v *batchVenue) batch(t *testing.T, label string, priority int) store.Batch
 	}
 	trade := venue.Trade{ID: newID(t), TransactionIdentificationCode: "TIC" + randomHex(t), MarketID: v.market.ID,
 		InstrumentID: v.instrument.ID, AskOrder: order(ask), BidOrder: order(bid), Status: "pending", Quantity: dec("40000"),
-		PricePerUnit: dec("99.125"), AccruedInterest: dec("312.33"), Price: dec("39962.33"), Fee: dec("0"),
+		PricePerUnit: dec("99.125"), AccruedInterest: dec("312.33"), SettlementAmount: dec("39962.33"), Fee: dec("0"),
 		SettlementDate: bondmath.MustDate(2030, 1, 15), ExecutionType: "continuous", CreatedAt: at(2), UpdatedAt: at(2)}
 	w := store.BatchWrite{Offers: []*venue.Offer{rfq, ask, bid},
 		Recipients: []store.RecipientWrite{{RFQID: rfq.ID, Recipient: store.Recipient{ParticipantID: v.dealer.ID}}},

@@ -20,7 +20,7 @@ func tradeInserts(e Engine, trades []venue.Trade) []statement {
 		for _, t := range trades[from : from+n] {
 			args = append(args, t.ID, t.TransactionIdentificationCode, t.MarketID, t.InstrumentID, t.AskOrder.ID,
 				t.BidOrder.ID, t.AskOrder.ParticipantID, t.BidOrder.ParticipantID, t.Status, t.Quantity.String(),
-				t.PricePerUnit.String(), t.AccruedInterest.String(), t.Price.String(), t.Fee.String(),
+				t.PricePerUnit.String(), t.AccruedInterest.String(), t.SettlementAmount.String(), t.Fee.String(),
 				t.SettlementDate.String(), t.ExecutionType, ms(t.CreatedAt), ms(t.UpdatedAt))
 		}
 		out = append(out, statement{query: `INSERT INTO trades (id, transaction_identification_code, market_id, instrument_id,
@@ -69,7 +69,7 @@ func scanTrade(r *sql.Rows) (venue.Trade, error) {
 	var created, updated, aCreated, aUpdated, bCreated, bUpdated int64
 	a, b := &t.AskOrder, &t.BidOrder
 	err := r.Scan(&t.ID, &t.TransactionIdentificationCode, &t.MarketID, &t.InstrumentID, &t.Status,
-		decimal{&t.Quantity}, decimal{&t.PricePerUnit}, decimal{&t.AccruedInterest}, decimal{&t.Price}, decimal{&t.Fee},
+		decimal{&t.Quantity}, decimal{&t.PricePerUnit}, decimal{&t.AccruedInterest}, decimal{&t.SettlementAmount}, decimal{&t.Fee},
 		&settle, &t.ExecutionType, &created, &updated,
 		&a.ID, &a.OfferID, &a.Direction, &a.ParticipantID, &a.AccountID, &a.MarketID, &a.InstrumentID,
 		decimal{&a.Quantity}, decimal{&a.PricePerUnit}, decimal{&a.Filled}, &a.Status, &a.Type, &aCreated, &aUpdated,

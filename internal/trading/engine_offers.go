@@ -139,7 +139,7 @@ func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Deci
 	acc := st.accrued(ask.InstrumentID, settle, qty)
 	t := venue.Trade{ID: newID(), MarketID: ask.MarketID, InstrumentID: ask.InstrumentID, Status: "successful",
 		Quantity: qty, PricePerUnit: price, AccruedInterest: acc,
-		Price: bondmath.SettlementAmount(qty, price, udecimal.Zero).RoundHAZ(centDigits).Add(acc), Fee: udecimal.Zero,
+		SettlementAmount: bondmath.SettlementAmount(qty, price, udecimal.Zero).RoundHAZ(centDigits).Add(acc), Fee: udecimal.Zero,
 		SettlementDate: settle, ExecutionType: exec, CreatedAt: st.now, UpdatedAt: st.now}
 	t.TransactionIdentificationCode = "BV" + strings.ToUpper(strings.ReplaceAll(t.ID, "-", ""))
 	order := func(o *venue.Offer) venue.Order {

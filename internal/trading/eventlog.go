@@ -257,7 +257,7 @@ type logTrade struct {
 // from its order.create event.
 func toLogTrade(t *venue.Trade) logTrade {
 	out := logTrade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, MarketID: t.MarketID,
-		InstrumentID: t.InstrumentID, Status: t.Status, Quantity: toLogNum(t.Quantity), Price: toLogNum(t.Price),
+		InstrumentID: t.InstrumentID, Status: t.Status, Quantity: toLogNum(t.Quantity), Price: toLogNum(t.SettlementAmount),
 		PricePerUnit: toLogNum(t.PricePerUnit), AccruedInterest: t.AccruedInterest.String(), Fee: toLogNum(t.Fee),
 		SettlementDate: orNull(t.SettlementDate.String()), ExecutionType: t.ExecutionType,
 		CreatedAt: toLogTime(t.CreatedAt), UpdatedAt: toLogTime(t.UpdatedAt),
@@ -270,7 +270,7 @@ func (l *logTrade) trade(d *logDecoder) *venue.Trade {
 	return &venue.Trade{ID: l.ID, TransactionIdentificationCode: l.TransactionIdentificationCode, MarketID: l.MarketID,
 		InstrumentID: l.InstrumentID, AskOrder: l.AskOrder.order(d), BidOrder: l.BidOrder.order(d), Status: l.Status,
 		Quantity: d.num(l.Quantity), PricePerUnit: d.num(l.PricePerUnit), AccruedInterest: d.text(l.AccruedInterest),
-		Price: d.num(l.Price), Fee: d.num(l.Fee), SettlementDate: d.date(l.SettlementDate),
+		SettlementAmount: d.num(l.Price), Fee: d.num(l.Fee), SettlementDate: d.date(l.SettlementDate),
 		ExecutionType: l.ExecutionType, CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
 }
 

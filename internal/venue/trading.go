@@ -104,11 +104,13 @@ type Trade struct {
 	Quantity                      udecimal.Decimal
 	PricePerUnit                  udecimal.Decimal // clean, percent of par
 	AccruedInterest               udecimal.Decimal // amount for Quantity
-	Price                         udecimal.Decimal // settlement amount: Quantity × clean/100 + accrued
-	Fee                           udecimal.Decimal
-	SettlementDate                bondmath.Date
-	ExecutionType                 string
-	CreatedAt, UpdatedAt          time.Time
+	// SettlementAmount is the cash the buyer pays: Quantity × clean/100 +
+	// accrued interest (the spec's trade "price").
+	SettlementAmount     udecimal.Decimal
+	Fee                  udecimal.Decimal
+	SettlementDate       bondmath.Date
+	ExecutionType        string
+	CreatedAt, UpdatedAt time.Time
 }
 
 // Order is one side of a trade: the offer's part in the fill.

@@ -159,7 +159,7 @@ type Trade struct {
 func TradeOf(t venue.Trade) Trade {
 	return Trade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, AskOrderID: t.AskOrder.ID,
 		BidOrderID: t.BidOrder.ID, MarketID: t.MarketID, InstrumentID: t.InstrumentID, Status: t.Status,
-		Quantity: NumOf(t.Quantity), Price: NumOf(t.Price), PricePerUnit: NumOf(t.PricePerUnit),
+		Quantity: NumOf(t.Quantity), Price: NumOf(t.SettlementAmount), PricePerUnit: NumOf(t.PricePerUnit),
 		AccruedInterest: t.AccruedInterest.String(), Fee: NumOf(t.Fee), SettlementDate: t.SettlementDate.String(),
 		ExecutionType: t.ExecutionType, CreatedAt: Time(t.CreatedAt), UpdatedAt: Time(t.UpdatedAt)}
 }
