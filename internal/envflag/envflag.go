@@ -60,11 +60,8 @@ func (g Getenv) Duration(key string, def time.Duration) time.Duration {
 // live heap grows with the book while requests allocate at a steady rate:
 // at Go's default of 100 the collector marks the whole book again every
 // time the heap doubles, about a fifth of the CPU under offer-entry load.
-// 800 lets the heap reach nine times the live data between collections.
-// Against 400, measured in pairs of bvload runs (scenario c, SQLite), it
-// took the 99th percentile from 11.7–13.3 ms to 9.8–11.0 ms in each of
-// five pairs, at the same throughput: fewer mark phases, each of which
-// takes a quarter of the CPU for a few hundred milliseconds.
+// 800 lets the heap reach nine times the live data between collections:
+// fewer mark phases, a shorter tail of latencies (docs/decisions.md).
 const GCPercent = 800
 
 // MemoryShare is the part of the machine's memory (or of the control

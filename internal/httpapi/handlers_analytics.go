@@ -10,7 +10,7 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// termsBody is the bond calculator's request body (DESIGN §6).
+// termsBody is the bond calculator's request body (docs/design.md §6).
 type termsBody struct {
 	DayCount        *string      `json:"day_count"`
 	Coupon          decimalInput `json:"coupon"`

@@ -465,7 +465,7 @@ func checkSchema(t *testing.T, r *response, name string) {
 	}
 }
 
-// checkErrorBody asserts DESIGN §3's error contract directly: JSON, an id
+// checkErrorBody asserts docs/design.md §3's error contract directly: JSON, an id
 // that is a UUID equal to X-Request-Id, statusCode equal to the status, and
 // the request path.
 func checkErrorBody(t *testing.T, r *response) {

@@ -139,12 +139,8 @@ func openSQLite(cfg Config) (*DB, error) {
 	// memory instead of spilling it to a temporary file.
 	//
 	// Checkpoints stay SQLite's: the commit that takes the log past 1 000
-	// pages copies it back into the database file. Running them instead
-	// from a connection of their own every 200 ms (PASSIVE, never blocking
-	// the writer) left throughput unchanged but made about one commit in
-	// 400 take more than 10 ms (most likely the checkpoint's fsync of the
-	// database file holding up the log's), against none inline: bvload's
-	// p99 went from about 15 ms to about 20 ms.
+	// pages copies it back into the database file. Checkpoints of their own
+	// lengthened the tail of commit times (docs/decisions.md).
 	write, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=temp_store(MEMORY)&"+common)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)

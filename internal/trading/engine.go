@@ -13,20 +13,15 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// The engine is the sequencer of DESIGN §7: one goroutine owns the books,
+// The engine is the sequencer of docs/design.md §7: one goroutine owns the books,
 // the open offers and the risk state and applies commands in arrival order.
 // Commands that arrive together form a batch; the batch's writes and events
 // are persisted in one database transaction (group commit) and the callers
 // are answered only after that commit. If the commit fails, every caller
 // in the batch gets an error and the state is rebuilt from the database, so
-// memory never runs ahead of what is durable.
-//
-// Applying the next batch while the previous one commits (a committer
-// goroutine of its own) was tried and measured: with callers that wait for
-// their answers, as trading clients do, it splits them into two cohorts
-// committing in turn, twice the transactions for the same offers. Offer
-// entry came out no faster on SQLite and slower on PostgreSQL (bvload
-// scenario c, BenchmarkOfferEntry), so the loop applies and commits in turn.
+// memory never runs ahead of what is durable. The loop applies and commits
+// in turn: callers wait for their answers, so a committer of its own would
+// split them into cohorts committing in turn (docs/decisions.md).
 
 // maxBatch bounds the commands applied per transaction.
 const maxBatch = 256
@@ -36,11 +31,9 @@ const maxBatch = 256
 // to commitLinger to fill to lingerBatch commands before applying it. A
 // transaction costs much the same whether it writes one offer or thirty
 // (its fsync, the log pages it writes), so on a busy venue fewer, fuller
-// batches leave more CPU for the requests themselves: on the two-core
-// reference machine the linger raised offer entry by a fifth to a third
-// (bvload, scenario c; batches of 26 instead of 16). "Under load" means the previous batch held
-// lingerSiblings commands or more, so a lone command on a quiet venue
-// never waits.
+// batches leave more CPU for the requests themselves (docs/decisions.md).
+// "Under load" means the previous batch held lingerSiblings commands or
+// more, so a lone command on a quiet venue never waits.
 const (
 	commitLinger   = 300 * time.Microsecond
 	lingerBatch    = 32

@@ -17,7 +17,7 @@ import (
 // amend, cancel, read and list. The rules they share are offerrules.go's;
 // the sequencer applies them (engine_offers.go).
 
-// OfferInput is the create body of an offer, a quote or an RFQ (spec §4.2).
+// OfferInput is the create body of an offer, a quote or an RFQ (docs/rest-interface.md §4.2).
 // Server-owned fields (id, status, filled_quantity, accrued_interest,
 // timestamps) are not part of it.
 type OfferInput struct {
@@ -330,7 +330,7 @@ func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResu
 	return v.(OfferResult), nil
 }
 
-// ChangeInput is the update entity of an offer or RFQ (spec §4.3).
+// ChangeInput is the update entity of an offer or RFQ (docs/rest-interface.md §4.3).
 type ChangeInput struct {
 	Price          *udecimal.Decimal
 	Quantity       *udecimal.Decimal

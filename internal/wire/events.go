@@ -26,7 +26,7 @@ func LimitEntryOf(e trading.LimitEntry) LimitEntry {
 		IsMarketOrder: e.IsMarketOrder, IsOffer: e.IsOffer}
 }
 
-// PriceChange is the instrument.price_change record (DESIGN §8).
+// PriceChange is the instrument.price_change record (docs/design.md §8).
 type PriceChange struct {
 	InstrumentID string      `json:"instrument_id"`
 	MarketID     string      `json:"market_id"`
