@@ -137,7 +137,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	baseURL := "http://" + ln.Addr().String()
 	if *demoFlag {
-		loaded, err := demo.Load(ctx, svc, db.dataDir, baseURL)
+		_, loaded, err := demo.Load(ctx, svc, db.dataDir, baseURL)
 		if err != nil {
 			ln.Close()
 			return err

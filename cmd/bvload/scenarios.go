@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -109,12 +108,9 @@ type demoVenue struct {
 // book of a run holds hundreds of thousands of offers).
 func loadDemo(ctx context.Context, svc *trading.Service, db *store.DB, dir string) (demoVenue, error) {
 	var dv demoVenue
-	if _, err := demo.Load(ctx, svc, dir, ""); err != nil {
-		return dv, err
-	}
-	creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
+	creds, _, err := demo.Load(ctx, svc, dir, "")
 	if err != nil {
-		return dv, fmt.Errorf("read demo credentials: %w", err)
+		return dv, err
 	}
 	unlimited := udecimal.MustParse("999999999999999999") // the largest amount the venue takes
 	for _, p := range creds.Participants {

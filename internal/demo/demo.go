@@ -46,26 +46,25 @@ type Participant struct {
 	Users      []UserCred `json:"users"`
 }
 
-// Load fills an empty venue with demo data and writes the credentials
-// file. On a venue that already holds participants or users it changes
-// nothing and reports loaded = false.
-func Load(ctx context.Context, svc *trading.Service, dataDir, baseURL string) (loaded bool, err error) {
+// Load fills an empty venue with demo data, writes the credentials file
+// and returns the credentials. On a venue that already holds participants
+// or users it changes nothing and reports loaded = false.
+func Load(ctx context.Context, svc *trading.Service, dataDir, baseURL string) (creds Credentials, loaded bool, err error) {
 	empty, err := svc.Empty(ctx)
 	if err != nil {
-		return false, fmt.Errorf("demo: %w", err)
+		return creds, false, fmt.Errorf("demo: %w", err)
 	}
 	if !empty {
-		return false, nil
+		return creds, false, nil
 	}
-	creds, err := load(ctx, svc)
-	if err != nil {
-		return false, fmt.Errorf("demo: %w", err)
+	if creds, err = load(ctx, svc); err != nil {
+		return creds, false, fmt.Errorf("demo: %w", err)
 	}
 	creds.BaseURL = baseURL
 	if err := writeCredentials(filepath.Join(dataDir, CredentialsFile), creds); err != nil {
-		return true, fmt.Errorf("demo: %w", err)
+		return creds, true, fmt.Errorf("demo: %w", err)
 	}
-	return true, nil
+	return creds, true, nil
 }
 
 func writeCredentials(path string, c Credentials) error {

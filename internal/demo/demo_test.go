@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
@@ -18,7 +20,7 @@ func TestLoad(t *testing.T) {
 		ctx := context.Background()
 		svc := testenv.Service(t, e, trading.Config{})
 		dir := t.TempDir()
-		loaded, err := demo.Load(ctx, svc, dir, "http://127.0.0.1:8080")
+		returned, loaded, err := demo.Load(ctx, svc, dir, "http://127.0.0.1:8080")
 		if err != nil || !loaded {
 			t.Fatalf("Load() = %v, %v, want true, nil", loaded, err)
 		}
@@ -33,6 +35,9 @@ func TestLoad(t *testing.T) {
 		c, err := demo.ReadCredentials(path)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if d := cmp.Diff(c, returned); d != "" {
+			t.Errorf("Load() returned other credentials than it wrote (-file +returned):\n%s", d)
 		}
 		if c.BaseURL != "http://127.0.0.1:8080" || c.Operator.ClientID == "" || c.Operator.ClientSecret == "" {
 			t.Errorf("credentials header = %+v, want base_url and an operator credential", c)
@@ -110,7 +115,7 @@ func TestLoad(t *testing.T) {
 
 		// A second start with --demo changes nothing.
 		before, _ := os.ReadFile(path)
-		loaded, err = demo.Load(ctx, svc, dir, "http://127.0.0.1:9999")
+		_, loaded, err = demo.Load(ctx, svc, dir, "http://127.0.0.1:9999")
 		if err != nil || loaded {
 			t.Fatalf("second Load() = %v, %v, want false, nil", loaded, err)
 		}

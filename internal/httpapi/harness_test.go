@@ -24,7 +24,6 @@ import (
 	"cmp"
 
 	"github.com/bondvenue/bondvenue/internal/apidoc"
-	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -93,11 +92,11 @@ func (o options) server(now func() time.Time) httpapi.Config {
 }
 
 // service is the part of o that configures the service.
-func (o options) service(now func() time.Time, hasher *auth.Hasher) trading.Config {
+func (o options) service(now func() time.Time) trading.Config {
 	if o.rateLimit == 0 {
 		o.rateLimit, o.rateBurst = 1e9, 1e9
 	}
-	return trading.Config{Now: now, TokenTTL: o.tokenTTL, Hasher: hasher, Logger: slog.New(slog.DiscardHandler),
+	return trading.Config{Now: now, TokenTTL: o.tokenTTL, Logger: slog.New(slog.DiscardHandler),
 		RateLimit: o.rateLimit, RateBurst: o.rateBurst}
 }
 
@@ -121,21 +120,7 @@ func newEnv(t *testing.T, e store.Engine, o options) *env {
 	t.Helper()
 	clk := testenv.NewClock(pinned)
 	db := testenv.Open(t, e)
-	hasher := auth.FastHasher
-	svc := trading.New(db, o.service(clk.Now, &hasher))
-	if err := svc.Start(context.Background()); err != nil {
-		t.Fatalf("Start() = %v", err)
-	}
-	t.Cleanup(svc.Close)
-	dir := t.TempDir()
-	ctx := context.Background()
-	if _, err := demo.Load(ctx, svc, dir, "http://bondvenue.test"); err != nil {
-		t.Fatalf("demo.Load() = %v", err)
-	}
-	creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, creds := testenv.Demo(t, db, o.service(clk.Now))
 	v := &env{engine: e, svc: svc, db: db, clock: clk, creds: creds, tokens: map[who]string{}, owners: map[string]owner{}}
 	v.serve(t, o)
 	// Every demo user signs in first, so last_active reads the same

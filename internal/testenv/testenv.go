@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver for the admin connection
@@ -127,6 +128,28 @@ func Service(t testing.TB, e store.Engine, cfg trading.Config) *trading.Service 
 	}
 	t.Cleanup(svc.Close)
 	return svc
+}
+
+// Demo starts a service with cfg on db (a fresh, migrated database), loads
+// the demo venue into it and returns both, with the demo credentials: the
+// venue every package's tests start from. The service is closed when the
+// test ends. A nil cfg.Hasher hashes secrets cheaply (tests only).
+func Demo(t testing.TB, db *store.DB, cfg trading.Config) (*trading.Service, demo.Credentials) {
+	t.Helper()
+	if cfg.Hasher == nil {
+		h := auth.FastHasher
+		cfg.Hasher = &h
+	}
+	svc := trading.New(db, cfg)
+	if err := svc.Start(context.Background()); err != nil {
+		t.Fatalf("start trading engine: %v", err)
+	}
+	t.Cleanup(svc.Close)
+	creds, loaded, err := demo.Load(context.Background(), svc, t.TempDir(), "http://bondvenue.test")
+	if err != nil || !loaded {
+		t.Fatalf("demo.Load() = %v, loaded %v", err, loaded)
+	}
+	return svc, creds
 }
 
 // ForEach runs fn as a subtest per engine.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -59,16 +58,7 @@ func newDemoVenueWith(t *testing.T, db *store.DB, cfg trading.Config) *demoVenue
 	ctx := context.Background()
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	v := &demoVenue{db: db, cfg: cfg}
-	v.start(t)
-	dir := t.TempDir()
-	if _, err := demo.Load(ctx, v.svc, dir, "http://bondvenue.test"); err != nil {
-		t.Fatalf("demo.Load() = %v", err)
-	}
-	creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.creds = creds
+	v.svc, v.creds = testenv.Demo(t, db, cfg)
 	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
 	if err != nil {
 		t.Fatalf("Markets() = %v", err)

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -73,17 +71,9 @@ type benchTrader struct {
 func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 	b.Helper()
 	ctx := context.Background()
-	h := auth.FastHasher
 	v := &benchVenue{db: testenv.Open(b, e)}
-	v.svc = trading.New(v.db, trading.Config{Hasher: &h, Logger: slog.New(slog.DiscardHandler)})
-	dir := b.TempDir()
-	if _, err := demo.Load(ctx, v.svc, dir, "http://bondvenue.test"); err != nil {
-		b.Fatalf("demo.Load() = %v", err)
-	}
-	creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
-	if err != nil {
-		b.Fatal(err)
-	}
+	var creds demo.Credentials
+	v.svc, creds = testenv.Demo(b, v.db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
 	unlimited := udecimal.MustParse("999999999999999999") // the largest amount the venue takes
 	for _, p := range creds.Participants {
 		for _, name := range trading.RiskLimitNames() {
@@ -98,10 +88,6 @@ func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 			}
 		}
 	}
-	if err := v.svc.Start(ctx); err != nil {
-		b.Fatalf("Start() = %v", err)
-	}
-	b.Cleanup(v.svc.Close)
 	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
 	if err != nil {
 		b.Fatalf("Markets() = %v", err)
