@@ -246,17 +246,9 @@ func (r *reader) sees(e *Event) bool {
 	return r.p.ParticipantID != "" && slices.Contains(e.audience, r.p.ParticipantID)
 }
 
-// view returns e as the reader may see it, and whether it may see it at
-// all. The record is copied before anything is blanked: events are shared
-// between readers.
-func (r *reader) view(e Event) (Event, bool) {
-	if !r.sees(&e) {
-		return e, false
-	}
-	return r.redact(e), true
-}
-
-// redact returns e as the reader may see it, an event it may read.
+// redact returns e, an event the reader may read (sees), as the reader may
+// see it. The record is copied before anything is blanked: events are
+// shared between readers.
 func (r *reader) redact(e Event) Event {
 	switch {
 	case e.Offer != nil:
