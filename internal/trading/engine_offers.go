@@ -150,10 +150,8 @@ func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Deci
 	}
 	t.AskOrder, t.BidOrder = order(ask), order(bid)
 	b.trades = append(b.trades, t)
-	b.event(Event{Type: EventTradeCreate, Trade: tradeForLog(t), owner: ask.ParticipantID, audience: []string{bid.ParticipantID}})
-	for _, o := range []venue.Order{t.AskOrder, t.BidOrder} {
-		b.event(Event{Type: EventOrderCreate, Order: &o, owner: o.ParticipantID})
-	}
+	rec := t
+	b.event(Event{Type: EventTradeCreate, Trade: &rec, owner: ask.ParticipantID, audience: []string{bid.ParticipantID}})
 	b.traded(t)
 	return t
 }

@@ -252,18 +252,17 @@ type logTrade struct {
 	BidOrder                      logOrder `json:"bid_order"`
 }
 
-// toLogTrade keeps a trade for its trade.create event. Both firms read the
-// one event, so neither order keeps its account: each firm learns its own
-// from its order.create event.
+// toLogTrade keeps a trade for its trade.create event, with both orders'
+// accounts (events written before the log had a format of its own have
+// none). Readers see the trade without them (reader.redact) and their own
+// order with its account (order.create).
 func toLogTrade(t *venue.Trade) logTrade {
-	out := logTrade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, MarketID: t.MarketID,
+	return logTrade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, MarketID: t.MarketID,
 		InstrumentID: t.InstrumentID, Status: t.Status, Quantity: toLogNum(t.Quantity), Price: toLogNum(t.SettlementAmount),
 		PricePerUnit: toLogNum(t.PricePerUnit), AccruedInterest: t.AccruedInterest.String(), Fee: toLogNum(t.Fee),
 		SettlementDate: orNull(t.SettlementDate.String()), ExecutionType: t.ExecutionType,
 		CreatedAt: toLogTime(t.CreatedAt), UpdatedAt: toLogTime(t.UpdatedAt),
 		AskOrder: toLogOrder(&t.AskOrder), BidOrder: toLogOrder(&t.BidOrder)}
-	out.AskOrder.AccountID, out.BidOrder.AccountID = "", ""
-	return out
 }
 
 func (l *logTrade) trade(d *logDecoder) *venue.Trade {
@@ -272,12 +271,6 @@ func (l *logTrade) trade(d *logDecoder) *venue.Trade {
 		Quantity: d.num(l.Quantity), PricePerUnit: d.num(l.PricePerUnit), AccruedInterest: d.text(l.AccruedInterest),
 		SettlementAmount: d.num(l.Price), Fee: d.num(l.Fee), SettlementDate: d.date(l.SettlementDate),
 		ExecutionType: l.ExecutionType, CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
-}
-
-// tradeForLog is t as its trade.create event carries it (toLogTrade).
-func tradeForLog(t venue.Trade) *venue.Trade {
-	t.AskOrder.AccountID, t.BidOrder.AccountID = "", ""
-	return &t
 }
 
 type logIndicative struct {
@@ -395,8 +388,6 @@ func encodeRecord(e *Event) ([]byte, error) {
 		v = toLogOffer(e.Offer)
 	case e.Trade != nil:
 		v = toLogTrade(e.Trade)
-	case e.Order != nil:
-		v = toLogOrder(e.Order)
 	case e.IndicativePrice != nil:
 		v = toLogIndicative(e.IndicativePrice)
 	case e.News != nil:
@@ -422,11 +413,6 @@ func decodeRecord(e *Event, data []byte) error {
 		var l logTrade
 		unmarshal(&l)
 		e.Trade = l.trade(&d)
-	case "order":
-		var l logOrder
-		unmarshal(&l)
-		o := l.order(&d)
-		e.Order = &o
 	case "indicative_price":
 		var l logIndicative
 		unmarshal(&l)

@@ -16,7 +16,9 @@ import (
 // families (create, update, delete).
 const (
 	EventTradeCreate = "trade.create"
-	// EventOrderCreate is one order of a trade, for its own firm only.
+	// EventOrderCreate is one order of a trade, for its own firm only. It
+	// is not an entry of the log of its own: the feed derives it from the
+	// trade.create, whose sequence number it carries and which it follows.
 	EventOrderCreate = "order.create"
 	// EventPriceChange is a change of an instrument's best bid or ask on
 	// one market, or a trade on it (PriceChange).
@@ -35,7 +37,7 @@ type Event struct {
 
 	Offer           *venue.Offer           // offer.*, rfq.*, quote.*
 	Trade           *venue.Trade           // trade.create: its orders name no account
-	Order           *venue.Order           // order.create: the reader's own order
+	Order           *venue.Order           // order.create: the reader's own order, with its account
 	IndicativePrice *venue.IndicativePrice // indicative_price.*
 	News            *venue.News            // news.create
 	PriceChange     *PriceChange           // instrument.price_change
@@ -254,6 +256,12 @@ func (r *reader) redact(e Event) Event {
 	case e.Offer != nil:
 		o := offerFor(r.p, *e.Offer)
 		e.Offer = &o
+	case e.Trade != nil:
+		// Both firms read the one event (always so): neither order's
+		// account shows; each firm reads its own in its order.create.
+		t := *e.Trade
+		t.AskOrder.AccountID, t.BidOrder.AccountID = "", ""
+		e.Trade = &t
 	case e.IndicativePrice != nil:
 		ip := audience{p: r.p, cps: r.cps}.redact(*e.IndicativePrice)
 		e.IndicativePrice = &ip
@@ -280,6 +288,26 @@ func (r *reader) entry(le *LimitEntry) *LimitEntry {
 	}
 	out.ParticipantName, out.ParticipantLEI = r.names(le.ParticipantID)
 	return &out
+}
+
+// withDerived appends to dst the events the reader receives of log event
+// e, which it may read: e itself if the filter selects it, then for a
+// trade.create the order.create of each order of the reader's own firm (all
+// for the operator), with e's sequence number. It returns dst.
+func (r *reader) withDerived(dst []Event, e *Event, filter *EventFilter) []Event {
+	if filter.match(e) {
+		dst = append(dst, r.redact(*e))
+	}
+	if e.Trade == nil {
+		return dst
+	}
+	for _, o := range []venue.Order{e.Trade.AskOrder, e.Trade.BidOrder} {
+		d := Event{Seq: e.Seq, Type: EventOrderCreate, OccurredAt: e.OccurredAt, Order: &o, owner: o.ParticipantID}
+		if r.sees(&d) && filter.match(&d) {
+			dst = append(dst, d)
+		}
+	}
+	return dst
 }
 
 // offerFor returns an offer, RFQ or quote as p may see it (docs/design.md §2):

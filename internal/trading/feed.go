@@ -47,6 +47,9 @@ const (
 	feedPoll = time.Second
 	// feedPage is how many events one read of the log takes.
 	feedPage = 500
+	// minFeedBuffer holds the most one log event sends (a trade and its
+	// two orders, for the operator) with room to spare.
+	minFeedBuffer = 8
 )
 
 // feed is the committed-event feed of one Service.
@@ -292,7 +295,9 @@ func (s *Subscription) Close() {
 // Subscribe follows the event log for p: it yields the events with a
 // sequence number above afterSeq that p may see and filter selects,
 // redacted for p, in sequence order, first from the log and then live as
-// they commit, without gap or duplicate. A subscriber that falls more than
+// they commit, without gap or duplicate. Each trade.create is followed by
+// the order.create of p's own orders in it, under the same sequence
+// number (GET /events, Events, has the trade only). A subscriber that falls more than
 // its buffer (filter.Buffer, else Config.FeedBuffer) behind is cut off with ErrSlowConsumer and
 // may resume from the last sequence number it received; the writers never
 // wait for it. It ends when ctx ends or Close is called.
@@ -325,6 +330,7 @@ func (s *Service) Subscribe(ctx context.Context, p venue.Principal, afterSeq int
 	if size <= 0 {
 		size = s.feedBuffer
 	}
+	size = max(size, minFeedBuffer)
 	out := make(chan Event, size)
 	sctx, cancel := context.WithCancel(ctx)
 	sub := &Subscription{C: out, cancel: cancel, done: make(chan struct{})}
@@ -338,8 +344,9 @@ func (s *Service) Subscribe(ctx context.Context, p venue.Principal, afterSeq int
 }
 
 // follow feeds out until ctx ends or the reader falls behind.
-func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter EventFilter, out chan<- Event) error {
+func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter EventFilter, out chan Event) error {
 	refreshed := s.now()
+	var pending []Event // what one log event sends
 	for {
 		if now := s.now(); now.Sub(refreshed) >= lookupTTL { // counterparty changes reach the view
 			if err := s.refreshReader(ctx, r); err != nil {
@@ -353,14 +360,13 @@ func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter Ev
 			if err != nil {
 				return err
 			}
-			for _, e := range page {
-				if !filter.match(&e) {
-					continue
-				}
-				select {
-				case out <- r.redact(e):
-				case <-ctx.Done():
-					return ctx.Err()
+			for i := range page {
+				for _, e := range r.withDerived(pending[:0], &page[i], &filter) {
+					select {
+					case out <- e:
+					case <-ctx.Done():
+						return ctx.Err()
+					}
 				}
 			}
 			cursor = covered
@@ -378,17 +384,21 @@ func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter Ev
 		for i := range evs {
 			e := &evs[i]
 			cursor = e.Seq
-			if !r.sees(e) || !filter.match(e) {
+			if !r.sees(e) {
 				continue
 			}
-			select {
-			case out <- r.redact(*e):
-			case <-ctx.Done():
-				return ctx.Err()
-			default:
+			// A log event and what derives from it go out whole or not at
+			// all, so a subscriber resuming after the last sequence number
+			// it received misses nothing of it. (This goroutine alone
+			// sends: the room it sees can only grow.)
+			pending = r.withDerived(pending[:0], e, &filter)
+			if cap(out)-len(out) < len(pending) {
 				s.log.Warn("event feed: slow subscriber cut off", "participant", r.p.ParticipantID,
 					"user", r.p.UserID, "seq", e.Seq)
 				return ErrSlowConsumer
+			}
+			for _, d := range pending {
+				out <- d
 			}
 		}
 	}

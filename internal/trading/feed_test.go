@@ -135,15 +135,56 @@ func follow(sub *trading.Subscription) *received {
 }
 
 // await waits until r has received the last of want, then, once nothing
-// more arrives, compares everything it received with want.
-func await(t *testing.T, name string, r *received, want []trading.Event) {
+// more arrives, compares everything it received with want (the log's
+// events, as Events answers them) and with the orders of the trades
+// among them (the feed's order.create, svc.Trade's orders for p).
+func await(t *testing.T, name string, r *received, svc *trading.Service, p venue.Principal, want []trading.Event) {
 	t.Helper()
 	if len(want) == 0 {
 		t.Fatalf("%s: no events to wait for", name)
 	}
 	waitFor(t, func() bool { return r.last() >= want[len(want)-1].Seq })
 	time.Sleep(100 * time.Millisecond) // an event beyond the log's would arrive meanwhile
-	sameEvents(t, name, r.all(), want)
+	got := r.all()
+	var logged []trading.Event
+	for i, e := range got {
+		if e.Type == trading.EventOrderCreate {
+			continue
+		}
+		logged = append(logged, e)
+		if e.Type != trading.EventTradeCreate {
+			continue
+		}
+		// The trade's orders of p's firm follow it, under its sequence
+		// number, each as the trade shows p its own order.
+		tv, err := svc.Trade(context.Background(), p, e.Trade.ID)
+		if err != nil {
+			t.Fatalf("%s: Trade(%s) = %v", name, e.Trade.ID, err)
+		}
+		var wantOrders []string
+		for _, o := range []venue.Order{tv.AskOrder, tv.BidOrder} {
+			if p.IsOperator() || o.ParticipantID == p.ParticipantID {
+				wantOrders = append(wantOrders, orderJSON(o))
+			}
+		}
+		var gotOrders []string
+		for _, d := range got[i+1:] {
+			if d.Type != trading.EventOrderCreate || d.Seq != e.Seq {
+				break
+			}
+			gotOrders = append(gotOrders, orderJSON(*d.Order))
+		}
+		if !slices.Equal(gotOrders, wantOrders) {
+			t.Fatalf("%s: orders after trade.create %d:\n got %v\nwant %v", name, e.Seq, gotOrders, wantOrders)
+		}
+	}
+	sameEvents(t, name, logged, want)
+}
+
+// orderJSON renders an order as the adapters do.
+func orderJSON(o venue.Order) string {
+	b, _ := json.Marshal(wire.OrderOf(o))
+	return string(b)
 }
 
 // sameEvents compares what a subscriber received with what Events answers:
@@ -204,9 +245,9 @@ func TestFeedEveryEventOnce(t *testing.T) {
 				}
 			}
 			for name, p := range readers {
-				await(t, name, subs[name], restEvents(t, v.svc, p, 0))
+				await(t, name, subs[name], v.svc, p, restEvents(t, v.svc, p, 0))
 			}
-			await(t, "from the middle", fromMiddle, all[middle:])
+			await(t, "from the middle", fromMiddle, v.svc, trading.System, all[middle:])
 		})
 	}
 }
@@ -253,7 +294,7 @@ func TestFeedSlowConsumer(t *testing.T) {
 			if !errors.Is(fast.Err(), context.Canceled) {
 				t.Errorf("fast subscription ended with %v, want context.Canceled after Close", fast.Err())
 			}
-			sameEvents(t, "the subscriber that kept up", fastGot.all(), want)
+			await(t, "the subscriber that kept up", fastGot, v.svc, trading.System, want)
 		})
 	}
 }
@@ -367,7 +408,7 @@ func TestFeedOtherProcess(t *testing.T) {
 	}
 	wg.Wait()
 	want := restEvents(t, v.svc, trading.System, start)
-	await(t, "news from two processes", got, want)
+	await(t, "news from two processes", got, v.svc, trading.System, want)
 	titles := map[string]int{}
 	for _, e := range got.all() {
 		titles[e.News.Title[:5]]++
@@ -421,8 +462,8 @@ func TestEventLogReadsRESTFormat(t *testing.T) {
 			var legacy []store.Event
 			var want []string
 			for _, ev := range restEvents(t, v.svc, trading.System, start) {
-				if ev.Type == trading.EventOrderCreate || ev.Type == trading.EventPriceChange {
-					continue // these came with the log's own format
+				if ev.Type == trading.EventPriceChange {
+					continue // it came with the log's own format
 				}
 				data := describe(ev) // what the REST-era writer stored: the record as rendered
 				legacy = append(legacy, store.Event{Type: ev.Type, Data: []byte(data)})
