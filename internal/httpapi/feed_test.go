@@ -62,10 +62,11 @@ func TestFeedRedactionAsREST(t *testing.T) {
 			rest := x.list(t, w, fmt.Sprintf("/api/v1/events?after=%d&limit=1000", after))
 			evs := got[w].await(t, w, len(rest))
 			// The log's events are GET /events's; each trade's order.create
-			// of the reader's own orders follows it (compared below).
+			// of the reader's own orders, and each change of a book's best
+			// prices, follow the event they derive from (compared below).
 			i := 0
 			for _, e := range evs {
-				if e.Type == trading.EventOrderCreate {
+				if derived(e) {
 					continue
 				}
 				if want, _ := rest[i]["seq"].(json.Number).Int64(); e.Seq != want || e.Type != rest[i]["type"] {
@@ -129,11 +130,17 @@ func (f *feedLog) read(sub *trading.Subscription) {
 	f.mu.Unlock()
 }
 
-// logged counts the events of the log among evs (all but order.create).
+// derived reports whether e is one the feed derives from an event of the
+// log, under its sequence number.
+func derived(e trading.Event) bool {
+	return e.Type == trading.EventOrderCreate || e.Type == trading.EventPriceChange
+}
+
+// logged counts the events of the log among evs.
 func logged(evs []trading.Event) int {
 	n := 0
 	for _, e := range evs {
-		if e.Type != trading.EventOrderCreate {
+		if !derived(e) {
 			n++
 		}
 	}

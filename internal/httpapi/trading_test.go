@@ -117,7 +117,7 @@ func TestTradingWire(t *testing.T) {
 			{name: "rfq_cancel", as: trader(0), method: "DELETE", path: rfqs + "/" + other["id"].(string), want: 200},
 			{as: trader(0), method: "DELETE", path: rfqs + "/" + other["id"].(string), want: 409},
 			{name: "indicative_list", as: viewer(2), method: "GET", path: "/api/v1/participant/indicative-price", want: 200},
-			{name: "events_list", as: viewer(0), method: "GET", path: "/api/v1/events?limit=6", want: 200},
+			{name: "events_list", as: viewer(0), method: "GET", path: "/api/v1/events?limit=5", want: 200},
 			{name: "events_invalid", as: viewer(0), method: "GET", path: "/api/v1/events?after=-1&limit=0", want: 400},
 		})
 

@@ -1312,39 +1312,26 @@ func TestTransitionsEvents(t *testing.T) {
 		e5 := x.create(t, trader(0), offer(x.ins[2], x.book, "bid", "90", "100000"))
 		x.obj(t, trader(0), "DELETE", offersPath+"/"+id(e5), nil, http.StatusOK)
 
-		// An event is named by its type and its record's id, a price change
-		// by its instrument and market.
 		type ev struct{ typ, id string }
 		seen := func(w who) []ev {
 			var out []ev
 			for _, e := range events(w, base) {
 				d := e["data"].(obj)
-				switch e["type"] {
-				case "instrument.price_change":
-					out = append(out, ev{"instrument.price_change", d["instrument_id"].(string) + "@" + d["market_id"].(string)})
-				default:
-					out = append(out, ev{e["type"].(string), id(d)})
-				}
+				out = append(out, ev{e["type"].(string), id(d)})
 			}
 			return out
 		}
 		trade := func(offerID string) string { return id(x.tradesOf(t, operator, offerID)[0]) }
 		t1, t2, t3 := trade(id(e1)), trade(id(q)), trade(id(e4))
-		// Every firm reads a book's price changes: one per batch that moved
-		// its best bid or ask or traded on it.
-		book := ev{"instrument.price_change", in + "@" + x.book}
-		otc := ev{"instrument.price_change", x.ins[1] + "@" + x.otc}
-		other := ev{"instrument.price_change", x.ins[2] + "@" + x.book}
 		want := map[who][]ev{
-			viewer(0): {{"offer.create", id(e1)}, book, {"trade.create", t1}, {"offer.update", id(e1)}, book, book,
-				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, {"quote.update", id(q)}, {"rfq.update", id(r)}, otc,
-				book, {"offer.create", id(e5)}, other, {"offer.delete", id(e5)}, other},
-			viewer(1): {book, {"offer.create", id(e2)}, {"trade.create", t1}, {"offer.update", id(e2)}, book, book,
-				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, {"quote.update", id(q)}, {"rfq.update", id(r)}, otc,
-				{"trade.create", t3}, {"offer.update", id(e2)}, book, other, other},
-			viewer(2): {book, book, book, {"rfq.create", id(r)}, {"rfq.update", id(r)}, otc,
-				{"offer.create", id(e4)}, {"trade.create", t3}, {"offer.update", id(e4)}, book, other, other},
-			viewer(3): {book, book, {"offer.create", id(e3)}, book, otc, book, other, other},
+			viewer(0): {{"offer.create", id(e1)}, {"trade.create", t1}, {"offer.update", id(e1)},
+				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, {"quote.update", id(q)}, {"rfq.update", id(r)},
+				{"offer.create", id(e5)}, {"offer.delete", id(e5)}},
+			viewer(1): {{"offer.create", id(e2)}, {"trade.create", t1}, {"offer.update", id(e2)},
+				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, {"quote.update", id(q)}, {"rfq.update", id(r)},
+				{"trade.create", t3}, {"offer.update", id(e2)}},
+			viewer(2): {{"rfq.create", id(r)}, {"rfq.update", id(r)}, {"offer.create", id(e4)}, {"trade.create", t3}, {"offer.update", id(e4)}},
+			viewer(3): {{"offer.create", id(e3)}},
 		}
 		for w, evs := range want {
 			if got := seen(w); !slices.Equal(got, evs) {
@@ -1359,8 +1346,8 @@ func TestTransitionsEvents(t *testing.T) {
 					t.Fatalf("event %d has seq %d", i, n)
 				}
 			}
-			if len(all)-base != 24 {
-				t.Errorf("%d events since the baseline, want 24", len(all)-base)
+			if len(all)-base != 17 {
+				t.Errorf("%d events since the baseline, want 17", len(all)-base)
 			}
 		})
 

@@ -408,7 +408,7 @@ type batch struct {
 	order      []string                // offers in first-change order
 	recipients []store.RecipientWrite
 	trades     []venue.Trade
-	events     []store.Event
+	events     []Event
 	claims     []store.IdempotencyClaim // of the applied commands
 	poisoned   bool
 	// touched are the books the batch changed (true: it traded there),
@@ -416,6 +416,8 @@ type batch struct {
 	touched    map[bookKey]bool
 	touchOrder []bookKey
 	lastTrades map[bookKey]venue.Trade
+	// lastEvent is the index in events of each book's last event.
+	lastEvent map[bookKey]int
 }
 
 // size counts the batch's writes.
@@ -441,7 +443,20 @@ func (b *batch) save(o *venue.Offer) {
 // readers.
 func (b *batch) event(ev Event) {
 	ev.OccurredAt = b.now
-	b.events = append(b.events, logEvent(ev))
+	b.events = append(b.events, ev)
+	k, ok := bookKey{}, false
+	switch {
+	case ev.Offer != nil && ev.Offer.Type == venue.TypeOffer:
+		k, ok = bookKey{ev.Offer.MarketID, ev.Offer.InstrumentID}, true
+	case ev.Trade != nil:
+		k, ok = bookKey{ev.Trade.MarketID, ev.Trade.InstrumentID}, true
+	}
+	if ok {
+		if b.lastEvent == nil {
+			b.lastEvent = map[bookKey]int{}
+		}
+		b.lastEvent[k] = len(b.events) - 1
+	}
 }
 
 // persist commits the batch if the engine still holds the lease of epoch,
@@ -454,6 +469,10 @@ func (b *batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 	for i, id := range b.order {
 		offers[i] = b.offers[id]
 	}
+	events := make([]store.Event, len(b.events))
+	for i, ev := range b.events {
+		events[i] = logEvent(ev)
+	}
 	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: b.events, Claims: b.claims})
+		Events: events, Claims: b.claims})
 }

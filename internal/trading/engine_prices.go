@@ -54,7 +54,7 @@ type bookTop struct {
 	last     *lastTrade
 }
 
-// priceChanges appends the batch's price_change events.
+// priceChanges records the batch's price changes with its events.
 func (st *state) priceChanges(b *batch) {
 	for _, k := range b.touchOrder {
 		top := bookTop{bid: st.best(k, venue.Bid), ask: st.best(k, venue.Ask), last: st.lasts[k]}
@@ -71,7 +71,9 @@ func (st *state) priceChanges(b *batch) {
 		if top.last != nil {
 			pc.LastPrice, pc.LastQuantity = &top.last.price, &top.last.quantity
 		}
-		b.event(Event{Type: EventPriceChange, PriceChange: pc})
+		if i, ok := b.lastEvent[k]; ok {
+			b.events[i].moved = pc
+		}
 	}
 }
 

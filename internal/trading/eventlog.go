@@ -164,6 +164,8 @@ type logOffer struct {
 	ModifiedAt           string   `json:"modified_at"`
 	CreatedAt            string   `json:"createdAt"`
 	UpdatedAt            string   `json:"updatedAt"`
+	// Moved is the book's top after the batch (Event.moved).
+	Moved *logPriceChange `json:"price_change,omitempty"`
 }
 
 func toLogOffer(o *venue.Offer) logOffer {
@@ -250,6 +252,8 @@ type logTrade struct {
 	UpdatedAt                     string   `json:"updatedAt"`
 	AskOrder                      logOrder `json:"ask_order"`
 	BidOrder                      logOrder `json:"bid_order"`
+	// Moved is the book's top after the batch (Event.moved).
+	Moved *logPriceChange `json:"price_change,omitempty"`
 }
 
 // toLogTrade keeps a trade for its trade.create event, with both orders'
@@ -382,18 +386,25 @@ func family(typ string) string {
 
 // encodeRecord renders e's record in the log's format.
 func encodeRecord(e *Event) ([]byte, error) {
+	var moved *logPriceChange
+	if e.moved != nil {
+		pc := toLogPriceChange(e.moved)
+		moved = &pc
+	}
 	var v any
 	switch {
 	case e.Offer != nil:
-		v = toLogOffer(e.Offer)
+		l := toLogOffer(e.Offer)
+		l.Moved = moved
+		v = l
 	case e.Trade != nil:
-		v = toLogTrade(e.Trade)
+		l := toLogTrade(e.Trade)
+		l.Moved = moved
+		v = l
 	case e.IndicativePrice != nil:
 		v = toLogIndicative(e.IndicativePrice)
 	case e.News != nil:
 		v = toLogNews(e.News)
-	case e.PriceChange != nil:
-		v = toLogPriceChange(e.PriceChange)
 	default:
 		return nil, fmt.Errorf("event %s has no record", e.Type)
 	}
@@ -409,10 +420,16 @@ func decodeRecord(e *Event, data []byte) error {
 		var l logOffer
 		unmarshal(&l)
 		e.Offer = l.offer(&d)
+		if l.Moved != nil {
+			e.moved = l.Moved.priceChange(&d)
+		}
 	case "trade":
 		var l logTrade
 		unmarshal(&l)
 		e.Trade = l.trade(&d)
+		if l.Moved != nil {
+			e.moved = l.Moved.priceChange(&d)
+		}
 	case "indicative_price":
 		var l logIndicative
 		unmarshal(&l)
@@ -421,10 +438,6 @@ func decodeRecord(e *Event, data []byte) error {
 		var l logNews
 		unmarshal(&l)
 		e.News = l.news(&d)
-	case "instrument":
-		var l logPriceChange
-		unmarshal(&l)
-		e.PriceChange = l.priceChange(&d)
 	default:
 		return fmt.Errorf("unknown event type %q", e.Type)
 	}

@@ -21,7 +21,9 @@ const (
 	// trade.create, whose sequence number it carries and which it follows.
 	EventOrderCreate = "order.create"
 	// EventPriceChange is a change of an instrument's best bid or ask on
-	// one market, or a trade on it (PriceChange).
+	// one market, or a trade on it (PriceChange). Like order.create it is
+	// derived: it follows the last event of the batch that changed the
+	// book, under that event's sequence number, for every reader.
 	EventPriceChange = "instrument.price_change"
 	EventNewsCreate  = "news.create"
 )
@@ -46,6 +48,9 @@ type Event struct {
 	// audience are further participants who may read it.
 	owner    string
 	audience []string
+	// moved is the book's top after this event's batch, when the event is
+	// the batch's last on a book whose top moved (engine_prices.go).
+	moved *PriceChange
 }
 
 // PriceChange is an instrument's best bid and ask on one market after a
@@ -163,7 +168,12 @@ func (s *Service) readLog(ctx context.Context, r *reader, after int64, limit int
 		if err != nil {
 			return err
 		}
-		evs, err := tx.Events(ctx, store.EventQuery{After: after, Participant: r.scope(), Limit: limit})
+		var evs []store.Event
+		if r == nil {
+			evs, err = tx.EventsWithAudience(ctx, after, limit)
+		} else {
+			evs, err = tx.Events(ctx, store.EventQuery{After: after, Participant: r.scope(), Limit: limit})
+		}
 		if err != nil {
 			return err
 		}
@@ -291,20 +301,27 @@ func (r *reader) entry(le *LimitEntry) *LimitEntry {
 }
 
 // withDerived appends to dst the events the reader receives of log event
-// e, which it may read: e itself if the filter selects it, then for a
+// e: e itself if the reader may read it and the filter selects it; for a
 // trade.create the order.create of each order of the reader's own firm (all
-// for the operator), with e's sequence number. It returns dst.
+// for the operator); then the book's price change the event carries. The
+// derived events have e's sequence number. It returns dst.
 func (r *reader) withDerived(dst []Event, e *Event, filter *EventFilter) []Event {
-	if filter.match(e) {
+	seen := r.sees(e)
+	if seen && filter.match(e) {
 		dst = append(dst, r.redact(*e))
 	}
-	if e.Trade == nil {
-		return dst
+	if seen && e.Trade != nil {
+		for _, o := range []venue.Order{e.Trade.AskOrder, e.Trade.BidOrder} {
+			d := Event{Seq: e.Seq, Type: EventOrderCreate, OccurredAt: e.OccurredAt, Order: &o, owner: o.ParticipantID}
+			if r.sees(&d) && filter.match(&d) {
+				dst = append(dst, d)
+			}
+		}
 	}
-	for _, o := range []venue.Order{e.Trade.AskOrder, e.Trade.BidOrder} {
-		d := Event{Seq: e.Seq, Type: EventOrderCreate, OccurredAt: e.OccurredAt, Order: &o, owner: o.ParticipantID}
-		if r.sees(&d) && filter.match(&d) {
-			dst = append(dst, d)
+	if e.moved != nil { // public, whoever's offer moved it
+		d := Event{Seq: e.Seq, Type: EventPriceChange, OccurredAt: e.OccurredAt, PriceChange: e.moved}
+		if filter.match(&d) {
+			dst = append(dst, r.redact(d))
 		}
 	}
 	return dst

@@ -356,7 +356,7 @@ func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter Ev
 		}
 		evs, changed, held := s.feed.since(cursor)
 		if !held { // behind what the feed keeps: read the log, at the reader's pace
-			page, covered, err := s.readLog(ctx, r, cursor, feedPage)
+			page, covered, err := s.readLog(ctx, nil, cursor, feedPage)
 			if err != nil {
 				return err
 			}
@@ -384,9 +384,6 @@ func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter Ev
 		for i := range evs {
 			e := &evs[i]
 			cursor = e.Seq
-			if !r.sees(e) {
-				continue
-			}
 			// A log event and what derives from it go out whole or not at
 			// all, so a subscriber resuming after the last sequence number
 			// it received misses nothing of it. (This goroutine alone

@@ -148,7 +148,7 @@ func await(t *testing.T, name string, r *received, svc *trading.Service, p venue
 	got := r.all()
 	var logged []trading.Event
 	for i, e := range got {
-		if e.Type == trading.EventOrderCreate {
+		if e.Type == trading.EventOrderCreate || e.Type == trading.EventPriceChange {
 			continue
 		}
 		logged = append(logged, e)
@@ -179,6 +179,42 @@ func await(t *testing.T, name string, r *received, svc *trading.Service, p venue
 		}
 	}
 	sameEvents(t, name, logged, want)
+}
+
+// priceChanges lists the book tops a subscriber received: every reader
+// receives the same ones (a public event, whoever's offer moved the book),
+// at most one per book and batch, in sequence order; a reader that sees
+// every event (seesAll) receives each after the event it derives from.
+func priceChanges(t *testing.T, name string, evs []trading.Event, seesAll bool) []string {
+	t.Helper()
+	var out []string
+	seen := map[string]bool{}
+	for i, e := range evs {
+		if e.Type != trading.EventPriceChange {
+			continue
+		}
+		pc := e.PriceChange
+		top := func(le *trading.LimitEntry) string {
+			if le == nil {
+				return "-"
+			}
+			return le.OfferID + "@" + le.Limit.String() + "x" + le.Quantity.String()
+		}
+		k := fmt.Sprintf("%d %s %s", e.Seq, pc.InstrumentID, pc.MarketID)
+		if seen[k] || (i > 0 && evs[i-1].Seq > e.Seq) || (seesAll && (i == 0 || evs[i-1].Seq != e.Seq)) {
+			t.Errorf("%s: price change %s twice, out of order, or not after the event it derives from", name, k)
+		}
+		seen[k] = true
+		out = append(out, fmt.Sprintf("%s bid %s ask %s last %v", k, top(pc.Bid), top(pc.Ask), deref(pc.LastPrice)))
+	}
+	return out
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // orderJSON renders an order as the adapters do.
@@ -248,6 +284,21 @@ func TestFeedEveryEventOnce(t *testing.T) {
 				await(t, name, subs[name], v.svc, p, restEvents(t, v.svc, p, 0))
 			}
 			await(t, "from the middle", fromMiddle, v.svc, trading.System, all[middle:])
+			// The same book tops reach every reader, and from the middle
+			// the tail of them.
+			tops := priceChanges(t, "operator", subs["operator"].all(), true)
+			if len(tops) == 0 {
+				t.Fatal("no price changes")
+			}
+			for name := range readers {
+				if got := priceChanges(t, name, subs[name].all(), name == "operator"); !slices.Equal(got, tops) {
+					t.Errorf("%s: %d price changes differ from the operator's %d", name, len(got), len(tops))
+				}
+			}
+			fromMid := priceChanges(t, "from the middle", fromMiddle.all(), true)
+			if len(fromMid) == 0 || !slices.Equal(fromMid, tops[len(tops)-len(fromMid):]) {
+				t.Errorf("from the middle: %d price changes, not the tail of the operator's %d", len(fromMid), len(tops))
+			}
 		})
 	}
 }
