@@ -2,6 +2,7 @@ package trading
 
 import (
 	"strings"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -76,4 +77,16 @@ func checkSettlement(v *venue.Validator, settle, today bondmath.Date, bond bondm
 	if bondErr == nil {
 		v.Check(settle.Before(bond.Maturity), "settlement_date", "must be before the instrument's maturity "+bond.Maturity.String())
 	}
+}
+
+// checkValidity records the issues of a validity and its deadline, and
+// returns the validity in its canonical case: gtc, or gtd with a
+// valid_until in the future.
+func checkValidity(v *venue.Validator, validity string, until *time.Time, now time.Time) string {
+	validity = strings.ToLower(validity)
+	v.Check(validity == venue.GTC || validity == venue.GTD, "validity", "must be gtc or gtd")
+	if validity == venue.GTD {
+		v.Check(until != nil && until.After(now), "valid_until", "is required with gtd and must be in the future")
+	}
+	return validity
 }

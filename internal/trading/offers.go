@@ -94,14 +94,11 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	v.CheckLength("notes", in.Notes, venue.MaxText)
 	v.Check(validID(in.InstrumentID), "instrument_id", "is required: an instrument id")
 	v.Check(validID(in.MarketID), "market_id", "is required: a market id")
-	validity := strings.ToLower(in.Validity)
+	validity := in.Validity
 	if validity == "" {
 		validity = venue.GTC
 	}
-	v.Check(validity == venue.GTC || validity == venue.GTD, "validity", "must be gtc or gtd")
-	if validity == venue.GTD {
-		v.Check(in.ValidUntil != nil && in.ValidUntil.After(now), "valid_until", "is required with gtd and must be in the future")
-	}
+	validity = checkValidity(&v, validity, in.ValidUntil, now)
 	if err := v.Err(); err != nil {
 		return pr, err
 	}
@@ -367,11 +364,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 		checkSettlement(&v, *d, bondmath.DateOf(s.clock()), bond, bondErr)
 	}
 	if in.Validity != nil {
-		val := strings.ToLower(*in.Validity)
-		v.Check(val == venue.GTC || val == venue.GTD, "validity", "must be gtc or gtd")
-		if val == venue.GTD {
-			v.Check(in.ValidUntil != nil && in.ValidUntil.After(s.clock()), "valid_until", "is required with gtd and must be in the future")
-		}
+		val := checkValidity(&v, *in.Validity, in.ValidUntil, s.clock())
 		ch.Validity = &val
 	}
 	if in.ValidUntil != nil && in.Validity == nil { // a new deadline for a gtd record
