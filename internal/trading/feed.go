@@ -57,9 +57,8 @@ type feed struct {
 	db  *store.DB
 	log *slog.Logger
 
-	startOnce sync.Once
-	startErr  error
-	started   atomic.Bool
+	startMu sync.Mutex
+	started atomic.Bool
 
 	mu sync.RWMutex
 	// events are the newest committed events, consecutive: events[i].Seq is
@@ -80,40 +79,39 @@ func newFeed(db *store.DB, log *slog.Logger) *feed {
 	return &feed{db: db, log: log, changed: make(chan struct{}), kick: make(chan struct{}, 1), quit: make(chan struct{})}
 }
 
-// start reads the log's end and starts the tailer (once; the first
-// subscription does it, so a venue nobody follows keeps no feed).
+// start reads the log's end and starts the tailer, once (the first
+// subscription does it, so a venue nobody follows keeps no feed; after a
+// failure the next subscription tries again).
 func (f *feed) start(ctx context.Context) error {
-	f.startOnce.Do(func() {
-		var last int64
-		f.startErr = f.db.View(ctx, func(tx *store.Tx) error {
-			var err error
-			last, err = tx.LastEventSeq(ctx)
-			return err
-		})
-		if f.startErr != nil {
-			f.startErr = fmt.Errorf("start event feed: %w", f.startErr)
-			return
-		}
-		f.mu.Lock()
-		f.first, f.head = last+1, last
-		f.mu.Unlock()
-		f.started.Store(true)
-		lctx, cancel := context.WithCancel(context.Background())
-		f.done.Add(2)
-		go func() {
-			defer f.done.Done()
-			f.tail()
-			cancel()
-		}()
-		go func() {
-			defer f.done.Done()
-			_ = f.db.ListenEvents(lctx, f.notified)
-		}()
-	})
-	if f.startErr != nil {
-		f.startOnce = sync.Once{} // a later subscription tries again
+	f.startMu.Lock()
+	defer f.startMu.Unlock()
+	if f.started.Load() {
+		return nil
 	}
-	return f.startErr
+	var last int64
+	if err := f.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		last, err = tx.LastEventSeq(ctx)
+		return err
+	}); err != nil {
+		return fmt.Errorf("start event feed: %w", err)
+	}
+	f.mu.Lock()
+	f.first, f.head = last+1, last
+	f.mu.Unlock()
+	f.started.Store(true)
+	lctx, cancel := context.WithCancel(context.Background())
+	f.done.Add(2)
+	go func() {
+		defer f.done.Done()
+		f.tail()
+		cancel()
+	}()
+	go func() {
+		defer f.done.Done()
+		_ = f.db.ListenEvents(lctx, f.notified)
+	}()
+	return nil
 }
 
 // stop ends the tailer and the listener.
