@@ -22,9 +22,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 // sequencer runs holding its lease; otherwise 503 with the error body
 // every failure carries, plus the probe's status and checks.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
-	checks, err := s.svc.Readiness(r.Context())
+	checks, err := s.use(r).Readiness(r.Context())
 	if err == nil {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.svc.Engine()})
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.use(r).Engine()})
 		return nil
 	}
 	s.log.WarnContext(r.Context(), "not ready", "err", err.Error())
@@ -35,7 +35,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 		Status string            `json:"status"`
 		Engine string            `json:"engine"`
 		Checks map[string]string `json:"checks"`
-	}{body, "unavailable", s.svc.Engine(), checks})
+	}{body, "unavailable", s.use(r).Engine(), checks})
 	return nil
 }
 
@@ -110,7 +110,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tok, err := s.svc.IssueToken(r.Context(), req.ClientID, req.ClientSecret)
+	tok, err := s.use(r).IssueToken(r.Context(), req.ClientID, req.ClientSecret)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (s *Server) listParticipants(w http.ResponseWriter, r *http.Request, p venu
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.Participants(r.Context(), p, page)
+	l, err := s.use(r).Participants(r.Context(), p, page)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, p venue.Pr
 	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.Accounts(r.Context(), p, f, page)
+	l, err := s.use(r).Accounts(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.Users(r.Context(), p, f, page)
+	l, err := s.use(r).Users(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.Markets(r.Context(), p, f, page)
+	l, err := s.use(r).Markets(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func (s *Server) listInstruments(w http.ResponseWriter, r *http.Request, p venue
 	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.Instruments(r.Context(), p, f, page)
+	l, err := s.use(r).Instruments(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func (s *Server) getInstrument(w http.ResponseWriter, r *http.Request, p venue.P
 		}
 		depth = n
 	}
-	d, err := s.svc.Instrument(r.Context(), p, r.PathValue("instrument_id"), depth)
+	d, err := s.use(r).Instrument(r.Context(), p, r.PathValue("instrument_id"), depth)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *Server) listNews(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.News(r.Context(), p, page)
+	l, err := s.use(r).News(r.Context(), p, page)
 	if err != nil {
 		return err
 	}
@@ -236,7 +236,7 @@ func (s *Server) listNews(w http.ResponseWriter, r *http.Request, p venue.Princi
 }
 
 func (s *Server) listRiskLimits(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	ls, err := s.svc.RiskLimits(r.Context(), p)
+	ls, err := s.use(r).RiskLimits(r.Context(), p)
 	if err != nil {
 		return err
 	}
@@ -275,7 +275,7 @@ func (s *Server) createBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 	}
 	in := body.input()
 	in.Type = nil // server-owned: a participant's bucket is private (the document: ignored)
-	b, err := s.svc.CreateBucket(r.Context(), p, in)
+	b, err := s.use(r).CreateBucket(r.Context(), p, in)
 	if err != nil {
 		return err
 	}
@@ -290,7 +290,7 @@ func (s *Server) listBuckets(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.Buckets(r.Context(), p, f, page)
+	l, err := s.use(r).Buckets(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (s *Server) updateBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 	}
 	in := body.input()
 	in.Type, in.ParticipantID = nil, nil // server-owned on update
-	b, err := s.svc.UpdateBucket(r.Context(), p, r.PathValue("bucketId"), in)
+	b, err := s.use(r).UpdateBucket(r.Context(), p, r.PathValue("bucketId"), in)
 	if err != nil {
 		return err
 	}
@@ -335,7 +335,7 @@ func (s *Server) listProviders(w http.ResponseWriter, r *http.Request, p venue.P
 	if err := q.v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.SettlementProviders(r.Context(), p, f, page)
+	l, err := s.use(r).SettlementProviders(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -344,7 +344,7 @@ func (s *Server) listProviders(w http.ResponseWriter, r *http.Request, p venue.P
 }
 
 func (s *Server) accountDefaultProvider(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.SetAccountDefaultProvider(r.Context(), p, r.PathValue("id"), r.PathValue("accountId"))
+	v, err := s.use(r).SetAccountDefaultProvider(r.Context(), p, r.PathValue("id"), r.PathValue("accountId"))
 	if err != nil {
 		return err
 	}
@@ -353,7 +353,7 @@ func (s *Server) accountDefaultProvider(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) participantDefaultProvider(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	v, err := s.svc.SetParticipantDefaultProvider(r.Context(), p, r.PathValue("id"), r.PathValue("participantId"))
+	v, err := s.use(r).SetParticipantDefaultProvider(r.Context(), p, r.PathValue("id"), r.PathValue("participantId"))
 	if err != nil {
 		return err
 	}
@@ -363,10 +363,10 @@ func (s *Server) participantDefaultProvider(w http.ResponseWriter, r *http.Reque
 
 // onPathID adapts a use case on the one record the path's {param} names:
 // it answers 200 with the record's view for the caller.
-func onPathID[T, J any](param string, use func(context.Context, venue.Principal, string) (T, error),
+func onPathID[T, J any](s *Server, param string, use func(*trading.Service, context.Context, venue.Principal, string) (T, error),
 	view func(T) J) authedFunc {
 	return func(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-		v, err := use(r.Context(), p, r.PathValue(param))
+		v, err := use(s.use(r), r.Context(), p, r.PathValue(param))
 		if err != nil {
 			return err
 		}

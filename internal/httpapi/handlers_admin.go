@@ -44,7 +44,7 @@ func (s *Server) adminCreateParticipant(w http.ResponseWriter, r *http.Request, 
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	part, err := s.svc.CreateParticipant(r.Context(), p, body.input())
+	part, err := s.use(r).CreateParticipant(r.Context(), p, body.input())
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (s *Server) adminUpdateParticipant(w http.ResponseWriter, r *http.Request, 
 	if err := entity(r, &body); err != nil {
 		return err
 	}
-	part, err := s.svc.UpdateParticipant(r.Context(), p, r.PathValue("participantId"), body.input())
+	part, err := s.use(r).UpdateParticipant(r.Context(), p, r.PathValue("participantId"), body.input())
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Server) adminCreateAccount(w http.ResponseWriter, r *http.Request, p ve
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	a, err := s.svc.CreateAccount(r.Context(), p, trading.AccountInput{ParticipantID: body.ParticipantID, Number: body.Number, Type: body.Type})
+	a, err := s.use(r).CreateAccount(r.Context(), p, trading.AccountInput{ParticipantID: body.ParticipantID, Number: body.Number, Type: body.Type})
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (s *Server) adminCreateUser(w http.ResponseWriter, r *http.Request, p venue
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	u, err := s.svc.CreateUser(r.Context(), p, body.input())
+	u, err := s.use(r).CreateUser(r.Context(), p, body.input())
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (s *Server) adminUpdateUser(w http.ResponseWriter, r *http.Request, p venue
 		return err
 	}
 	body.ParticipantID = nil // a user never changes firm
-	u, err := s.svc.UpdateUser(r.Context(), p, r.PathValue("userId"), body.input())
+	u, err := s.use(r).UpdateUser(r.Context(), p, r.PathValue("userId"), body.input())
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (s *Server) adminUpdateUser(w http.ResponseWriter, r *http.Request, p venue
 }
 
 func (s *Server) adminIssueCredential(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	c, err := s.svc.IssueCredential(r.Context(), p, r.PathValue("userId"))
+	c, err := s.use(r).IssueCredential(r.Context(), p, r.PathValue("userId"))
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (s *Server) adminListCredentials(w http.ResponseWriter, r *http.Request, p 
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.Credentials(r.Context(), p, r.PathValue("userId"), page)
+	l, err := s.use(r).Credentials(r.Context(), p, r.PathValue("userId"), page)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (s *Server) adminSetCounterparty(w http.ResponseWriter, r *http.Request, p 
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	rel, err := s.svc.SetCounterparty(r.Context(), p, body.ParticipantID, body.CounterpartyID, body.Enabled)
+	rel, err := s.use(r).SetCounterparty(r.Context(), p, body.ParticipantID, body.CounterpartyID, body.Enabled)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (s *Server) adminSetRiskLimit(w http.ResponseWriter, r *http.Request, p ven
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	l, err := s.svc.SetRiskLimit(r.Context(), p, r.PathValue("participantId"),
+	l, err := s.use(r).SetRiskLimit(r.Context(), p, r.PathValue("participantId"),
 		trading.RiskLimitInput{Name: r.PathValue("name"), Value: body.Value.ptr(), Issues: body.Value.issues("value")})
 	if err != nil {
 		return err
@@ -208,7 +208,7 @@ func (s *Server) adminCreateProvider(w http.ResponseWriter, r *http.Request, p v
 		AgentName: b.AgentName, AgentBIC: b.AgentBIC, AgentNumber: b.AgentNumber, LocalCode: b.LocalCode,
 		CSDBIC11: b.CSDBIC11, CustodyAccountNumber: b.CustodyAccountNumber, BeneficiaryBIC8: b.BeneficiaryBIC8,
 		BuyrSellName: b.BuyrSellName, BuyrSellBIC: b.BuyrSellBIC, Safe: b.Safe}
-	v, err := s.svc.CreateSettlementProvider(r.Context(), p, sp)
+	v, err := s.use(r).CreateSettlementProvider(r.Context(), p, sp)
 	if err != nil {
 		return err
 	}
@@ -237,7 +237,7 @@ func (s *Server) adminCreateMarket(w http.ResponseWriter, r *http.Request, p ven
 	if err := decode(r, &body); err != nil {
 		return err
 	}
-	m, err := s.svc.CreateMarket(r.Context(), p, body.input())
+	m, err := s.use(r).CreateMarket(r.Context(), p, body.input())
 	if err != nil {
 		return err
 	}
@@ -250,7 +250,7 @@ func (s *Server) adminUpdateMarket(w http.ResponseWriter, r *http.Request, p ven
 	if err := entity(r, &body); err != nil {
 		return err
 	}
-	m, err := s.svc.UpdateMarket(r.Context(), p, r.PathValue("marketId"), body.input())
+	m, err := s.use(r).UpdateMarket(r.Context(), p, r.PathValue("marketId"), body.input())
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func (s *Server) adminCreateInstrument(w http.ResponseWriter, r *http.Request, p
 	if err != nil {
 		return err
 	}
-	d, err := s.svc.CreateInstrument(r.Context(), p, in)
+	d, err := s.use(r).CreateInstrument(r.Context(), p, in)
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (s *Server) adminUpdateInstrument(w http.ResponseWriter, r *http.Request, p
 	if err != nil {
 		return err
 	}
-	d, err := s.svc.UpdateInstrument(r.Context(), p, r.PathValue("instrument_id"), in)
+	d, err := s.use(r).UpdateInstrument(r.Context(), p, r.PathValue("instrument_id"), in)
 	if err != nil {
 		return err
 	}
@@ -334,7 +334,7 @@ func (s *Server) adminCreateBucket(w http.ResponseWriter, r *http.Request, p ven
 	}
 	in := body.input()
 	in.Type, in.ParticipantID = nil, nil
-	b, err := s.svc.CreatePublicBucket(r.Context(), p, in)
+	b, err := s.use(r).CreatePublicBucket(r.Context(), p, in)
 	if err != nil {
 		return err
 	}
@@ -354,7 +354,7 @@ func (s *Server) adminCreateNews(w http.ResponseWriter, r *http.Request, p venue
 		return err
 	}
 	body = trading.NewsInput{Title: raw.Title, Body: raw.Body, Source: raw.Source, URL: raw.URL}
-	n, err := s.svc.CreateNews(r.Context(), p, body)
+	n, err := s.use(r).CreateNews(r.Context(), p, body)
 	if err != nil {
 		return err
 	}

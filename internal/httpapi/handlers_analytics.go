@@ -130,7 +130,7 @@ func (s *Server) dayCount(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.svc.DayCount(in)
+	res, err := s.use(r).DayCount(in)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (s *Server) accruedInterest(w http.ResponseWriter, r *http.Request, p venue
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.svc.AccruedInterest(in)
+	res, err := s.use(r).AccruedInterest(in)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (s *Server) price(w http.ResponseWriter, r *http.Request, p venue.Principal
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.svc.Price(in, y)
+	res, err := s.use(r).Price(in, y)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func (s *Server) yield(w http.ResponseWriter, r *http.Request, p venue.Principal
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.svc.Yield(in, clean)
+	res, err := s.use(r).Yield(in, clean)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func (s *Server) settlementDate(w http.ResponseWriter, r *http.Request, p venue.
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	cal, d, err := s.svc.SettlementDate(r.PathValue("calendar"), trade, lag)
+	cal, d, err := s.use(r).SettlementDate(r.PathValue("calendar"), trade, lag)
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func (s *Server) holidays(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return venue.InvalidField("year", "is required: an integer year such as 2027")
 	}
-	cal, hs, err := s.svc.Holidays(r.PathValue("calendar"), year)
+	cal, hs, err := s.use(r).Holidays(r.PathValue("calendar"), year)
 	if err != nil {
 		return err
 	}
@@ -258,7 +258,7 @@ func (s *Server) instrumentAnalytics(w http.ResponseWriter, r *http.Request, p v
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	a, err := s.svc.InstrumentAnalytics(r.Context(), p, r.PathValue("instrument_id"), in)
+	a, err := s.use(r).InstrumentAnalytics(r.Context(), p, r.PathValue("instrument_id"), in)
 	if err != nil {
 		return err
 	}

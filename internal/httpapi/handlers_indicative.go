@@ -137,7 +137,7 @@ func (s *Server) listIndicativePrices(w http.ResponseWriter, r *http.Request, p 
 	if err := v.Err(); err != nil {
 		return err
 	}
-	l, err := s.svc.IndicativePrices(r.Context(), p, f, page)
+	l, err := s.use(r).IndicativePrices(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func (s *Server) createIndicativePrice(w http.ResponseWriter, r *http.Request, p
 	if err != nil {
 		return err
 	}
-	ip, err := s.svc.CreateIndicativePrice(r.Context(), p, in)
+	ip, err := s.use(r).CreateIndicativePrice(r.Context(), p, in)
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func (s *Server) updateIndicativePrice(w http.ResponseWriter, r *http.Request, p
 	if err != nil {
 		return err
 	}
-	ip, err := s.svc.UpdateIndicativePrice(r.Context(), p, r.PathValue("indicativePriceId"), ch)
+	ip, err := s.use(r).UpdateIndicativePrice(r.Context(), p, r.PathValue("indicativePriceId"), ch)
 	if err != nil {
 		return err
 	}

@@ -218,7 +218,7 @@ func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	v, err := s.svc.CreateOffer(r.Context(), p, in)
+	v, err := s.use(r).CreateOffer(r.Context(), p, in)
 	if err != nil {
 		return err
 	}
@@ -238,7 +238,7 @@ func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.Offers(r.Context(), p, f, page)
+	l, err := s.use(r).Offers(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -255,7 +255,7 @@ func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	v, err := s.svc.UpdateOffer(r.Context(), p, r.PathValue("offerId"), in)
+	v, err := s.use(r).UpdateOffer(r.Context(), p, r.PathValue("offerId"), in)
 	if err != nil {
 		return err
 	}
@@ -272,7 +272,7 @@ func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	v, err := s.svc.CreateRFQ(r.Context(), p, in)
+	v, err := s.use(r).CreateRFQ(r.Context(), p, in)
 	if err != nil {
 		return err
 	}
@@ -285,7 +285,7 @@ func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.RFQs(r.Context(), p, f, page)
+	l, err := s.use(r).RFQs(r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	v, err := s.svc.UpdateRFQ(r.Context(), p, r.PathValue("rfqId"), in)
+	v, err := s.use(r).UpdateRFQ(r.Context(), p, r.PathValue("rfqId"), in)
 	if err != nil {
 		return err
 	}
@@ -316,7 +316,7 @@ func (s *Server) listTrades(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.Trades(r.Context(), p, trading.TradeFilter{InstrumentID: q.Get("instrument_id"),
+	l, err := s.use(r).Trades(r.Context(), p, trading.TradeFilter{InstrumentID: q.Get("instrument_id"),
 		MarketID: q.Get("market_id"), OfferID: q.Get("offer_id"), ExecutionType: q.Get("execution_type")}, page)
 	if err != nil {
 		return err
@@ -342,7 +342,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err := v.Err(); err != nil {
 		return err
 	}
-	evs, err := s.svc.Events(r.Context(), p, after, limit)
+	evs, err := s.use(r).Events(r.Context(), p, after, limit)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"github.com/bondvenue/bondvenue/internal/apidoc"
+	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -28,13 +29,13 @@ func (s *Server) routes() {
 
 	// Reference data.
 	m.Handle("GET "+v1+"/participants", s.authed(s.listParticipants))
-	m.Handle("GET "+v1+"/participants/{participantId}", s.authed(onPathID("participantId", s.svc.Participant, participantView)))
+	m.Handle("GET "+v1+"/participants/{participantId}", s.authed(onPathID(s, "participantId", (*trading.Service).Participant, participantView)))
 	m.Handle("GET "+v1+"/accounts", s.authed(s.listAccounts))
-	m.Handle("GET "+v1+"/accounts/{accountId}", s.authed(onPathID("accountId", s.svc.Account, accountRecord)))
+	m.Handle("GET "+v1+"/accounts/{accountId}", s.authed(onPathID(s, "accountId", (*trading.Service).Account, accountRecord)))
 	m.Handle("GET "+v1+"/users", s.authed(s.listUsers))
-	m.Handle("GET "+v1+"/users/{userId}", s.authed(onPathID("userId", s.svc.User, userRecord)))
+	m.Handle("GET "+v1+"/users/{userId}", s.authed(onPathID(s, "userId", (*trading.Service).User, userRecord)))
 	m.Handle("GET "+v1+"/markets", s.authed(s.listMarkets))
-	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(onPathID("marketId", s.svc.Market, marketView)))
+	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(onPathID(s, "marketId", (*trading.Service).Market, marketView)))
 	m.Handle("GET "+v1+"/instruments", s.authed(s.listInstruments))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}", s.authed(s.getInstrument))
 	m.Handle("GET "+v1+"/news", s.authed(s.listNews))
@@ -52,36 +53,36 @@ func (s *Server) routes() {
 	// Buckets.
 	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))
 	m.Handle("GET "+v1+"/participant/buckets", s.authed(s.listBuckets))
-	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID("bucketId", s.svc.Bucket, bucketView)))
+	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).Bucket, bucketView)))
 	m.Handle("PUT "+v1+"/participant/buckets/{bucketId}", s.authed(s.updateBucket))
-	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID("bucketId", s.svc.DeleteBucket, bucketView)))
+	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).DeleteBucket, bucketView)))
 
 	// Offers, quotes, RFQs and trades.
 	m.Handle("POST "+v1+"/participant/offers", s.authed(s.createOffer))
 	m.Handle("GET "+v1+"/participant/offers", s.authed(s.listOffers))
-	m.Handle("GET "+v1+"/participant/offers/{offerId}", s.authed(onPathID("offerId", s.svc.Offer, offerView)))
+	m.Handle("GET "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).Offer, offerView)))
 	m.Handle("PUT "+v1+"/participant/offers/{offerId}", s.authed(s.updateOffer))
-	m.Handle("DELETE "+v1+"/participant/offers/{offerId}", s.authed(onPathID("offerId", s.svc.DeleteOffer, offerView)))
-	m.Handle("PUT "+v1+"/participant/offers/{offerId}/accept", s.authed(onPathID("offerId", s.svc.AcceptQuote, tradeView)))
+	m.Handle("DELETE "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).DeleteOffer, offerView)))
+	m.Handle("PUT "+v1+"/participant/offers/{offerId}/accept", s.authed(onPathID(s, "offerId", (*trading.Service).AcceptQuote, tradeView)))
 	m.Handle("POST "+v1+"/participant/rfq", s.authed(s.createRFQ))
 	m.Handle("GET "+v1+"/participant/rfq", s.authed(s.listRFQs))
-	m.Handle("GET "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID("rfqId", s.svc.RFQ, rfqView)))
+	m.Handle("GET "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).RFQ, rfqView)))
 	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}", s.authed(s.updateRFQ))
-	m.Handle("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID("rfqId", s.svc.CancelRFQ, rfqView)))
-	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(onPathID("rfqId", s.svc.DeclineRFQ, rfqView)))
+	m.Handle("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).CancelRFQ, rfqView)))
+	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(onPathID(s, "rfqId", (*trading.Service).DeclineRFQ, rfqView)))
 	m.Handle("GET "+v1+"/trades", s.authed(s.listTrades))
-	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(onPathID("tradeId", s.svc.Trade, tradeView)))
+	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(onPathID(s, "tradeId", (*trading.Service).Trade, tradeView)))
 	m.Handle("GET "+v1+"/events", s.authed(s.listEvents))
 
 	// Indicative prices.
 	m.Handle("GET "+v1+"/participant/indicative-price", s.authed(s.listIndicativePrices))
 	m.Handle("POST "+v1+"/participant/indicative-price", s.authed(s.createIndicativePrice))
 	m.Handle("PUT "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(s.updateIndicativePrice))
-	m.Handle("DELETE "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(onPathID("indicativePriceId", s.svc.DeleteIndicativePrice, wire.IndicativePriceOf)))
+	m.Handle("DELETE "+v1+"/participant/indicative-price/{indicativePriceId}", s.authed(onPathID(s, "indicativePriceId", (*trading.Service).DeleteIndicativePrice, wire.IndicativePriceOf)))
 
 	// Settlement providers.
 	m.Handle("GET "+v1+"/settlement-providers", s.authed(s.listProviders))
-	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(onPathID("id", s.svc.ToggleSettlementProvider, providerView)))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(onPathID(s, "id", (*trading.Service).ToggleSettlementProvider, providerView)))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/account/{accountId}/default", s.authed(s.accountDefaultProvider))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/participant/{participantId}/default", s.authed(s.participantDefaultProvider))
 
@@ -93,7 +94,7 @@ func (s *Server) routes() {
 	m.Handle("PUT "+v1+"/admin/users/{userId}", s.authed(s.adminUpdateUser))
 	m.Handle("POST "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminIssueCredential))
 	m.Handle("GET "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminListCredentials))
-	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(onPathID("clientId", s.svc.RevokeCredential, credentialView)))
+	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(onPathID(s, "clientId", (*trading.Service).RevokeCredential, credentialView)))
 	m.Handle("PUT "+v1+"/admin/counterparties", s.authed(s.adminSetCounterparty))
 	m.Handle("PUT "+v1+"/admin/participants/{participantId}/risk-limits/{name}", s.authed(s.adminSetRiskLimit))
 	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.adminCreateProvider))

@@ -161,7 +161,8 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 			panic(p)
 		}
 	}()
-	if err := fn(rec, r.WithContext(claim.Context(r.Context())), p); err != nil {
+	bound := context.WithValue(r.Context(), serviceKey, s.svc.WithClaim(claim))
+	if err := fn(rec, r.WithContext(bound), p); err != nil {
 		s.writeError(rec, r, err)
 	}
 	if rec.status >= 500 {
@@ -223,7 +224,21 @@ func (s *Server) authenticate(r *http.Request) (venue.Principal, error) {
 
 type ctxKey int
 
-const requestIDKey ctxKey = 0
+const (
+	requestIDKey ctxKey = iota
+	// serviceKey holds the service a request under an Idempotency-Key
+	// runs on: the one bound to its claim (trading.Service.WithClaim).
+	serviceKey
+)
+
+// use returns the service r's handler calls: bound to r's idempotency
+// claim when it has one, else the adapter's.
+func (s *Server) use(r *http.Request) *trading.Service {
+	if svc, ok := r.Context().Value(serviceKey).(*trading.Service); ok {
+		return svc
+	}
+	return s.svc
+}
 
 // requestID returns the id given to the request, used as the error id and
 // in the log.

@@ -27,26 +27,13 @@ type IdempotencyRecord struct {
 	CommittedAt time.Time
 }
 
-// IdempotencyClaim is a claimed key as a request carries it in its
-// context (WithIdempotencyClaim): every write transaction of the request
-// marks the claim applied in the same transaction (InTx does; the
-// sequencer's batch does for its commands), so a retry can tell a request
-// that never committed from one whose answer was lost.
+// IdempotencyClaim is a claimed key as a request's writes name it: every
+// write transaction of the request marks the claim applied in the same
+// transaction (InTxClaimed; the sequencer's batch for its commands), so a
+// retry can tell a request that never committed from one whose answer was
+// lost.
 type IdempotencyClaim struct {
 	UserID, Key, Claim string
-}
-
-type claimContextKey struct{}
-
-// WithIdempotencyClaim returns ctx carrying c.
-func WithIdempotencyClaim(ctx context.Context, c IdempotencyClaim) context.Context {
-	return context.WithValue(ctx, claimContextKey{}, c)
-}
-
-// IdempotencyClaimFrom returns the claim ctx carries, if any.
-func IdempotencyClaimFrom(ctx context.Context) (IdempotencyClaim, bool) {
-	c, ok := ctx.Value(claimContextKey{}).(IdempotencyClaim)
-	return c, ok
 }
 
 // ErrClaimLost refuses a write whose Idempotency-Key claim a retry took

@@ -67,7 +67,7 @@ func TestIdempotencyClaims(t *testing.T) {
 		}
 		newFirm := func(t *testing.T, c store.IdempotencyClaim) (venue.Participant, error) {
 			p := newParticipant(t, at(2))
-			return p, db.InTx(store.WithIdempotencyClaim(ctx, c), func(tx *store.Tx) error { return tx.CreateParticipant(ctx, &p) })
+			return p, db.InTxClaimed(ctx, &c, func(tx *store.Tx) error { return tx.CreateParticipant(ctx, &p) })
 		}
 		exists := func(t *testing.T, id string) bool {
 			t.Helper()
@@ -115,12 +115,11 @@ func TestIdempotencyClaims(t *testing.T) {
 
 		t.Run("reads and failed writes mark nothing", func(t *testing.T) {
 			c := claim(t, "k3", "a")
-			cctx := store.WithIdempotencyClaim(ctx, c)
-			if err := db.View(cctx, func(tx *store.Tx) error { _, err := tx.Participant(ctx, v.owner.ID); return err }); err != nil {
+			if err := db.View(ctx, func(tx *store.Tx) error { _, err := tx.Participant(ctx, v.owner.ID); return err }); err != nil {
 				t.Fatal(err)
 			}
 			refused := errors.New("refused")
-			if err := db.InTx(cctx, func(tx *store.Tx) error { return refused }); !errors.Is(err, refused) {
+			if err := db.InTxClaimed(ctx, &c, func(tx *store.Tx) error { return refused }); !errors.Is(err, refused) {
 				t.Fatalf("InTx = %v", err)
 			}
 			if got := record(t, "k3"); !got.CommittedAt.IsZero() {

@@ -223,12 +223,19 @@ const maxBackoff = 100 * time.Millisecond
 // on a PostgreSQL serialization failure or deadlock and on SQLite busy.
 // fn must therefore have no effects outside the transaction.
 func (db *DB) InTx(ctx context.Context, fn func(*Tx) error) error {
-	return db.run(ctx, modeWrite, fn)
+	return db.run(ctx, modeWrite, nil, fn)
+}
+
+// InTxClaimed is InTx for a request under an idempotency claim c (nil:
+// none): the commit also marks c applied, and a write under a claim a
+// retry took over is refused (ErrClaimLost) and rolled back.
+func (db *DB) InTxClaimed(ctx context.Context, c *IdempotencyClaim, fn func(*Tx) error) error {
+	return db.run(ctx, modeWrite, c, fn)
 }
 
 // View runs fn in a read-only transaction with the same guarantees as InTx.
 func (db *DB) View(ctx context.Context, fn func(*Tx) error) error {
-	return db.run(ctx, modeRead, fn)
+	return db.run(ctx, modeRead, nil, fn)
 }
 
 // SequencerTx is InTx on the sequencer's own connection: the trading
@@ -238,7 +245,7 @@ func (db *DB) View(ctx context.Context, fn func(*Tx) error) error {
 // connection it would need to answer. On SQLite it is the one writer
 // connection, which View never holds.
 func (db *DB) SequencerTx(ctx context.Context, fn func(*Tx) error) error {
-	return db.run(ctx, modeSequencer, fn)
+	return db.run(ctx, modeSequencer, nil, fn)
 }
 
 // txMode says which pool a transaction runs on.
@@ -250,8 +257,8 @@ const (
 	modeSequencer
 )
 
-func (db *DB) run(ctx context.Context, mode txMode, fn func(*Tx) error) error {
-	return retry(ctx, func() error { return db.once(ctx, mode, fn) })
+func (db *DB) run(ctx context.Context, mode txMode, c *IdempotencyClaim, fn func(*Tx) error) error {
+	return retry(ctx, func() error { return db.once(ctx, mode, c, fn) })
 }
 
 // retry runs one attempt of a transaction until it succeeds, fails for a
@@ -275,7 +282,7 @@ func retry(ctx context.Context, once func() error) error {
 	return normalize(err)
 }
 
-func (db *DB) once(ctx context.Context, mode txMode, fn func(*Tx) error) (err error) {
+func (db *DB) once(ctx context.Context, mode txMode, c *IdempotencyClaim, fn func(*Tx) error) (err error) {
 	pool, cache := db.write, db.writeStmts
 	opts := &sql.TxOptions{}
 	switch {
@@ -300,8 +307,8 @@ func (db *DB) once(ctx context.Context, mode txMode, fn func(*Tx) error) (err er
 		}
 	}()
 	err = fn(tx)
-	if c, ok := IdempotencyClaimFrom(ctx); ok && err == nil && mode == modeWrite {
-		err = tx.markClaim(ctx, c) // the request's write and its mark commit together
+	if c != nil && err == nil && mode == modeWrite {
+		err = tx.markClaim(ctx, *c) // the request's write and its mark commit together
 	}
 	if err != nil {
 		_ = sqlTx.Rollback()

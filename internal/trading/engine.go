@@ -182,9 +182,11 @@ var errStopped = &venue.Error{Kind: venue.KindNotReady, Message: "the trading en
 
 // do submits a command and waits for its answer. Once submitted, a command
 // runs to completion even if ctx ends, so its answer is never lost.
-func (e *engine) do(ctx context.Context, run func(*state, *batch) (any, error)) (any, error) {
+func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func(*state, *batch) (any, error)) (any, error) {
 	c := &command{run: run, reply: make(chan result, 1)}
-	c.claim, c.hasClaim = store.IdempotencyClaimFrom(ctx)
+	if claim != nil {
+		c.claim, c.hasClaim = *claim, true
+	}
 	select {
 	case e.in <- c:
 	case <-e.done:
@@ -388,7 +390,7 @@ func (e *engine) recover() {
 // refresh reloads reference data (markets, instruments, limits,
 // counterparties) inside the sequencer, after an operator changed them.
 func (e *engine) refresh(ctx context.Context) error {
-	_, err := e.do(ctx, func(st *state, b *batch) (any, error) {
+	_, err := e.do(ctx, nil, func(st *state, b *batch) (any, error) {
 		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := e.db.SequencerTx(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) }); err != nil {

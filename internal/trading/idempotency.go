@@ -15,10 +15,11 @@ import (
 // with another request is refused; a retry while the first is in flight
 // is a conflict.
 //
-// A request never applies twice, even across a crash: its claim of the key
-// rides in its context, and the transaction that applies it marks the claim
-// applied in the same commit (store.InTx for the use cases' own
-// transactions, the sequencer's batch for trading commands). Each claim
+// A request never applies twice, even across a crash: it runs on the
+// Service bound to its claim of the key (WithClaim), and the transaction
+// that applies it marks the claim applied in the same commit
+// (store.InTxClaimed for the use cases' own transactions, the sequencer's
+// batch for trading commands). Each claim
 // carries the sequencer lease epoch of the process that made it, and the
 // process knows which of its own claims are still being served. A retry
 // that finds a claim without a kept answer therefore knows its case:
@@ -55,19 +56,20 @@ type Answer struct {
 	Body []byte
 }
 
-// IdempotencyClaim is a key claimed for one request: run the request with
-// Context, then keep its answer with FinishIdempotencyKey or, when it
-// failed on the server's side, ReleaseIdempotencyKey.
+// IdempotencyClaim is a key claimed for one request: run the request on
+// the Service WithClaim returns, then keep its answer with
+// FinishIdempotencyKey or, when it failed on the server's side,
+// ReleaseIdempotencyKey.
 type IdempotencyClaim struct{ c store.IdempotencyClaim }
 
-// Context returns ctx carrying the claim, for running its request. The
-// claim travels with the request's context rather than as a parameter of
-// every use case because it must reach whichever transaction applies the
-// request, a use case's own (store.InTx) or the sequencer's batch, and
-// only those: the use cases stay unaware of it, and a request run without
-// it is simply not idempotent.
-func (c *IdempotencyClaim) Context(ctx context.Context) context.Context {
-	return store.WithIdempotencyClaim(ctx, c.c)
+// WithClaim returns the Service bound to claim c: the same service, whose
+// every write (a use case's own transaction, a sequencer command) also
+// marks c applied in the transaction that applies it. The claim is a value
+// the adapter holds and passes on explicitly, never a context value: the
+// use cases stay unaware of it, and a request run on the plain Service is
+// simply not idempotent.
+func (s *Service) WithClaim(c *IdempotencyClaim) *Service {
+	return &Service{core: s.core, claim: &c.c}
 }
 
 // errAnswerLost answers a retry of a request that was applied but whose

@@ -37,7 +37,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		// The request applies (a bucket, through its own transaction) and
 		// is still being answered.
 		name := "in flight"
-		if _, err := v.svc.CreateBucket(c.Context(ctx), trader, trading.BucketInput{Name: &name,
+		if _, err := v.svc.WithClaim(c).CreateBucket(ctx, trader, trading.BucketInput{Name: &name,
 			InstrumentIDs: &[]string{v.instrument}}); err != nil {
 			t.Fatal(err)
 		}

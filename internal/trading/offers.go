@@ -320,7 +320,7 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 
 // submit runs an engine command and types its answer.
 func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResult, error)) (OfferResult, error) {
-	v, err := s.eng.do(ctx, func(st *state, b *batch) (any, error) { return fn(st, b) })
+	v, err := s.do(ctx, func(st *state, b *batch) (any, error) { return fn(st, b) })
 	if err != nil {
 		return OfferResult{}, err
 	}

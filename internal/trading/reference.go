@@ -299,7 +299,7 @@ func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in Market
 		return m, err
 	}
 	m.Calendar = "TARGET2"
-	err := s.db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
+	err := s.inTx(ctx, func(tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
 	if errors.Is(err, venue.ErrConflict) {
 		return m, venue.Conflict("a market named %s exists", m.Name)
 	}
@@ -321,7 +321,7 @@ func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string
 		return venue.Market{}, venue.NotFound("market")
 	}
 	var m venue.Market
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, func(tx *store.Tx) error {
 		var err error
 		if m, err = tx.Market(ctx, id); err != nil {
 			return err
@@ -514,7 +514,7 @@ func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in In
 	now := s.clock()
 	i := venue.Instrument{ID: newID(), Enabled: true, Precision: 4, MarketIDs: []string{}, CreatedAt: now, UpdatedAt: now}
 	i.Terms.Type, i.Terms.State, i.Terms.UnitQuotation = "Fixed", "BLANK", "percent"
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, func(tx *store.Tx) error {
 		if err := checkInstrument(ctx, tx, in, &i); err != nil {
 			return err
 		}
@@ -541,7 +541,7 @@ func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id st
 		return InstrumentDetail{}, venue.NotFound("instrument")
 	}
 	var isin string
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, func(tx *store.Tx) error {
 		i, err := tx.Instrument(ctx, id)
 		if err != nil {
 			return err

@@ -92,7 +92,7 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 		return venue.RiskLimit{}, err
 	}
 	var out venue.RiskLimit
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.Participant(ctx, participantID); err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (s *Service) RiskLimits(ctx context.Context, p venue.Principal) ([]venue.Ri
 	}
 	// Use is the engine's: the open offer and quote quantity it counts,
 	// for the caller's firm and the caller itself.
-	v, err := s.eng.do(ctx, func(st *state, b *batch) (any, error) {
+	v, err := s.do(ctx, func(st *state, b *batch) (any, error) {
 		used := map[string]udecimal.Decimal{}
 		for _, k := range riskKinds {
 			used[k.name] = st.use(k, p.ParticipantID, p.UserID)

@@ -39,8 +39,18 @@ type Config struct {
 	RateBurst int
 }
 
-// Service is the venue's application layer.
+// Service is the venue's application layer. A Service bound to an
+// idempotency claim (IdempotencyClaim.Service) is the same service whose
+// writes also mark that claim.
 type Service struct {
+	*core
+	// claim is the request's idempotency claim that every write of this
+	// Service marks applied (nil: none).
+	claim *store.IdempotencyClaim
+}
+
+// core is a Service's state, shared by its claim-bound copies.
+type core struct {
 	db       *store.DB
 	tokenTTL time.Duration
 	hasher   auth.Hasher
@@ -63,8 +73,8 @@ type Service struct {
 
 // New returns a Service on db.
 func New(db *store.DB, cfg Config) *Service {
-	s := &Service{db: db, tokenTTL: cfg.TokenTTL, hasher: auth.DefaultHasher, now: cfg.Now, log: cfg.Logger,
-		lookups: newLookups()}
+	s := &Service{core: &core{db: db, tokenTTL: cfg.TokenTTL, hasher: auth.DefaultHasher, now: cfg.Now, log: cfg.Logger,
+		lookups: newLookups()}}
 	if s.tokenTTL <= 0 {
 		s.tokenTTL = 15 * time.Minute
 	}
@@ -188,6 +198,18 @@ func (s *Service) Admit(p venue.Principal) error {
 			RetryAfter: wait}
 	}
 	return nil
+}
+
+// inTx runs fn in a write transaction that also marks the Service's
+// idempotency claim, if it has one.
+func (s *Service) inTx(ctx context.Context, fn func(*store.Tx) error) error {
+	return s.db.InTxClaimed(ctx, s.claim, fn)
+}
+
+// do submits a command to the sequencer, whose batch also marks the
+// Service's idempotency claim if the command writes.
+func (s *Service) do(ctx context.Context, run func(*state, *batch) (any, error)) (any, error) {
+	return s.eng.do(ctx, s.claim, run)
 }
 
 // Engine names the database engine behind the service.
