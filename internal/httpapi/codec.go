@@ -214,13 +214,11 @@ func jsonType(kind string) string {
 }
 
 // decimalInput accepts a JSON number or a numeric string as an exact
-// decimal. It never fails decoding: Bad records an unusable value (and
-// Issue, when set, why) so the handler can name the field in a validation
-// error.
+// decimal. It never fails decoding: Bad records an unusable value so the
+// handler can name the field in a validation error.
 type decimalInput struct {
 	Set   bool
 	Bad   bool
-	Issue string
 	Value udecimal.Decimal
 }
 
@@ -241,21 +239,9 @@ func (d *decimalInput) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// amountInput is a decimalInput for a nominal amount or a price: a value
-// outside venue.AmountIssue's bounds is unusable. The use cases enforce the
-// same bounds for every channel; refusing here as well names the field as
-// the client spelled it (price or price_per_unit).
+// amountInput is a decimalInput for a nominal amount or a price. Its
+// bounds are the use cases' to check, for every channel alike.
 type amountInput struct{ decimalInput }
-
-func (a *amountInput) UnmarshalJSON(b []byte) error {
-	if err := a.decimalInput.UnmarshalJSON(b); err != nil || !a.Set {
-		return err
-	}
-	if issue := venue.AmountIssue(a.Value); issue != "" {
-		a.Set, a.Bad, a.Issue = false, true, issue
-	}
-	return nil
-}
 
 // priceInput is an amountInput that also takes the form records show a
 // price in, {"limit_price": 99.5, "__typename": "LimitOrderPrice"}, so a
@@ -292,12 +278,7 @@ func (d decimalInput) issues(field string) []venue.FieldIssue {
 	return []venue.FieldIssue{{Field: field, Issue: d.issue()}}
 }
 
-func (d decimalInput) issue() string {
-	if d.Issue != "" {
-		return d.Issue
-	}
-	return decimalIssue
-}
+func (d decimalInput) issue() string { return decimalIssue }
 
 // decimalIssue is the issue of a value that is not a decimal.
 const decimalIssue = "must be a decimal number (a JSON number or numeric string)"

@@ -49,7 +49,7 @@ func (b offerBody) input() (trading.OfferInput, error) {
 		price, name = b.Price.decimalInput, "price"
 	}
 	f.decimal(name, price, false)
-	in.Price = price.ptr()
+	in.Price, in.PriceField = price.ptr(), name
 	f.decimal("quantity", b.Quantity.decimalInput, false)
 	in.Quantity = b.Quantity.ptr()
 	if b.SettlementDate != nil && *b.SettlementDate != "" {
@@ -91,7 +91,7 @@ func (b changeBody) input() (trading.ChangeInput, error) {
 	}
 	f.decimal(name, price, false)
 	f.decimal("quantity", b.Quantity.decimalInput, false)
-	in := trading.ChangeInput{Price: price.ptr(), Quantity: b.Quantity.ptr(), Validity: b.Validity, Notes: b.Notes}
+	in := trading.ChangeInput{Price: price.ptr(), PriceField: name, Quantity: b.Quantity.ptr(), Validity: b.Validity, Notes: b.Notes}
 	if b.SettlementDate != nil {
 		d := f.date("settlement_date", b.SettlementDate, true)
 		in.SettlementDate = &d

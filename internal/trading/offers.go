@@ -1,6 +1,7 @@
 package trading
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,15 +30,18 @@ type OfferInput struct {
 	SettlementProviderID string
 	Direction            string
 	Price                *udecimal.Decimal // clean price per unit, percent of par
-	Quantity             *udecimal.Decimal
-	MatchedOfferID       string
-	Notes                string
-	MarketOrder          bool
-	IsExecutable         bool
-	SettlementDate       *bondmath.Date
-	Validity             string
-	ValidUntil           *time.Time
-	Counterparties       []string
+	// PriceField names the price in errors as the client sent it (default
+	// price_per_unit).
+	PriceField     string
+	Quantity       *udecimal.Decimal
+	MatchedOfferID string
+	Notes          string
+	MarketOrder    bool
+	IsExecutable   bool
+	SettlementDate *bondmath.Date
+	Validity       string
+	ValidUntil     *time.Time
+	Counterparties []string
 }
 
 // OfferView is a record with the objects the spec nests in it.
@@ -79,8 +83,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if in.Quantity == nil {
 		v.Addf("quantity", "is required")
 	}
+	priceField := cmp.Or(in.PriceField, "price_per_unit")
 	if in.Price != nil {
-		checkAmount(&v, "price_per_unit", *in.Price)
+		checkAmount(&v, priceField, *in.Price)
 	}
 	if in.Quantity != nil && venue.AmountIssue(*in.Quantity) != "" {
 		checkAmount(&v, "quantity", *in.Quantity)
@@ -185,7 +190,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	}
 	checkQuantity(&v, "quantity", *in.Quantity, in2)
 	if in.Price != nil {
-		checkPrecision(&v, "price_per_unit", *in.Price, in2.Precision) // bounds and sign checked above
+		checkPrecision(&v, priceField, *in.Price, in2.Precision) // bounds and sign checked above
 	}
 	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
@@ -329,7 +334,10 @@ func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResu
 
 // ChangeInput is the update entity of an offer or RFQ (docs/rest-interface.md §4.3).
 type ChangeInput struct {
-	Price          *udecimal.Decimal
+	Price *udecimal.Decimal
+	// PriceField names the price in errors as the client sent it (default
+	// price_per_unit).
+	PriceField     string
 	Quantity       *udecimal.Decimal
 	SettlementDate *bondmath.Date
 	Validity       *string
@@ -351,7 +359,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 		return ch, err
 	}
 	if in.Price != nil {
-		checkPrice(&v, "price_per_unit", *in.Price, instr)
+		checkPrice(&v, cmp.Or(in.PriceField, "price_per_unit"), *in.Price, instr)
 	}
 	if in.Notes != nil {
 		v.CheckLength("notes", *in.Notes, venue.MaxText)
