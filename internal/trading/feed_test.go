@@ -22,20 +22,19 @@ import (
 )
 
 // feedWriters runs n writers at once against v, each writing a mix of every
-// kind of change: firm offers that trade, a whole RFQ (request, quote,
-// accept), a news item and an indicative price. It returns once all are
-// done.
-func feedWriters(t *testing.T, v *demoVenue, n int) {
+// kind of change: firm offers that trade, then (once between is closed; nil:
+// at once) a whole RFQ (request, quote, accept), a news item and an
+// indicative price. It returns once all are done.
+func feedWriters(t *testing.T, v *demoVenue, otc string, n int, between <-chan struct{}) {
 	t.Helper()
 	ctx := context.Background()
-	otc := v.otc(t)
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for w := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- feedWriter(ctx, v, otc, w)
+			errs <- feedWriter(ctx, v, otc, w, between)
 		}()
 	}
 	wg.Wait()
@@ -47,7 +46,7 @@ func feedWriters(t *testing.T, v *demoVenue, n int) {
 	}
 }
 
-func feedWriter(ctx context.Context, v *demoVenue, otc string, w int) error {
+func feedWriter(ctx context.Context, v *demoVenue, otc string, w int, between <-chan struct{}) error {
 	a, b := w%3, (w+1)%3 // mutual counterparties
 	buyer, seller := v.principalOf(a, venue.RoleTrader), v.principalOf(b, venue.RoleTrader)
 	price := dec(strconv.Itoa(95 + w%5))
@@ -58,6 +57,9 @@ func feedWriter(ctx context.Context, v *demoVenue, otc string, w int) error {
 	if _, err := v.svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
 		Direction: venue.Bid, Price: &price, Quantity: ptrTo(dec("1000"))}); err != nil {
 		return fmt.Errorf("writer %d: bid: %w", w, err)
+	}
+	if between != nil {
+		<-between
 	}
 	rfq, err := v.svc.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: otc,
 		Direction: venue.Bid, Quantity: ptrTo(dec("1000")), Counterparties: []string{v.creds.Participants[b].ID}})
@@ -262,17 +264,24 @@ func TestFeedEveryEventOnce(t *testing.T) {
 				t.Cleanup(sub.Close)
 				subs[name] = follow(sub)
 			}
-			// The first half of the writers, then a subscriber from the
-			// middle of the log while the second half writes.
-			feedWriters(t, v, 32)
-			middle := lastSeq(t, v.db) / 2
+			// 64 writers at once; once they have all traded, a subscriber
+			// from the middle of the log, and then the writers go on.
+			otc, start := v.otc(t), lastSeq(t, v.db)
+			between, written := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(written)
+				feedWriters(t, v, otc, 64, between)
+			}()
+			waitFor(t, func() bool { return lastSeq(t, v.db) >= start+64*2 }) // two offers each, at least
+			middle := (start + lastSeq(t, v.db)) / 2
 			mid, err := v.svc.Subscribe(ctx, trading.System, middle, trading.EventFilter{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(mid.Close)
 			fromMiddle := follow(mid)
-			feedWriters(t, v, 32)
+			close(between)
+			<-written
 
 			all := restEvents(t, v.svc, trading.System, 0)
 			for i, e := range all {
@@ -326,7 +335,7 @@ func TestFeedSlowConsumer(t *testing.T) {
 			t.Cleanup(fast.Close)
 			fastGot := follow(fast)
 
-			feedWriters(t, v, 16) // far more than 16 events: returns only if nobody waits for the slow one
+			feedWriters(t, v, v.otc(t), 16, nil) // far more than 16 events: returns only if nobody waits for the slow one
 
 			select {
 			case _, ok := <-drain(slow.C):
@@ -507,7 +516,7 @@ func TestEventLogReadsRESTFormat(t *testing.T) {
 		t.Run(string(e), func(t *testing.T) {
 			v := newDemoVenue(t, e)
 			start := lastSeq(t, v.db)
-			if err := feedWriter(context.Background(), v, v.otc(t), 0); err != nil {
+			if err := feedWriter(context.Background(), v, v.otc(t), 0, nil); err != nil {
 				t.Fatal(err)
 			}
 			var legacy []store.Event
