@@ -173,6 +173,10 @@ func authzTable() []authzRow {
 			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/instruments/" + f.instrument(obj) + "/analytics?settlement_date=2026-11-24&price=99.5", nil
 			}},
+		{"GET /api/v1/instruments/{instrument_id}/ohlc", map[string]statuses{publicObject: readers200, missing: readers404},
+			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+				return "/api/v1/instruments/" + f.instrument(obj) + "/ohlc?interval=1h", nil
+			}},
 
 		// Buckets: admins and traders keep their firm's private buckets;
 		// the operator keeps the public ones (and may change any).

@@ -3,10 +3,12 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/quagmt/udecimal"
 )
 
@@ -284,4 +286,24 @@ func decPtr(d *udecimal.Decimal) *string {
 	}
 	s := d.String()
 	return &s
+}
+
+func (s *Server) instrumentOHLC(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	q := r.URL.Query()
+	var f fields
+	in := trading.OHLCQuery{Interval: q.Get("interval"), MarketID: q.Get("market_id")}
+	for name, dst := range map[string]**time.Time{"from": &in.From, "to": &in.To} {
+		if v := q.Get(name); v != "" {
+			*dst = f.instant(name, &v)
+		}
+	}
+	if err := f.v.Err(); err != nil {
+		return err
+	}
+	bars, err := s.use(r).OHLC(r.Context(), p, r.PathValue("instrument_id"), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, mapSlice(bars, wire.BarOf))
+	return nil
 }

@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
 )
 
 // tradeInserts returns the statements that write trades and their two
@@ -148,6 +150,39 @@ func (tx *Tx) LastTrades(ctx context.Context) ([]venue.Trade, error) {
 	JOIN (SELECT market_id, instrument_id, MAX(id) AS id FROM trades GROUP BY market_id, instrument_id) l ON l.id = t.id`)
 	if err != nil {
 		return nil, fmt.Errorf("last trades: %w", normalize(err))
+	}
+	return out, nil
+}
+
+// TradePrint is a trade as market data: where, when, at what clean price
+// and for how much, without its parties.
+type TradePrint struct {
+	MarketID     string
+	PricePerUnit udecimal.Decimal
+	Quantity     udecimal.Decimal
+	At           time.Time
+}
+
+// TradePrints returns up to limit trades of an instrument (on one market,
+// or on all when marketID is empty) made in [from, to), oldest first.
+func (tx *Tx) TradePrints(ctx context.Context, instrumentID, marketID string, from, to time.Time, limit int) ([]TradePrint, error) {
+	q := "SELECT market_id, price_per_unit, quantity, created_at FROM trades WHERE instrument_id = ? AND created_at >= ? AND created_at < ?"
+	args := []any{instrumentID, ms(from), ms(to)}
+	if marketID != "" {
+		q += " AND market_id = ?"
+		args = append(args, marketID)
+	}
+	q += " ORDER BY created_at, id LIMIT ?"
+	args = append(args, limit)
+	out, err := selectAll(ctx, tx, func(r *sql.Rows) (TradePrint, error) {
+		var p TradePrint
+		var at int64
+		err := r.Scan(&p.MarketID, decimal{&p.PricePerUnit}, decimal{&p.Quantity}, &at)
+		p.At = fromMS(at)
+		return p, err
+	}, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("trade prints: %w", normalize(err))
 	}
 	return out, nil
 }

@@ -84,3 +84,25 @@ func RecordOf(e trading.Event) any {
 	}
 	return struct{}{}
 }
+
+// Bar is an OHLC bar (docs/design.md §8 ohlc.update and GET
+// /instruments/{id}/ohlc).
+type Bar struct {
+	InstrumentID string `json:"instrument_id"`
+	MarketID     string `json:"market_id"`
+	Interval     string `json:"interval"`
+	OpenTime     string `json:"open_time"`
+	Open         Num    `json:"open"`
+	High         Num    `json:"high"`
+	Low          Num    `json:"low"`
+	Close        Num    `json:"close"`
+	Volume       Num    `json:"volume"`
+	Trades       int    `json:"trades"`
+}
+
+// BarOf renders b.
+func BarOf(b trading.Bar) Bar {
+	return Bar{InstrumentID: b.InstrumentID, MarketID: b.MarketID, Interval: b.Interval, OpenTime: Time(b.OpenTime),
+		Open: NumOf(b.Open), High: NumOf(b.High), Low: NumOf(b.Low), Close: NumOf(b.Close), Volume: NumOf(b.Volume),
+		Trades: b.Trades}
+}
