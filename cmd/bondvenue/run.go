@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/bondvenue/bondvenue/internal/envflag"
 	"io"
 	"log/slog"
 	"net"
@@ -13,10 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/envflag"
+
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
+	"github.com/bondvenue/bondvenue/internal/socketio"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 const usage = `usage: bondvenue <command> [flags]
@@ -154,9 +157,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer svc.Close()
-	api := httpapi.New(svc, httpapi.Config{Logger: log})
+	reg := prometheus.NewRegistry()
+	api := httpapi.New(svc, httpapi.Config{Logger: log, Registry: reg})
+	mux := http.NewServeMux()
+	mux.Handle("/socket.io/", socketio.New(svc, socketio.Config{Logger: log, Registry: reg}))
+	mux.Handle("/", api.Handler())
 	srv := &http.Server{
-		Handler:           api.Handler(),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

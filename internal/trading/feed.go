@@ -398,3 +398,19 @@ func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter Ev
 		}
 	}
 }
+
+// LastEventSeq is the sequence number of the log's newest event (0 when
+// empty): a subscriber that wants only what commits from now on subscribes
+// after it.
+func (s *Service) LastEventSeq(ctx context.Context) (int64, error) {
+	var last int64
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		last, err = tx.LastEventSeq(ctx)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("last event: %w", err)
+	}
+	return last, nil
+}

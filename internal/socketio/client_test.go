@@ -1,0 +1,248 @@
+package socketio_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/socketio"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// The official client lives in testdata/client (npm ci installs it there;
+// CI runs with BONDVENUE_TEST_REQUIRE_NODE=1, which makes its absence a
+// failure rather than a skip).
+const clientDir = "testdata/client"
+
+var (
+	buildOnce sync.Once
+	buildErr  error
+)
+
+// officialClient compiles the TypeScript client once and returns the
+// script to run.
+func officialClient(t *testing.T) string {
+	t.Helper()
+	_, nodeErr := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(clientDir, "node_modules", "socket.io-client"))
+	if nodeErr != nil || modErr != nil {
+		if os.Getenv("BONDVENUE_TEST_REQUIRE_NODE") != "" {
+			t.Fatalf("the official client is required: node %v, node_modules %v (npm ci --prefix %s)", nodeErr, modErr, clientDir)
+		}
+		t.Skipf("node or %s/node_modules missing: npm ci --prefix %s", clientDir, clientDir)
+	}
+	buildOnce.Do(func() {
+		out, err := exec.Command(filepath.Join(clientDir, "node_modules", ".bin", "tsc"), "-p", clientDir).CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, string(out)}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(clientDir, "dist", "client.js")
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return "tsc: " + e.err.Error() + "\n" + e.out }
+
+// line is one line the client printed.
+type line struct {
+	NS      string            `json:"ns"`
+	Event   string            `json:"event"`
+	Args    []json.RawMessage `json:"args"`
+	Message string            `json:"message"`
+	Data    json.RawMessage   `json:"data"`
+}
+
+// runClient starts the official client and returns its lines.
+func runClient(t *testing.T, script, url, token, namespaces string) *lineLog {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "node", script)
+	cmd.Env = append(os.Environ(), "URL="+url, "TOKEN="+token, "NAMESPACES="+namespaces)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := &lineLog{used: map[int]bool{}}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var l line
+			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Event != "" {
+				lines.mu.Lock()
+				lines.seen = append(lines.seen, l)
+				lines.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	return lines
+}
+
+// expect returns the first line (of all the client printed, in any
+// order across namespaces) that matches, waiting up to 20 s for it.
+func expect(t *testing.T, lines *lineLog, what string, match func(line) bool) line {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		lines.mu.Lock()
+		for i, l := range lines.seen {
+			if !lines.used[i] && match(l) {
+				lines.used[i] = true
+				lines.mu.Unlock()
+				return l
+			}
+		}
+		lines.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within 20 s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// lineLog keeps every line a client printed.
+type lineLog struct {
+	mu   sync.Mutex
+	seen []line
+	used map[int]bool
+}
+
+// TestOfficialClient drives the official socket.io-client 4.8 (WebSocket
+// transport): a wrong token is refused with connect_error 401; a trader
+// connected to four namespaces on one connection receives its own offer,
+// the trade, its order and the book's price change, each as (record, meta).
+func TestOfficialClient(t *testing.T) {
+	script := officialClient(t)
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
+			t.Cleanup(srv.Close)
+			ctx := context.Background()
+			token := func(i int) (string, venue.Principal) {
+				p := creds.Participants[i]
+				for _, u := range p.Users {
+					if u.Role == string(venue.RoleTrader) {
+						tok, err := svc.IssueToken(ctx, u.ClientID, u.ClientSecret)
+						if err != nil {
+							t.Fatal(err)
+						}
+						return tok.AccessToken, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: venue.RoleTrader}
+					}
+				}
+				t.Fatal("no trader")
+				return "", venue.Principal{}
+			}
+
+			bad := runClient(t, script, srv.URL, "not-a-token", "/offers")
+			l := expect(t, bad, "connect_error", func(l line) bool { return l.Event == "connect_error" })
+			if l.Message != "Invalid Token" || string(l.Data) != `{"statusCode":401}` {
+				t.Errorf("wrong token: connect_error %q %s", l.Message, l.Data)
+			}
+
+			tok0, buyer := token(0)
+			_, seller := token(1)
+			lines := runClient(t, script, srv.URL, tok0, "/offers,/orders,/trades,/instruments")
+			for range 4 {
+				expect(t, lines, "subscription", func(l line) bool { return l.Event == "subscription" })
+			}
+
+			ins, err := svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var market string
+			for _, m := range ms.Items {
+				if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+					market = m.ID
+				}
+			}
+			in := ins.Items[0]
+			price, qty := udecimal.MustParse("99"), in.MinPiece
+			if _, err := svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+				Direction: venue.Ask, Price: &price, Quantity: &qty}); err != nil {
+				t.Fatal(err)
+			}
+			bid, err := svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+				Direction: venue.Bid, Price: &price, Quantity: &qty})
+			if err != nil || len(bid.Trades) != 1 {
+				t.Fatalf("bid = %d trades, %v", len(bid.Trades), err)
+			}
+			trade := bid.Trades[0]
+
+			record := func(l line, v any) {
+				t.Helper()
+				if len(l.Args) != 2 {
+					t.Fatalf("%s on %s has %d arguments, want record and meta", l.Event, l.NS, len(l.Args))
+				}
+				var m struct {
+					Seq  int64  `json:"seq"`
+					Type string `json:"type"`
+				}
+				if json.Unmarshal(l.Args[0], v) != nil || json.Unmarshal(l.Args[1], &m) != nil || m.Seq == 0 || m.Type != l.Event {
+					t.Errorf("%s on %s: %s", l.Event, l.NS, l.Args)
+				}
+			}
+			var offer struct{ ID, Status string }
+			record(expect(t, lines, "offer.create of the bid", func(l line) bool { return l.NS == "/offers" && l.Event == "offer.create" }), &offer)
+			if offer.ID != bid.ID {
+				t.Errorf("offer.create of %s, want the trader's own bid %s (the other firm's ask is not its to see)", offer.ID, bid.ID)
+			}
+			var tr struct{ ID string }
+			record(expect(t, lines, "trade.create", func(l line) bool { return l.NS == "/trades" && l.Event == "trade.create" }), &tr)
+			if tr.ID != trade.ID {
+				t.Errorf("trade.create of %s, want %s", tr.ID, trade.ID)
+			}
+			var order struct {
+				OfferID   string `json:"offer_id"`
+				AccountID string `json:"account_id"`
+			}
+			record(expect(t, lines, "order.create", func(l line) bool { return l.NS == "/orders" && l.Event == "order.create" }), &order)
+			if order.OfferID != bid.ID || order.AccountID == "" {
+				t.Errorf("order.create of offer %s with account %q, want the bid's, with its account", order.OfferID, order.AccountID)
+			}
+			var pc struct {
+				InstrumentID string  `json:"instrument_id"`
+				LastPrice    float64 `json:"last_price"`
+			}
+			record(expect(t, lines, "price change after the trade", func(l line) bool {
+				return l.NS == "/instruments" && l.Event == "instrument.price_change" && len(l.Args) > 0 &&
+					json.Unmarshal(l.Args[0], &pc) == nil && pc.LastPrice != 0
+			}), &pc)
+			if pc.InstrumentID != in.ID || pc.LastPrice != 99 {
+				t.Errorf("price change %+v, want instrument %s last 99", pc, in.ID)
+			}
+		})
+	}
+}

@@ -1,0 +1,505 @@
+// Package socketio is the venue's live stream adapter (docs/design.md §8):
+// Engine.IO v4 and Socket.IO v5 at /socket.io/, written for the venue on
+// github.com/coder/websocket. Each namespace socket follows the
+// committed-event feed (trading.Subscribe) for its principal and emits
+// every event as (record, {seq, type, occurred_at}). One goroutine owns
+// each connection's writes, behind a bounded queue: a client that does not
+// keep up is disconnected, never waited on.
+//
+// This version speaks the WebSocket transport; a client must connect with
+// transports: ['websocket'] (long-polling answers "Transport unknown").
+package socketio
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
+)
+
+// Config tunes the adapter. Zero fields take the defaults.
+type Config struct {
+	Logger *slog.Logger
+	// Registry receives the stream metrics (nil: none).
+	Registry prometheus.Registerer
+	// PingInterval and PingTimeout are Engine.IO's heartbeat (25 s, 20 s):
+	// a client that does not answer a ping within the timeout is dropped.
+	PingInterval, PingTimeout time.Duration
+	// MaxPayload bounds a client's message in bytes (64 KiB).
+	MaxPayload int64
+	// QueueSize bounds the frames waiting to be written to one connection
+	// (1024): a connection further behind is closed.
+	QueueSize int
+	// MaxSocketsPerCredential bounds the namespace sockets one credential
+	// holds open over all its connections (64).
+	MaxSocketsPerCredential int
+	// TokenCheck is how often a socket checks that its token still
+	// authenticates (1 s): an expired or revoked token disconnects it.
+	TokenCheck time.Duration
+}
+
+// namespaces are the streams and the event types each carries.
+var namespaces = map[string][]string{
+	"/offers":            {"offer.", "rfq.", "quote."},
+	"/orders":            {trading.EventOrderCreate},
+	"/trades":            {trading.EventTradeCreate},
+	"/instruments":       {trading.EventPriceChange},
+	"/news":              {"news."},
+	"/indicative-prices": {"indicative_price."},
+}
+
+// Server serves /socket.io/.
+type Server struct {
+	svc *trading.Service
+	cfg Config
+	log *slog.Logger
+	m   *metrics
+
+	mu      sync.Mutex
+	sockets map[string]int // open namespace sockets per credential
+}
+
+// New returns the adapter over svc.
+func New(svc *trading.Service, cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.PingInterval <= 0 {
+		cfg.PingInterval = 25 * time.Second
+	}
+	if cfg.PingTimeout <= 0 {
+		cfg.PingTimeout = 20 * time.Second
+	}
+	if cfg.MaxPayload <= 0 {
+		cfg.MaxPayload = 64 << 10
+	}
+	if cfg.QueueSize <= 0 {
+		cfg.QueueSize = 1024
+	}
+	if cfg.MaxSocketsPerCredential <= 0 {
+		cfg.MaxSocketsPerCredential = 64
+	}
+	if cfg.TokenCheck <= 0 {
+		cfg.TokenCheck = time.Second
+	}
+	return &Server{svc: svc, cfg: cfg, log: cfg.Logger, m: newMetrics(cfg.Registry), sockets: map[string]int{}}
+}
+
+// ServeHTTP accepts an Engine.IO v4 WebSocket connection.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	switch {
+	case q.Get("EIO") != "4":
+		engineError(w, 5, "Unsupported protocol version")
+		return
+	case q.Get("transport") != "websocket":
+		engineError(w, 0, "Transport unknown")
+		return
+	case q.Get("sid") != "":
+		engineError(w, 1, "Session ID unknown") // no polling session to upgrade
+		return
+	}
+	// Long-lived: the listener's read and write timeouts are for requests.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	// Clients authenticate with a token in each namespace's CONNECT, never
+	// with cookies, so a page of another origin gains nothing by opening a
+	// socket: any origin may connect.
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return // Accept has answered
+	}
+	ws.SetReadLimit(s.cfg.MaxPayload)
+	c := &conn{s: s, ws: ws, sid: newSID(), out: make(chan []byte, s.cfg.QueueSize), pong: make(chan struct{}, 1),
+		sockets: map[string]*socket{}}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	s.m.connections.Inc()
+	defer s.m.connections.Dec()
+	c.run()
+}
+
+func engineError(w http.ResponseWriter, code int, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_ = json.NewEncoder(w).Encode(map[string]any{"code": code, "message": message})
+}
+
+func newSID() string {
+	b := make([]byte, 15)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// conn is one Engine.IO connection and its namespace sockets.
+type conn struct {
+	s      *Server
+	ws     *websocket.Conn
+	sid    string
+	ctx    context.Context
+	cancel context.CancelFunc
+	out    chan []byte // frames for the writer
+	pong   chan struct{}
+
+	mu      sync.Mutex
+	sockets map[string]*socket
+	wg      sync.WaitGroup // the sockets' goroutines
+}
+
+// run serves the connection until it ends.
+func (c *conn) run() {
+	defer c.cancel()
+	c.send(openFrame(c.sid, c.s.cfg.PingInterval.Milliseconds(), c.s.cfg.PingTimeout.Milliseconds(), c.s.cfg.MaxPayload))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.write()
+	}()
+	go c.heartbeat()
+	reason := c.read()
+	c.cancel()
+	c.closeSockets()
+	c.wg.Wait()
+	<-done
+	c.ws.Close(websocket.StatusNormalClosure, reason)
+}
+
+// send queues a frame for the writer; a full queue closes the connection.
+func (c *conn) send(frame []byte) {
+	select {
+	case c.out <- frame:
+	case <-c.ctx.Done():
+	default:
+		c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
+		c.s.log.Warn("socket.io: slow client disconnected", "sid", c.sid, "queued", len(c.out))
+		c.cancel()
+		c.ws.CloseNow() // unblocks the reader
+	}
+}
+
+// write is the one goroutine that writes to the connection.
+func (c *conn) write() {
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case f := <-c.out:
+			ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+			err := c.ws.Write(ctx, websocket.MessageText, f)
+			cancel()
+			if err != nil {
+				c.cancel()
+				c.ws.CloseNow()
+				return
+			}
+			c.s.m.frames.Inc()
+		}
+	}
+}
+
+// heartbeat pings every interval and drops a client that does not pong
+// within the timeout.
+func (c *conn) heartbeat() {
+	t := time.NewTicker(c.s.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+		}
+		select { // a pong left over from before does not count
+		case <-c.pong:
+		default:
+		}
+		c.send([]byte{eioPing})
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-c.pong:
+		case <-time.After(c.s.cfg.PingTimeout):
+			c.s.m.cutoffs.WithLabelValues("ping timeout").Inc()
+			c.cancel()
+			c.ws.CloseNow()
+			return
+		}
+	}
+}
+
+// read handles the client's packets until the connection ends, and
+// returns why.
+func (c *conn) read() string {
+	for {
+		typ, b, err := c.ws.Read(c.ctx)
+		if err != nil {
+			return "closed"
+		}
+		if typ != websocket.MessageText || len(b) == 0 {
+			return "binary frames are not accepted"
+		}
+		switch b[0] {
+		case eioPong:
+			select {
+			case c.pong <- struct{}{}:
+			default:
+			}
+		case eioPing: // a client may probe too
+			c.send([]byte{eioPong})
+		case eioClose:
+			return "client closed"
+		case eioMessage:
+			p, err := parsePacket(string(b[1:]))
+			if err != nil {
+				c.s.log.Debug("socket.io: bad packet", "sid", c.sid, "err", err.Error())
+				return "bad packet"
+			}
+			c.handle(p)
+		case eioNoop, eioUpgrade:
+		default:
+			return "bad packet"
+		}
+	}
+}
+
+// handle applies one Socket.IO packet.
+func (c *conn) handle(p packet) {
+	switch p.typ {
+	case sioConnect:
+		c.connect(p)
+	case sioDisconnect:
+		c.mu.Lock()
+		sk := c.sockets[p.nsp]
+		delete(c.sockets, p.nsp)
+		c.mu.Unlock()
+		if sk != nil {
+			sk.stop()
+		}
+	}
+	// EVENT and ACK: no namespace of the venue takes messages from clients.
+}
+
+// auth is a namespace CONNECT's payload.
+type auth struct {
+	Token         string   `json:"token"`
+	LastSeq       *int64   `json:"last_seq"`
+	InstrumentIDs []string `json:"instrument_ids"`
+	MarketID      string   `json:"market_id"`
+	Interval      string   `json:"interval"`
+}
+
+// connect opens a namespace socket: authenticate, subscribe, confirm.
+func (c *conn) connect(p packet) {
+	types, ok := namespaces[p.nsp]
+	if !ok {
+		c.send(connectErrorFrame(p.nsp, "Invalid namespace", nil))
+		return
+	}
+	c.mu.Lock()
+	_, open := c.sockets[p.nsp]
+	c.mu.Unlock()
+	if open {
+		return
+	}
+	var a auth
+	if len(p.data) > 0 && json.Unmarshal(p.data, &a) != nil {
+		c.send(connectErrorFrame(p.nsp, "Invalid Token", map[string]int{"statusCode": http.StatusUnauthorized}))
+		return
+	}
+	pr, err := c.s.svc.Authenticate(c.ctx, a.Token)
+	if err != nil {
+		c.send(connectErrorFrame(p.nsp, "Invalid Token", map[string]int{"statusCode": http.StatusUnauthorized}))
+		return
+	}
+	if !c.s.take(pr.ClientID) {
+		c.send(connectErrorFrame(p.nsp, "Too many connections for this credential", map[string]int{"statusCode": http.StatusTooManyRequests}))
+		return
+	}
+	filter := trading.EventFilter{Types: types, InstrumentIDs: a.InstrumentIDs, MarketID: a.MarketID}
+	resync := false
+	after := int64(0)
+	if a.LastSeq != nil {
+		after = *a.LastSeq
+	} else if after, err = c.s.svc.LastEventSeq(c.ctx); err != nil { // live from now
+		c.s.give(pr.ClientID)
+		c.send(connectErrorFrame(p.nsp, "Unavailable", map[string]int{"statusCode": http.StatusServiceUnavailable}))
+		return
+	}
+	sub, err := c.s.svc.Subscribe(c.ctx, pr, after, filter)
+	if errors.Is(err, trading.ErrResyncRequired) || errors.Is(err, venue.ErrInvalid) {
+		resync = true
+		if after, err = c.s.svc.LastEventSeq(c.ctx); err == nil {
+			sub, err = c.s.svc.Subscribe(c.ctx, pr, after, filter)
+		}
+	}
+	if err != nil {
+		c.s.give(pr.ClientID)
+		status := http.StatusServiceUnavailable
+		if errors.Is(err, venue.ErrForbidden) {
+			status = http.StatusForbidden
+		}
+		c.send(connectErrorFrame(p.nsp, http.StatusText(status), map[string]int{"statusCode": status}))
+		return
+	}
+	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, sub: sub, stopped: make(chan struct{})}
+	c.mu.Lock()
+	c.sockets[p.nsp] = sk
+	c.mu.Unlock()
+	c.s.m.sockets.WithLabelValues(p.nsp).Inc()
+	c.send(connectFrame(p.nsp, newSID()))
+	c.emit(p.nsp, "subscription", map[string]string{"message": "Subscription successful to " + strings.TrimPrefix(p.nsp, "/")})
+	if resync {
+		c.emit(p.nsp, "resync_required", map[string]any{"last_seq": after})
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer c.s.give(pr.ClientID)
+		defer c.s.m.sockets.WithLabelValues(p.nsp).Dec()
+		sk.run()
+	}()
+}
+
+// emit sends an event with its arguments on namespace nsp.
+func (c *conn) emit(nsp, name string, args ...any) {
+	f, err := eventFrame(nsp, name, args...)
+	if err != nil {
+		c.s.log.Error("socket.io: event not encoded", "event", name, "err", err.Error())
+		return
+	}
+	c.send(f)
+}
+
+// closeSockets ends every namespace socket of the connection.
+func (c *conn) closeSockets() {
+	c.mu.Lock()
+	socks := c.sockets
+	c.sockets = map[string]*socket{}
+	c.mu.Unlock()
+	for _, sk := range socks {
+		sk.stop()
+	}
+}
+
+// take counts a socket of a credential, unless it holds the most allowed.
+func (s *Server) take(clientID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sockets[clientID] >= s.cfg.MaxSocketsPerCredential {
+		return false
+	}
+	s.sockets[clientID]++
+	return true
+}
+
+func (s *Server) give(clientID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sockets[clientID]--; s.sockets[clientID] <= 0 {
+		delete(s.sockets, clientID)
+	}
+}
+
+// socket is one namespace socket following the feed.
+type socket struct {
+	c        *conn
+	nsp      string
+	p        venue.Principal
+	token    string
+	sub      *trading.Subscription
+	stopOnce sync.Once
+	stopped  chan struct{}
+}
+
+// meta is an event's second argument.
+type meta struct {
+	Seq        int64  `json:"seq"`
+	Type       string `json:"type"`
+	OccurredAt string `json:"occurred_at"`
+}
+
+// run emits the subscription's events until it ends, the token stops
+// authenticating, or the socket is stopped.
+func (sk *socket) run() {
+	defer sk.sub.Close()
+	t := time.NewTicker(sk.c.s.cfg.TokenCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-sk.stopped:
+			return
+		case <-t.C:
+			if _, err := sk.c.s.svc.Authenticate(sk.c.ctx, sk.token); err != nil {
+				if sk.c.ctx.Err() == nil {
+					sk.c.s.m.cutoffs.WithLabelValues("token").Inc()
+					sk.c.send(disconnectFrame(sk.nsp))
+					sk.c.forget(sk)
+				}
+				return
+			}
+		case ev, ok := <-sk.sub.C:
+			if !ok {
+				if err := sk.sub.Err(); errors.Is(err, trading.ErrSlowConsumer) {
+					sk.c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
+					sk.c.send(disconnectFrame(sk.nsp))
+					sk.c.forget(sk)
+				}
+				return
+			}
+			sk.c.emit(sk.nsp, ev.Type, wire.RecordOf(ev),
+				meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
+			sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
+		}
+	}
+}
+
+func (sk *socket) stop() { sk.stopOnce.Do(func() { close(sk.stopped) }) }
+
+// forget drops a socket the server ended.
+func (c *conn) forget(sk *socket) {
+	c.mu.Lock()
+	if c.sockets[sk.nsp] == sk {
+		delete(c.sockets, sk.nsp)
+	}
+	c.mu.Unlock()
+}
+
+// metrics are the stream's Prometheus metrics.
+type metrics struct {
+	connections prometheus.Gauge
+	sockets     *prometheus.GaugeVec
+	frames      prometheus.Counter
+	events      *prometheus.CounterVec
+	cutoffs     *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		connections: prometheus.NewGauge(prometheus.GaugeOpts{Name: "bondvenue_socketio_connections",
+			Help: "Open Engine.IO connections."}),
+		sockets: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "bondvenue_socketio_sockets",
+			Help: "Open namespace sockets by namespace."}, []string{"namespace"}),
+		frames: prometheus.NewCounter(prometheus.CounterOpts{Name: "bondvenue_socketio_frames_sent_total",
+			Help: "WebSocket frames written to clients (events, handshakes, pings)."}),
+		events: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bondvenue_socketio_events_sent_total",
+			Help: "Events emitted to clients by namespace."}, []string{"namespace"}),
+		cutoffs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "bondvenue_socketio_disconnects_total",
+			Help: "Connections or sockets the server ended, by reason (slow consumer, ping timeout, token)."}, []string{"reason"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.connections, m.sockets, m.frames, m.events, m.cutoffs)
+	}
+	return m
+}

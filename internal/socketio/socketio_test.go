@@ -1,0 +1,337 @@
+package socketio_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/socketio"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// venueEnv is a demo venue with the stream adapter on a loopback server.
+type venueEnv struct {
+	svc   *trading.Service
+	creds demo.Credentials
+	url   string // ws://…/socket.io/?EIO=4&transport=websocket
+	http  string
+}
+
+func newVenue(t *testing.T, e store.Engine, cfg socketio.Config) *venueEnv {
+	t.Helper()
+	svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	srv := httptest.NewServer(socketio.New(svc, cfg))
+	t.Cleanup(srv.Close)
+	return &venueEnv{svc: svc, creds: creds, http: srv.URL + "/socket.io/",
+		url: "ws" + strings.TrimPrefix(srv.URL, "http") + "/socket.io/?EIO=4&transport=websocket"}
+}
+
+// user is demo participant i's user of role.
+func (v *venueEnv) user(t *testing.T, i int, role venue.Role) (demo.UserCred, venue.Principal) {
+	t.Helper()
+	p := v.creds.Participants[i]
+	for _, u := range p.Users {
+		if u.Role == string(role) {
+			return u, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: role, ClientID: u.ClientID}
+		}
+	}
+	t.Fatalf("no %s in participant %d", role, i)
+	return demo.UserCred{}, venue.Principal{}
+}
+
+func (v *venueEnv) token(t *testing.T, i int, role venue.Role) string {
+	t.Helper()
+	u, _ := v.user(t, i, role)
+	tok, err := v.svc.IssueToken(context.Background(), u.ClientID, u.ClientSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok.AccessToken
+}
+
+// client is a raw Engine.IO client: it reads frames and answers pings
+// unless told not to.
+type client struct {
+	t      *testing.T
+	ws     *websocket.Conn
+	frames chan string
+	noPong bool
+}
+
+func dial(t *testing.T, url string, noPong bool) (*client, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	c := &client{t: t, ws: ws, frames: make(chan string, 1024), noPong: noPong}
+	go func() {
+		defer close(c.frames)
+		for {
+			_, b, err := ws.Read(context.Background())
+			if err != nil {
+				return
+			}
+			if string(b) == "2" && !c.noPong {
+				_ = ws.Write(context.Background(), websocket.MessageText, []byte("3"))
+				continue
+			}
+			c.frames <- string(b)
+		}
+	}()
+	t.Cleanup(func() { ws.CloseNow() })
+	return c, c.next()
+}
+
+func (c *client) send(s string) {
+	c.t.Helper()
+	if err := c.ws.Write(context.Background(), websocket.MessageText, []byte(s)); err != nil {
+		c.t.Fatalf("send %q: %v", s, err)
+	}
+}
+
+// next is the next frame (a ping, too, for a client that does not pong).
+func (c *client) next() string {
+	c.t.Helper()
+	select {
+	case f, ok := <-c.frames:
+		if !ok {
+			c.t.Fatal("connection closed")
+		}
+		return f
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("no frame in 10 s")
+	}
+	return ""
+}
+
+// closed reports whether the server closes the connection within d.
+func (c *client) closed(d time.Duration) bool {
+	deadline := time.After(d)
+	for {
+		select {
+		case _, ok := <-c.frames:
+			if !ok {
+				return true
+			}
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+// event decodes `42<nsp>,[name, args…]`.
+func event(t *testing.T, frame, nsp string) (string, []json.RawMessage) {
+	t.Helper()
+	p := "42" + nsp + ","
+	if !strings.HasPrefix(frame, p) {
+		t.Fatalf("frame %q is not an event on %s", frame, nsp)
+	}
+	var arr []json.RawMessage
+	if err := json.Unmarshal([]byte(frame[len(p):]), &arr); err != nil || len(arr) == 0 {
+		t.Fatalf("frame %q: %v", frame, err)
+	}
+	var name string
+	_ = json.Unmarshal(arr[0], &name)
+	return name, arr[1:]
+}
+
+func TestHandshakeAndNamespaces(t *testing.T) {
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e, socketio.Config{})
+			// A first connection starts what the venue keeps running
+			// (the feed's tailer and listener, pooled connections); what
+			// a connection starts must end with it.
+			warm, _ := dial(t, v.url, false)
+			warm.send(`40/news,{"token":"` + v.token(t, 2, venue.RoleViewer) + `"}`)
+			warm.next()
+			warm.next()
+			warm.ws.Close(websocket.StatusNormalClosure, "")
+			time.Sleep(200 * time.Millisecond)
+			before := runtime.NumGoroutine()
+			c, open := dial(t, v.url, false)
+			var hs struct {
+				SID          string   `json:"sid"`
+				Upgrades     []string `json:"upgrades"`
+				PingInterval int      `json:"pingInterval"`
+				PingTimeout  int      `json:"pingTimeout"`
+				MaxPayload   int      `json:"maxPayload"`
+			}
+			if !strings.HasPrefix(open, "0") || json.Unmarshal([]byte(open[1:]), &hs) != nil || hs.SID == "" ||
+				hs.Upgrades == nil || hs.PingInterval != 25000 || hs.PingTimeout != 20000 || hs.MaxPayload != 64<<10 {
+				t.Fatalf("open packet %q", open)
+			}
+
+			c.send(`40/offers,{"token":"nope"}`)
+			if f := c.next(); f != `44/offers,{"message":"Invalid Token","data":{"statusCode":401}}` {
+				t.Errorf("bad token: %q", f)
+			}
+			c.send(`40/offers`)
+			if f := c.next(); f != `44/offers,{"message":"Invalid Token","data":{"statusCode":401}}` {
+				t.Errorf("no token: %q", f)
+			}
+			c.send(`40/nope,{}`)
+			if f := c.next(); f != `44/nope,{"message":"Invalid namespace"}` {
+				t.Errorf("unknown namespace: %q", f)
+			}
+
+			tok := v.token(t, 0, venue.RoleTrader)
+			c.send(`40/offers,{"token":"` + tok + `"}`)
+			if f := c.next(); !strings.HasPrefix(f, `40/offers,{"sid":"`) {
+				t.Fatalf("connect: %q", f)
+			}
+			if name, args := event(t, c.next(), "/offers"); name != "subscription" ||
+				string(args[0]) != `{"message":"Subscription successful to offers"}` {
+				t.Errorf("subscription event %s %s", name, args)
+			}
+
+			// A change made after the connect arrives as (record, meta).
+			ins, err := v.svc.Instruments(context.Background(), trading.System, trading.InstrumentFilter{}, venue.Page{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms, err := v.svc.Markets(context.Background(), trading.System, trading.MarketFilter{}, venue.Page{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var market string
+			for _, m := range ms.Items {
+				if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+					market = m.ID
+				}
+			}
+			_, trader := v.user(t, 0, venue.RoleTrader)
+			price, qty := udecimal.MustParse("99.5"), ins.Items[0].MinPiece
+			o, err := v.svc.CreateOffer(context.Background(), trader, trading.OfferInput{InstrumentID: ins.Items[0].ID,
+				MarketID: market, Direction: venue.Bid, Price: &price, Quantity: &qty})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, args := event(t, c.next(), "/offers")
+			var rec struct {
+				ID     string `json:"id"`
+				Status string `json:"status"`
+			}
+			var m struct {
+				Seq        int64  `json:"seq"`
+				Type       string `json:"type"`
+				OccurredAt string `json:"occurred_at"`
+			}
+			if name != "offer.create" || len(args) != 2 || json.Unmarshal(args[0], &rec) != nil || json.Unmarshal(args[1], &m) != nil ||
+				rec.ID != o.ID || m.Type != "offer.create" || m.Seq == 0 || m.OccurredAt == "" {
+				t.Errorf("offer.create event: %s %s", name, args)
+			}
+
+			// A client's DISCONNECT ends the namespace socket only.
+			c.send(`41/offers,`)
+			c.send(`40/news,{"token":"` + tok + `"}`)
+			if f := c.next(); !strings.HasPrefix(f, `40/news,{"sid":"`) {
+				t.Fatalf("connect /news after leaving /offers: %q", f)
+			}
+			c.next() // subscription
+			c.ws.Close(websocket.StatusNormalClosure, "")
+			waitGoroutines(t, before)
+		})
+	}
+}
+
+// waitGoroutines waits until the goroutines started since before ended
+// (a pooled database connection may come and go meanwhile).
+func waitGoroutines(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+2 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestTransportsAndHeartbeat(t *testing.T) {
+	v := newVenue(t, store.SQLite, socketio.Config{PingInterval: 50 * time.Millisecond, PingTimeout: 100 * time.Millisecond})
+	for query, want := range map[string]string{
+		"?EIO=4&transport=polling":         `{"code":0,"message":"Transport unknown"}`,
+		"?EIO=3&transport=websocket":       `{"code":5,"message":"Unsupported protocol version"}`,
+		"?EIO=4&transport=websocket&sid=x": `{"code":1,"message":"Session ID unknown"}`,
+	} {
+		r, err := http.Get(v.http + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body json.RawMessage
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		r.Body.Close()
+		if r.StatusCode != http.StatusBadRequest || string(body) != want {
+			t.Errorf("GET %s = %d %s, want 400 %s", query, r.StatusCode, body, want)
+		}
+	}
+	alive, _ := dial(t, v.url, false)
+	silent, _ := dial(t, v.url, true)
+	if f := silent.next(); f != "2" {
+		t.Fatalf("first frame after the handshake %q, want a ping", f)
+	}
+	if !silent.closed(2 * time.Second) {
+		t.Error("a client that does not answer pings was not dropped")
+	}
+	if alive.closed(500 * time.Millisecond) {
+		t.Error("a client that answers pings was dropped")
+	}
+}
+
+// TestResumeAndTokenEnd: last_seq replays the log; a token revoked while
+// connected disconnects its sockets.
+func TestResumeAndTokenEnd(t *testing.T) {
+	v := newVenue(t, store.SQLite, socketio.Config{TokenCheck: 50 * time.Millisecond})
+	c, _ := dial(t, v.url, false)
+	tok := v.token(t, 1, venue.RoleViewer)
+	// Every news item the demo published, from the start of the log.
+	c.send(`40/news,{"token":"` + tok + `","last_seq":0}`)
+	c.next() // connect
+	c.next() // subscription
+	news, err := v.svc.News(context.Background(), trading.System, venue.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range news.Items {
+		if name, _ := event(t, c.next(), "/news"); name != "news.create" {
+			t.Fatalf("replayed %s, want news.create", name)
+		}
+	}
+	c.send(`40/trades,{"token":"` + tok + `","last_seq":999999}`)
+	c.next() // connect
+	c.next() // subscription
+	if name, _ := event(t, c.next(), "/trades"); name != "resync_required" {
+		t.Errorf("last_seq past the log: %s, want resync_required", name)
+	}
+	u, _ := v.user(t, 1, venue.RoleViewer)
+	if _, err := v.svc.RevokeCredential(context.Background(), trading.System, u.ClientID); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for range 2 {
+		f := c.next()
+		got[f] = true
+	}
+	if !got["41/news,"] || !got["41/trades,"] {
+		t.Errorf("after revocation: %v, want both sockets disconnected", got)
+	}
+}
