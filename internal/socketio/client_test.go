@@ -16,6 +16,7 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/socketio"
+	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -64,19 +65,21 @@ func (e *buildError) Error() string { return "tsc: " + e.err.Error() + "\n" + e.
 
 // line is one line the client printed.
 type line struct {
-	NS      string            `json:"ns"`
-	Event   string            `json:"event"`
-	Args    []json.RawMessage `json:"args"`
-	Message string            `json:"message"`
-	Data    json.RawMessage   `json:"data"`
+	NS        string            `json:"ns"`
+	Event     string            `json:"event"`
+	Args      []json.RawMessage `json:"args"`
+	Message   string            `json:"message"`
+	Data      json.RawMessage   `json:"data"`
+	Transport string            `json:"transport"`
 }
 
-// runClient starts the official client and returns its lines.
-func runClient(t *testing.T, script, url, token, namespaces string) *lineLog {
+// runClient starts the official client on transports and returns its
+// lines.
+func runClient(t *testing.T, script, url, token, namespaces, transports string) *lineLog {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "node", script)
-	cmd.Env = append(os.Environ(), "URL="+url, "TOKEN="+token, "NAMESPACES="+namespaces)
+	cmd.Env = append(os.Environ(), "URL="+url, "TOKEN="+token, "NAMESPACES="+namespaces, "TRANSPORTS="+transports)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -134,14 +137,24 @@ type lineLog struct {
 	used map[int]bool
 }
 
-// TestOfficialClient drives the official socket.io-client 4.8 (WebSocket
-// transport): a wrong token is refused with connect_error 401; a trader
-// connected to four namespaces on one connection receives its own offer,
-// the trade, its order and the book's price change, each as (record, meta).
+// TestOfficialClient drives the official socket.io-client 4.8, on each
+// transport setting (WebSocket only; its defaults, long-polling upgraded to
+// WebSocket; long-polling only): a wrong token is refused with
+// connect_error 401; a trader connected to four namespaces on one
+// connection receives its own offer, the trade, its order and the book's
+// price change, each as (record, meta).
 func TestOfficialClient(t *testing.T) {
 	script := officialClient(t)
-	for _, e := range testenv.Engines {
-		t.Run(string(e), func(t *testing.T) {
+	for _, tc := range []struct {
+		engine     store.Engine
+		transports string
+	}{
+		{store.SQLite, "websocket"}, {store.Postgres, "websocket"},
+		{store.SQLite, "default"}, {store.Postgres, "default"},
+		{store.SQLite, "polling"},
+	} {
+		e := tc.engine
+		t.Run(string(e)+"/"+tc.transports, func(t *testing.T) {
 			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
 			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
 			t.Cleanup(srv.Close)
@@ -161,7 +174,7 @@ func TestOfficialClient(t *testing.T) {
 				return "", venue.Principal{}
 			}
 
-			bad := runClient(t, script, srv.URL, "not-a-token", "/offers")
+			bad := runClient(t, script, srv.URL, "not-a-token", "/offers", tc.transports)
 			l := expect(t, bad, "connect_error", func(l line) bool { return l.Event == "connect_error" })
 			if l.Message != "Invalid Token" || string(l.Data) != `{"statusCode":401}` {
 				t.Errorf("wrong token: connect_error %q %s", l.Message, l.Data)
@@ -169,9 +182,12 @@ func TestOfficialClient(t *testing.T) {
 
 			tok0, buyer := token(0)
 			_, seller := token(1)
-			lines := runClient(t, script, srv.URL, tok0, "/offers,/orders,/trades,/instruments")
+			lines := runClient(t, script, srv.URL, tok0, "/offers,/orders,/trades,/instruments", tc.transports)
 			for range 4 {
 				expect(t, lines, "subscription", func(l line) bool { return l.Event == "subscription" })
+			}
+			if tc.transports == "default" {
+				expect(t, lines, "upgrade to websocket", func(l line) bool { return l.Event == "upgrade" && l.Transport == "websocket" })
 			}
 
 			ins, err := svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})

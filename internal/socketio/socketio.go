@@ -6,16 +6,19 @@
 // each connection's writes, behind a bounded queue: a client that does not
 // keep up is disconnected, never waited on.
 //
-// This version speaks the WebSocket transport; a client must connect with
-// transports: ['websocket'] (long-polling answers "Transport unknown").
+// Both transports are served: WebSocket, and HTTP long-polling with the
+// upgrade to WebSocket that the client attempts by default (networks that
+// block WebSockets stay on polling).
 package socketio
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -70,6 +73,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	sockets map[string]int // open namespace sockets per credential
+	// sessions are the open connections by sid (polling requests and
+	// upgrades find theirs here).
+	sessions sync.Map
 }
 
 // New returns the adapter over svc.
@@ -98,38 +104,44 @@ func New(svc *trading.Service, cfg Config) *Server {
 	return &Server{svc: svc, cfg: cfg, log: cfg.Logger, m: newMetrics(cfg.Registry), sockets: map[string]int{}}
 }
 
-// ServeHTTP accepts an Engine.IO v4 WebSocket connection.
+// ServeHTTP serves Engine.IO v4: a WebSocket connection, or a
+// long-polling session (GET to poll, POST to send) that the client may
+// upgrade to a WebSocket.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	switch {
-	case q.Get("EIO") != "4":
+	if q.Get("EIO") != "4" {
 		engineError(w, 5, "Unsupported protocol version")
 		return
-	case q.Get("transport") != "websocket":
+	}
+	sid := q.Get("sid")
+	var c *conn
+	if sid != "" {
+		v, ok := s.sessions.Load(sid)
+		if !ok {
+			engineError(w, 1, "Session ID unknown")
+			return
+		}
+		c = v.(*conn)
+	}
+	switch q.Get("transport") {
+	case "websocket":
+		s.serveWebSocket(w, r, c)
+	case "polling":
+		switch {
+		case c == nil && r.Method == http.MethodGet:
+			s.handshakePolling(w)
+		case c == nil:
+			engineError(w, 2, "Bad handshake method")
+		case r.Method == http.MethodGet:
+			c.poll(w, r)
+		case r.Method == http.MethodPost:
+			c.post(w, r)
+		default:
+			engineError(w, 3, "Bad request")
+		}
+	default:
 		engineError(w, 0, "Transport unknown")
-		return
-	case q.Get("sid") != "":
-		engineError(w, 1, "Session ID unknown") // no polling session to upgrade
-		return
 	}
-	// Long-lived: the listener's read and write timeouts are for requests.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-	// Clients authenticate with a token in each namespace's CONNECT, never
-	// with cookies, so a page of another origin gains nothing by opening a
-	// socket: any origin may connect.
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
-	if err != nil {
-		return // Accept has answered
-	}
-	ws.SetReadLimit(s.cfg.MaxPayload)
-	c := &conn{s: s, ws: ws, sid: newSID(), out: make(chan []byte, s.cfg.QueueSize), pong: make(chan struct{}, 1),
-		sockets: map[string]*socket{}}
-	c.ctx, c.cancel = context.WithCancel(context.Background())
-	s.m.connections.Inc()
-	defer s.m.connections.Dec()
-	c.run()
 }
 
 func engineError(w http.ResponseWriter, code int, message string) {
@@ -147,37 +159,180 @@ func newSID() string {
 // conn is one Engine.IO connection and its namespace sockets.
 type conn struct {
 	s      *Server
-	ws     *websocket.Conn
 	sid    string
 	ctx    context.Context
 	cancel context.CancelFunc
-	out    chan []byte // frames for the writer
+	out    chan []byte // frames for the transport's writer
 	pong   chan struct{}
+	ended  chan struct{} // closed once the connection's goroutines are done
 
 	mu      sync.Mutex
 	sockets map[string]*socket
-	wg      sync.WaitGroup // the sockets' goroutines
+	ws      *websocket.Conn // once there is one
+	wg      sync.WaitGroup  // the sockets' goroutines
+
+	polls    sync.Mutex    // one long-poll at a time
+	upgraded chan struct{} // closed when a WebSocket takes over from polling
 }
 
-// run serves the connection until it ends.
-func (c *conn) run() {
-	defer c.cancel()
-	c.send(openFrame(c.sid, c.s.cfg.PingInterval.Milliseconds(), c.s.cfg.PingTimeout.Milliseconds(), c.s.cfg.MaxPayload))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		c.write()
-	}()
+// newConn starts a connection: its heartbeat and its end, which waits for
+// ctx (killed by either transport, the heartbeat or a full queue).
+func (s *Server) newConn() *conn {
+	c := &conn{s: s, sid: newSID(), out: make(chan []byte, s.cfg.QueueSize), pong: make(chan struct{}, 1),
+		ended: make(chan struct{}), sockets: map[string]*socket{}, upgraded: make(chan struct{})}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	s.sessions.Store(c.sid, c)
+	s.m.connections.Inc()
 	go c.heartbeat()
-	reason := c.read()
-	c.cancel()
-	c.closeSockets()
-	c.wg.Wait()
-	<-done
-	c.ws.Close(websocket.StatusNormalClosure, reason)
+	go func() {
+		defer close(c.ended)
+		<-c.ctx.Done()
+		c.closeSockets()
+		c.wg.Wait()
+		s.sessions.Delete(c.sid)
+		s.m.connections.Dec()
+	}()
+	return c
 }
 
-// send queues a frame for the writer; a full queue closes the connection.
+// kill ends the connection.
+func (c *conn) kill() {
+	c.cancel()
+	c.mu.Lock()
+	ws := c.ws
+	c.mu.Unlock()
+	if ws != nil {
+		ws.CloseNow() // unblocks its reader and writer
+	}
+}
+
+// acceptWebSocket upgrades the request to a WebSocket.
+func (s *Server) acceptWebSocket(w http.ResponseWriter, r *http.Request) *websocket.Conn {
+	// Long-lived: the listener's read and write timeouts are for requests.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	// Clients authenticate with a token in each namespace's CONNECT, never
+	// with cookies, so a page of another origin gains nothing by opening a
+	// socket: any origin may connect.
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return nil // Accept has answered
+	}
+	ws.SetReadLimit(s.cfg.MaxPayload)
+	return ws
+}
+
+// serveWebSocket serves a WebSocket connection: a new one, or the upgrade
+// of polling session c.
+func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request, c *conn) {
+	ws := s.acceptWebSocket(w, r)
+	if ws == nil {
+		return
+	}
+	if c == nil {
+		c = s.newConn()
+		c.mu.Lock()
+		c.ws = ws
+		c.mu.Unlock()
+		c.send(openFrame(c.sid, []string{}, c.s.cfg.PingInterval.Milliseconds(), c.s.cfg.PingTimeout.Milliseconds(), c.s.cfg.MaxPayload))
+	} else if !c.upgrade(ws) {
+		ws.CloseNow()
+		return
+	}
+	go c.write(ws)
+	c.readWebSocket(ws)
+	c.kill()
+	<-c.ended
+	ws.Close(websocket.StatusNormalClosure, "")
+}
+
+// upgrade takes a polling session over to ws: the probe ("2probe" →
+// "3probe"), then the client's "5"; the pending poll ends with a noop.
+func (c *conn) upgrade(ws *websocket.Conn) bool {
+	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.PingTimeout)
+	defer cancel()
+	for _, want := range []string{"2probe", "5"} {
+		_, b, err := ws.Read(ctx)
+		if err != nil || string(b) != want {
+			return false
+		}
+		if want == "2probe" && ws.Write(ctx, websocket.MessageText, []byte("3probe")) != nil {
+			return false
+		}
+	}
+	c.mu.Lock()
+	c.ws = ws
+	c.mu.Unlock()
+	close(c.upgraded)
+	return true
+}
+
+// handshakePolling opens a long-polling session.
+func (s *Server) handshakePolling(w http.ResponseWriter) {
+	c := s.newConn()
+	writePayload(w, [][]byte{openFrame(c.sid, []string{"websocket"}, s.cfg.PingInterval.Milliseconds(),
+		s.cfg.PingTimeout.Milliseconds(), s.cfg.MaxPayload)})
+}
+
+// poll answers a long-poll with the frames waiting, or waits for one.
+func (c *conn) poll(w http.ResponseWriter, r *http.Request) {
+	if !c.polls.TryLock() {
+		engineError(w, 3, "Bad request") // overlapping polls
+		c.kill()
+		return
+	}
+	defer c.polls.Unlock()
+	var frames [][]byte
+	select {
+	case <-c.upgraded:
+		frames = [][]byte{{eioNoop}}
+	case <-c.ctx.Done():
+		frames = [][]byte{{eioClose}}
+	case <-r.Context().Done():
+		return
+	case f := <-c.out:
+		frames = append(frames, f)
+		size := len(f)
+	more:
+		for size < int(c.s.cfg.MaxPayload) {
+			select {
+			case f := <-c.out:
+				frames = append(frames, f)
+				size += len(f) + 1
+			default:
+				break more
+			}
+		}
+	}
+	writePayload(w, frames)
+	c.s.m.frames.Add(float64(len(frames)))
+}
+
+// post takes the packets a polling client sends.
+func (c *conn) post(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.s.cfg.MaxPayload))
+	if err != nil {
+		engineError(w, 3, "Bad request")
+		return
+	}
+	for _, pkt := range bytes.Split(body, []byte{recordSeparator}) {
+		if reason := c.receive(pkt); reason != "" {
+			c.kill()
+			break
+		}
+	}
+	w.Header().Set("Content-Type", "text/html")
+	_, _ = io.WriteString(w, "ok")
+}
+
+// writePayload answers a poll: packets joined by the record separator.
+func writePayload(w http.ResponseWriter, frames [][]byte) {
+	w.Header().Set("Content-Type", "text/plain; charset=UTF-8")
+	_, _ = w.Write(bytes.Join(frames, []byte{recordSeparator}))
+}
+
+// send queues a frame for the writer; a full queue ends the connection.
 func (c *conn) send(frame []byte) {
 	select {
 	case c.out <- frame:
@@ -185,24 +340,22 @@ func (c *conn) send(frame []byte) {
 	default:
 		c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
 		c.s.log.Warn("socket.io: slow client disconnected", "sid", c.sid, "queued", len(c.out))
-		c.cancel()
-		c.ws.CloseNow() // unblocks the reader
+		c.kill()
 	}
 }
 
-// write is the one goroutine that writes to the connection.
-func (c *conn) write() {
+// write is the one goroutine that writes to the WebSocket.
+func (c *conn) write(ws *websocket.Conn) {
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
 		case f := <-c.out:
 			ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
-			err := c.ws.Write(ctx, websocket.MessageText, f)
+			err := ws.Write(ctx, websocket.MessageText, f)
 			cancel()
 			if err != nil {
-				c.cancel()
-				c.ws.CloseNow()
+				c.kill()
 				return
 			}
 			c.s.m.frames.Inc()
@@ -232,46 +385,53 @@ func (c *conn) heartbeat() {
 		case <-c.pong:
 		case <-time.After(c.s.cfg.PingTimeout):
 			c.s.m.cutoffs.WithLabelValues("ping timeout").Inc()
-			c.cancel()
-			c.ws.CloseNow()
+			c.kill()
 			return
 		}
 	}
 }
 
-// read handles the client's packets until the connection ends, and
-// returns why.
-func (c *conn) read() string {
+// readWebSocket handles the client's frames until the connection ends.
+func (c *conn) readWebSocket(ws *websocket.Conn) {
 	for {
-		typ, b, err := c.ws.Read(c.ctx)
-		if err != nil {
-			return "closed"
+		typ, b, err := ws.Read(c.ctx)
+		if err != nil || typ != websocket.MessageText {
+			return
 		}
-		if typ != websocket.MessageText || len(b) == 0 {
-			return "binary frames are not accepted"
-		}
-		switch b[0] {
-		case eioPong:
-			select {
-			case c.pong <- struct{}{}:
-			default:
-			}
-		case eioPing: // a client may probe too
-			c.send([]byte{eioPong})
-		case eioClose:
-			return "client closed"
-		case eioMessage:
-			p, err := parsePacket(string(b[1:]))
-			if err != nil {
-				c.s.log.Debug("socket.io: bad packet", "sid", c.sid, "err", err.Error())
-				return "bad packet"
-			}
-			c.handle(p)
-		case eioNoop, eioUpgrade:
-		default:
-			return "bad packet"
+		if c.receive(b) != "" {
+			return
 		}
 	}
+}
+
+// receive handles one Engine.IO packet from either transport, and returns
+// why the connection must end ("" to go on).
+func (c *conn) receive(b []byte) string {
+	if len(b) == 0 {
+		return "empty packet"
+	}
+	switch b[0] {
+	case eioPong:
+		select {
+		case c.pong <- struct{}{}:
+		default:
+		}
+	case eioPing: // a client may probe too
+		c.send([]byte{eioPong})
+	case eioClose:
+		return "client closed"
+	case eioMessage:
+		p, err := parsePacket(string(b[1:]))
+		if err != nil {
+			c.s.log.Debug("socket.io: bad packet", "sid", c.sid, "err", err.Error())
+			return "bad packet"
+		}
+		c.handle(p)
+	case eioNoop, eioUpgrade:
+	default:
+		return "bad packet"
+	}
+	return ""
 }
 
 // handle applies one Socket.IO packet.

@@ -3,6 +3,7 @@ package socketio_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -269,7 +270,7 @@ func waitGoroutines(t *testing.T, before int) {
 func TestTransportsAndHeartbeat(t *testing.T) {
 	v := newVenue(t, store.SQLite, socketio.Config{PingInterval: 50 * time.Millisecond, PingTimeout: 100 * time.Millisecond})
 	for query, want := range map[string]string{
-		"?EIO=4&transport=polling":         `{"code":0,"message":"Transport unknown"}`,
+		"?EIO=4&transport=flash":           `{"code":0,"message":"Transport unknown"}`,
 		"?EIO=3&transport=websocket":       `{"code":5,"message":"Unsupported protocol version"}`,
 		"?EIO=4&transport=websocket&sid=x": `{"code":1,"message":"Session ID unknown"}`,
 	} {
@@ -283,6 +284,16 @@ func TestTransportsAndHeartbeat(t *testing.T) {
 		if r.StatusCode != http.StatusBadRequest || string(body) != want {
 			t.Errorf("GET %s = %d %s, want 400 %s", query, r.StatusCode, body, want)
 		}
+	}
+	// A long-polling session: the handshake offers the upgrade.
+	r, err := http.Get(v.http + "?EIO=4&transport=polling")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusOK || !strings.HasPrefix(string(b), "0{") || !strings.Contains(string(b), `"upgrades":["websocket"]`) {
+		t.Errorf("polling handshake = %d %s", r.StatusCode, b)
 	}
 	alive, _ := dial(t, v.url, false)
 	silent, _ := dial(t, v.url, true)

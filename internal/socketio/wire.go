@@ -122,14 +122,18 @@ func eventFrame(nsp, name string, args ...any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// openFrame is the Engine.IO handshake.
-func openFrame(sid string, pingInterval, pingTimeout, maxPayload int64) []byte {
+// recordSeparator joins the packets of a long-polling payload.
+const recordSeparator = 0x1e
+
+// openFrame is the Engine.IO handshake; upgrades lists the transports a
+// polling session may move to.
+func openFrame(sid string, upgrades []string, pingInterval, pingTimeout, maxPayload int64) []byte {
 	b, _ := json.Marshal(struct {
 		SID          string   `json:"sid"`
 		Upgrades     []string `json:"upgrades"`
 		PingInterval int64    `json:"pingInterval"`
 		PingTimeout  int64    `json:"pingTimeout"`
 		MaxPayload   int64    `json:"maxPayload"`
-	}{sid, []string{}, pingInterval, pingTimeout, maxPayload})
+	}{sid, upgrades, pingInterval, pingTimeout, maxPayload})
 	return append([]byte{eioOpen}, b...)
 }

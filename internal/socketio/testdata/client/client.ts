@@ -1,6 +1,6 @@
 // The official Socket.IO client as a venue's client uses it: one socket per
 // namespace listed in NAMESPACES, authenticated with TOKEN (and LAST_SEQ
-// when set), over TRANSPORTS. Every event, connect and connect_error is
+// when set), over TRANSPORTS ("websocket", "polling", or "default"). Every event, connect and connect_error is
 // printed as one JSON line for the Go test to read.
 import { io, type Socket } from "socket.io-client";
 
@@ -22,7 +22,8 @@ function required(name: string): string {
 const url = required("URL");
 const token = required("TOKEN");
 const namespaces = required("NAMESPACES").split(",");
-const transports = (process.env["TRANSPORTS"] ?? "websocket").split(",");
+// "default" leaves the client's own choice: long-polling, then the upgrade.
+const transports = process.env["TRANSPORTS"] ?? "websocket";
 const lastSeq = process.env["LAST_SEQ"];
 
 function print(line: Record<string, unknown>): void {
@@ -34,8 +35,12 @@ const sockets: Socket[] = namespaces.map((ns) => {
   if (lastSeq !== undefined) {
     auth["last_seq"] = Number(lastSeq);
   }
-  const s = io(url + ns, { auth, transports, reconnection: true, forceNew: false });
-  s.on("connect", () => print({ ns, event: "connect" }));
+  const opts = transports === "default"
+    ? { auth, reconnection: true, forceNew: false }
+    : { auth, transports: transports.split(","), reconnection: true, forceNew: false };
+  const s = io(url + ns, opts);
+  s.on("connect", () => print({ ns, event: "connect", transport: s.io.engine.transport.name }));
+  s.io.engine.on("upgrade", (t: { name: string }) => print({ ns, event: "upgrade", transport: t.name }));
   s.on("connect_error", (err: Error & { data?: unknown }) =>
     print({ ns, event: "connect_error", message: err.message, data: err.data ?? null }));
   s.on("disconnect", (reason: string) => print({ ns, event: "disconnect", reason }));
