@@ -8,9 +8,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/coder/websocket"
 	"github.com/quagmt/udecimal"
@@ -345,4 +348,88 @@ func TestResumeAndTokenEnd(t *testing.T) {
 	if !got["41/news,"] || !got["41/trades,"] {
 		t.Errorf("after revocation: %v, want both sockets disconnected", got)
 	}
+}
+
+// TestSlowClientCutOff: a client that stops reading is disconnected once
+// its queue is full, and the venue carries on. A polling client that never
+// polls is the slowest reader there is.
+func TestSlowClientCutOff(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	v := newVenue(t, store.SQLite, socketio.Config{QueueSize: 8, Registry: reg})
+	r, err := http.Get(v.http + "?EIO=4&transport=polling")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	var hs struct {
+		SID string `json:"sid"`
+	}
+	if err := json.Unmarshal(b[1:], &hs); err != nil {
+		t.Fatalf("handshake %s: %v", b, err)
+	}
+	session := v.http + "?EIO=4&transport=polling&sid=" + hs.SID
+	post := func(body string) int {
+		r, err := http.Post(session, "text/plain;charset=UTF-8", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		return r.StatusCode
+	}
+	if code := post(`40/news,{"token":"` + v.token(t, 0, venue.RoleViewer) + `","last_seq":0}`); code != http.StatusOK {
+		t.Fatalf("connect by POST: %d", code)
+	}
+	// Nobody polls: the connect answer, the subscription and the demo's
+	// news replayed fill the queue of 8.
+	for i := range 10 {
+		if _, err := v.svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
+			Title: "Notice " + strconv.Itoa(i), Body: "Text.", Source: "bondvenue"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for disconnects(t, reg, "slow consumer") == 0 { // polling now would drain the queue
+		if time.Now().After(deadline) {
+			t.Fatal("the slow client was not cut off")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r, err = http.Get(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "Session ID unknown") {
+		t.Errorf("the slow client's session after the cut-off: %d %s", r.StatusCode, b)
+	}
+	// The venue goes on serving others.
+	c, _ := dial(t, v.url, false)
+	c.send(`40/news,{"token":"` + v.token(t, 1, venue.RoleViewer) + `"}`)
+	if f := c.next(); !strings.HasPrefix(f, `40/news,{"sid":"`) {
+		t.Errorf("another client after the cut-off: %q", f)
+	}
+}
+
+// disconnects reads bondvenue_socketio_disconnects_total for reason.
+func disconnects(t *testing.T, reg *prometheus.Registry, reason string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "bondvenue_socketio_disconnects_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "reason" && l.GetValue() == reason {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
 }
