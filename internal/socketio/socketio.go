@@ -76,6 +76,9 @@ type Server struct {
 	// sessions are the open connections by sid (polling requests and
 	// upgrades find theirs here).
 	sessions sync.Map
+
+	framesMu sync.Mutex
+	frames   map[frameKey][]byte // see frame
 }
 
 // New returns the adapter over svc.
@@ -101,7 +104,8 @@ func New(svc *trading.Service, cfg Config) *Server {
 	if cfg.TokenCheck <= 0 {
 		cfg.TokenCheck = time.Second
 	}
-	return &Server{svc: svc, cfg: cfg, log: cfg.Logger, m: newMetrics(cfg.Registry), sockets: map[string]int{}}
+	return &Server{svc: svc, cfg: cfg, log: cfg.Logger, m: newMetrics(cfg.Registry), sockets: map[string]int{},
+		frames: map[frameKey][]byte{}}
 }
 
 // ServeHTTP serves Engine.IO v4: a WebSocket connection, or a
@@ -583,6 +587,42 @@ type socket struct {
 	stopped  chan struct{}
 }
 
+// frameKey names an event's frame as one kind of reader receives it: the
+// feed redacts an event alike for every user of a firm (and for the
+// operator), so the frame is encoded once for all of them.
+type frameKey struct {
+	seq           int64
+	typ, nsp      string
+	participantID string
+	operator      bool
+}
+
+// maxFrames bounds the encoded frames kept; a full table is emptied.
+const maxFrames = 20000
+
+// frame returns the EVENT frame of ev on nsp for reader p, encoding it
+// only for the first reader of its kind.
+func (s *Server) frame(nsp string, p venue.Principal, ev trading.Event) ([]byte, error) {
+	k := frameKey{seq: ev.Seq, typ: ev.Type, nsp: nsp, participantID: p.ParticipantID, operator: p.IsOperator()}
+	s.framesMu.Lock()
+	f, ok := s.frames[k]
+	s.framesMu.Unlock()
+	if ok {
+		return f, nil
+	}
+	f, err := eventFrame(nsp, ev.Type, wire.RecordOf(ev), meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
+	if err != nil {
+		return nil, err
+	}
+	s.framesMu.Lock()
+	if len(s.frames) >= maxFrames {
+		clear(s.frames)
+	}
+	s.frames[k] = f
+	s.framesMu.Unlock()
+	return f, nil
+}
+
 // meta is an event's second argument.
 type meta struct {
 	Seq        int64  `json:"seq"`
@@ -618,8 +658,12 @@ func (sk *socket) run() {
 				}
 				return
 			}
-			sk.c.emit(sk.nsp, ev.Type, wire.RecordOf(ev),
-				meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
+			f, err := sk.c.s.frame(sk.nsp, sk.p, ev)
+			if err != nil {
+				sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
+				continue
+			}
+			sk.c.send(f)
 			sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
 		}
 	}

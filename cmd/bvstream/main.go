@@ -1,0 +1,325 @@
+// Command bvstream measures the live streams' fan-out: a demo venue on
+// loopback with N subscribers, half on /offers (as the operator, who sees
+// every offer) and half on /instruments (as traders), while offers are
+// entered at a steady rate. It reports the delay from an event's commit to
+// its receipt (p50, p99), the events delivered per second, anything a
+// subscriber that keeps up did not receive, and the process's CPU per
+// delivered event (server and subscribers share the process).
+//
+//	go run ./cmd/bvstream --subscribers 1000 --rate 200 --duration 10s
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/socketio"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "bvstream:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	subscribers int
+	rate        float64
+	duration    time.Duration
+	warmup      time.Duration
+	databaseURL string
+}
+
+func run(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("bvstream", flag.ContinueOnError)
+	var c config
+	fs.IntVar(&c.subscribers, "subscribers", 1000, "connected subscribers, half on /offers, half on /instruments")
+	fs.Float64Var(&c.rate, "rate", 200, "offers entered per second")
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "measured time")
+	fs.DurationVar(&c.warmup, "warmup", 2*time.Second, "unmeasured time before")
+	fs.StringVar(&c.databaseURL, "database-url", "", "an empty PostgreSQL database (default: SQLite in a temporary directory)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "bvstream-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(ctx, store.Config{URL: c.databaseURL, DataDir: dir})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	log := slog.New(slog.DiscardHandler)
+	h := auth.FastHasher
+	svc := trading.New(db, trading.Config{Hasher: &h, Logger: log, TokenTTL: time.Hour, RateLimit: 1e6})
+	if err := svc.Start(ctx); err != nil {
+		return err
+	}
+	defer svc.Close()
+	creds, _, err := demo.Load(ctx, svc, dir, "")
+	if err != nil {
+		return err
+	}
+	unlimited := udecimal.MustParse("999999999999999999")
+	for _, p := range creds.Participants {
+		for _, name := range trading.RiskLimitNames() {
+			if _, err := svc.SetRiskLimit(ctx, trading.System, p.ID, trading.RiskLimitInput{Name: name, Value: &unlimited}); err != nil {
+				return err
+			}
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	// One credential holds many of the subscribers: its socket limit is raised.
+	srv := &http.Server{Handler: socketio.New(svc, socketio.Config{Logger: log, MaxSocketsPerCredential: c.subscribers})}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	url := "ws://" + ln.Addr().String() + "/socket.io/?EIO=4&transport=websocket"
+
+	opTok, err := svc.IssueToken(ctx, creds.Operator.ClientID, creds.Operator.ClientSecret)
+	if err != nil {
+		return err
+	}
+	var traders []venue.Principal
+	var traderToks []string
+	for _, p := range creds.Participants[:3] {
+		for _, u := range p.Users {
+			if u.Role == string(venue.RoleTrader) {
+				tok, err := svc.IssueToken(ctx, u.ClientID, u.ClientSecret)
+				if err != nil {
+					return err
+				}
+				traders = append(traders, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: venue.RoleTrader})
+				traderToks = append(traderToks, tok.AccessToken)
+			}
+		}
+	}
+
+	st := &stats{}
+	subs := make([]*subscriber, c.subscribers)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range subs {
+		nsp, tok := "/offers", opTok.AccessToken
+		if i%2 == 1 {
+			nsp, tok = "/instruments", traderToks[i%len(traderToks)]
+		}
+		s, err := connect(cctx, url, nsp, tok)
+		if err != nil {
+			return fmt.Errorf("subscriber %d: %w", i, err)
+		}
+		subs[i] = s
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.read(cctx, st)
+		}()
+	}
+
+	// Offers at the rate: bids and asks that do not cross, so each event
+	// is an offer.create and, when the best moves, a price change.
+	ins, err := svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
+	if err != nil {
+		return err
+	}
+	ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		return err
+	}
+	var market string
+	for _, m := range ms.Items {
+		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+			market = m.ID
+		}
+	}
+	gen := func(stop <-chan struct{}) {
+		t := time.NewTicker(time.Duration(float64(time.Second) / c.rate))
+		defer t.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			in := ins.Items[i%len(ins.Items)]
+			dir, cents := venue.Bid, int64(8000+i%1000)
+			if i%2 == 1 {
+				dir, cents = venue.Ask, int64(11000+i%1000)
+			}
+			price := udecimal.MustFromInt64(cents, 2)
+			qty := in.MinPiece
+			go func() {
+				_, _ = svc.CreateOffer(ctx, traders[i%len(traders)], trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+					Direction: dir, Price: &price, Quantity: &qty})
+			}()
+		}
+	}
+	stop := make(chan struct{})
+	go gen(stop)
+	time.Sleep(c.warmup)
+	st.reset()
+	cpu0 := cpuTime()
+	start := time.Now()
+	time.Sleep(c.duration)
+	elapsed := time.Since(start)
+	cpu := cpuTime() - cpu0
+	delivered, lat := st.snapshot()
+	close(stop)
+	cancel()
+	wg.Wait()
+
+	dropped := 0
+	for _, s := range subs {
+		if s.err != nil && !errors.Is(s.err, context.Canceled) {
+			dropped++
+		}
+	}
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	fmt.Printf("subscribers %d (offers %d, instruments %d), offers entered %.0f/s for %s\n",
+		c.subscribers, (c.subscribers+1)/2, c.subscribers/2, c.rate, c.duration)
+	fmt.Printf("delivered   %d events, %.0f/s\n", delivered, float64(delivered)/elapsed.Seconds())
+	fmt.Printf("commit → receipt  p50 %s  p99 %s  max %s\n", pct(0.50), pct(0.99), pct(1))
+	if delivered > 0 {
+		fmt.Printf("process CPU per delivered event %.1f µs (server and subscribers)\n",
+			float64(cpu.Microseconds())/float64(delivered))
+	}
+	fmt.Printf("subscribers disconnected by the server: %d\n", dropped)
+	return nil
+}
+
+// subscriber is one Engine.IO WebSocket client on one namespace.
+type subscriber struct {
+	ws  *websocket.Conn
+	nsp string
+	err error
+}
+
+func connect(ctx context.Context, url, nsp, token string) (*subscriber, error) {
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(dctx, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(1 << 20)
+	if _, _, err := ws.Read(dctx); err != nil { // the open packet
+		return nil, err
+	}
+	if err := ws.Write(dctx, websocket.MessageText, []byte("40"+nsp+`,{"token":"`+token+`"}`)); err != nil {
+		return nil, err
+	}
+	for range 2 { // the connect answer and the subscription event
+		_, b, err := ws.Read(dctx)
+		if err != nil {
+			return nil, err
+		}
+		if strings.HasPrefix(string(b), "44") {
+			return nil, fmt.Errorf("connect_error %s", b)
+		}
+	}
+	return &subscriber{ws: ws, nsp: nsp}, nil
+}
+
+// read receives events until ctx ends, recording each one's delay.
+func (s *subscriber) read(ctx context.Context, st *stats) {
+	defer s.ws.CloseNow()
+	prefix := "42" + s.nsp + ","
+	for {
+		_, b, err := s.ws.Read(ctx)
+		if err != nil {
+			s.err = err
+			if ctx.Err() != nil {
+				s.err = context.Canceled
+			}
+			return
+		}
+		now := time.Now()
+		switch {
+		case string(b) == "2":
+			_ = s.ws.Write(ctx, websocket.MessageText, []byte("3"))
+		case strings.HasPrefix(string(b), prefix):
+			var args []json.RawMessage
+			if json.Unmarshal(b[len(prefix):], &args) != nil || len(args) != 3 {
+				continue
+			}
+			var m struct {
+				OccurredAt time.Time `json:"occurred_at"`
+			}
+			if json.Unmarshal(args[2], &m) == nil {
+				st.add(now.Sub(m.OccurredAt))
+			}
+		}
+	}
+}
+
+// stats gathers the delays of the events received.
+type stats struct {
+	mu  sync.Mutex
+	lat []time.Duration
+	n   atomic.Int64
+}
+
+func (s *stats) add(d time.Duration) {
+	s.n.Add(1)
+	s.mu.Lock()
+	s.lat = append(s.lat, d)
+	s.mu.Unlock()
+}
+
+func (s *stats) reset() {
+	s.mu.Lock()
+	s.lat = s.lat[:0]
+	s.n.Store(0)
+	s.mu.Unlock()
+}
+
+func (s *stats) snapshot() (int64, []time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n.Load(), slices.Clone(s.lat)
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
