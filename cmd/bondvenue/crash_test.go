@@ -139,6 +139,7 @@ type crashHarness struct {
 	bin     string
 	dataDir string
 	dbURL   string // empty: SQLite in dataDir
+	addr    string // empty: a free port each start
 
 	cmd    *exec.Cmd
 	done   chan struct{} // closed when the process has exited
@@ -177,7 +178,11 @@ var crashListening = regexp.MustCompile(`bondvenue listening on (http://[0-9.:]+
 func (h *crashHarness) start(demoData bool) {
 	t := h.t
 	t.Helper()
-	args := []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", h.dataDir}
+	addr := h.addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	args := []string{"serve", "--addr", addr, "--data-dir", h.dataDir}
 	if h.dbURL != "" {
 		args = append(args, "--database-url", h.dbURL)
 	}

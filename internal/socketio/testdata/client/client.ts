@@ -31,20 +31,27 @@ function print(line: Record<string, unknown>): void {
 }
 
 const sockets: Socket[] = namespaces.map((ns) => {
-  const auth: Record<string, unknown> = { token };
-  if (lastSeq !== undefined) {
-    auth["last_seq"] = Number(lastSeq);
-  }
+  // Each (re)connect resumes after the last event received, as a client
+  // that must not miss one does.
+  let last: number | undefined = lastSeq === undefined ? undefined : Number(lastSeq);
+  const auth = (cb: (data: object) => void): void =>
+    cb(last === undefined ? { token } : { token, last_seq: last });
   const opts = transports === "default"
-    ? { auth, reconnection: true, forceNew: false }
-    : { auth, transports: transports.split(","), reconnection: true, forceNew: false };
+    ? { auth, reconnection: true, reconnectionDelay: 200, forceNew: false }
+    : { auth, transports: transports.split(","), reconnection: true, reconnectionDelay: 200, forceNew: false };
   const s = io(url + ns, opts);
   s.on("connect", () => print({ ns, event: "connect", transport: s.io.engine.transport.name }));
   s.io.engine.on("upgrade", (t: { name: string }) => print({ ns, event: "upgrade", transport: t.name }));
   s.on("connect_error", (err: Error & { data?: unknown }) =>
     print({ ns, event: "connect_error", message: err.message, data: err.data ?? null }));
   s.on("disconnect", (reason: string) => print({ ns, event: "disconnect", reason }));
-  s.onAny((event: string, ...args: unknown[]) => print({ ns, event, args }));
+  s.onAny((event: string, ...args: unknown[]) => {
+    const meta = args[1] as { seq?: unknown } | undefined;
+    if (meta !== undefined && typeof meta.seq === "number") {
+      last = meta.seq;
+    }
+    print({ ns, event, args });
+  });
   return s;
 });
 print({ started: sockets.length });
