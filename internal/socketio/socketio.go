@@ -60,6 +60,7 @@ var namespaces = map[string][]string{
 	"/orders":            {trading.EventOrderCreate},
 	"/trades":            {trading.EventTradeCreate},
 	"/instruments":       {trading.EventPriceChange},
+	"/ohlc":              {trading.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},
 }
@@ -518,6 +519,20 @@ func (c *conn) connect(p packet) {
 		return
 	}
 	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, sub: sub, stopped: make(chan struct{})}
+	if p.nsp == "/ohlc" {
+		sk.interval = a.Interval
+		if sk.interval == "" {
+			sk.interval = "1m"
+		}
+		if _, ok := trading.BarOpen(sk.interval, time.Time{}); !ok {
+			sub.Close()
+			c.s.give(pr.ClientID)
+			c.send(connectErrorFrame(p.nsp, "Invalid interval: one of "+strings.Join(trading.BarIntervals(), ", "),
+				map[string]int{"statusCode": http.StatusBadRequest}))
+			return
+		}
+		sk.bars = map[[2]string]*trading.Bar{}
+	}
 	c.mu.Lock()
 	c.sockets[p.nsp] = sk
 	c.mu.Unlock()
@@ -585,6 +600,10 @@ type socket struct {
 	sub      *trading.Subscription
 	stopOnce sync.Once
 	stopped  chan struct{}
+	// interval and bars are /ohlc's: the current bar of each instrument
+	// and market.
+	interval string
+	bars     map[[2]string]*trading.Bar
 }
 
 // frameKey names an event's frame as one kind of reader receives it: the
@@ -658,6 +677,10 @@ func (sk *socket) run() {
 				}
 				return
 			}
+			if sk.bars != nil {
+				sk.ohlc(ev)
+				continue
+			}
 			f, err := sk.c.s.frame(sk.nsp, sk.p, ev)
 			if err != nil {
 				sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
@@ -670,6 +693,40 @@ func (sk *socket) run() {
 }
 
 func (sk *socket) stop() { sk.stopOnce.Do(func() { close(sk.stopped) }) }
+
+// ohlc emits the current bar after a batch's trades on a book: the bar so
+// far (read once per bar: the trades before this batch) with the batch's
+// trades folded in.
+func (sk *socket) ohlc(ev trading.Event) {
+	pc := ev.PriceChange
+	if pc == nil || len(pc.Trades) == 0 {
+		return // the best prices moved; nothing traded
+	}
+	open, _ := trading.BarOpen(sk.interval, ev.OccurredAt)
+	k := [2]string{pc.InstrumentID, pc.MarketID}
+	b := sk.bars[k]
+	if b == nil || !b.OpenTime.Equal(open) {
+		b = &trading.Bar{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Interval: sk.interval, OpenTime: open}
+		if open.Before(ev.OccurredAt) { // earlier trades of this bar, up to this batch (its trades carry its time)
+			at := ev.OccurredAt
+			bars, err := sk.c.s.svc.OHLC(sk.c.ctx, sk.p, pc.InstrumentID, trading.OHLCQuery{Interval: sk.interval,
+				MarketID: pc.MarketID, From: &open, To: &at})
+			if err != nil {
+				sk.c.s.log.Warn("socket.io: bar not read", "instrument", pc.InstrumentID, "err", err.Error())
+				return
+			}
+			if len(bars) == 1 {
+				*b = bars[0]
+			}
+		}
+		sk.bars[k] = b
+	}
+	for _, p := range pc.Trades {
+		b.Add(p)
+	}
+	sk.c.emit(sk.nsp, "ohlc.update", wire.BarOf(*b), meta{Seq: ev.Seq, Type: "ohlc.update", OccurredAt: wire.Time(ev.OccurredAt)})
+	sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
+}
 
 // forget drops a socket the server ended.
 func (c *conn) forget(sk *socket) {

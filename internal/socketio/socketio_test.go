@@ -433,3 +433,72 @@ func disconnects(t *testing.T, reg *prometheus.Registry, reason string) float64 
 	}
 	return 0
 }
+
+// TestOHLCStream: /ohlc emits the current bar after every trade, the bar's
+// earlier trades (before the subscription) included.
+func TestOHLCStream(t *testing.T) {
+	v := newVenue(t, store.SQLite, socketio.Config{})
+	ctx := context.Background()
+	ins, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var market string
+	for _, m := range ms.Items {
+		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+			market = m.ID
+		}
+	}
+	in := ins.Items[0]
+	_, buyer := v.user(t, 0, venue.RoleTrader)
+	_, seller := v.user(t, 1, venue.RoleTrader)
+	trade := func(price string) {
+		t.Helper()
+		p := udecimal.MustParse(price)
+		for _, side := range []struct {
+			who venue.Principal
+			dir string
+		}{{seller, venue.Ask}, {buyer, venue.Bid}} {
+			if _, err := v.svc.CreateOffer(ctx, side.who, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+				Direction: side.dir, Price: &p, Quantity: &in.MinPiece}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	trade("99")
+	c, _ := dial(t, v.url, false)
+	c.send(`40/ohlc,{"token":"` + v.token(t, 3, venue.RoleViewer) + `","interval":"1d","instrument_ids":["` + in.ID + `"]}`)
+	c.next() // connect
+	c.next() // subscription
+	trade("100")
+	name, args := event(t, c.next(), "/ohlc")
+	var bar struct {
+		InstrumentID string `json:"instrument_id"`
+		MarketID     string `json:"market_id"`
+		Interval     string `json:"interval"`
+		Open, High   json.Number
+		Low, Close   json.Number
+		Volume       json.Number
+		Trades       int
+	}
+	d := json.NewDecoder(strings.NewReader(string(args[0])))
+	d.UseNumber()
+	if name != "ohlc.update" || d.Decode(&bar) != nil {
+		t.Fatalf("%s %s", name, args)
+	}
+	want := udecimal.MustParse("2").Mul(in.MinPiece).String()
+	if bar.InstrumentID != in.ID || bar.MarketID != market || bar.Interval != "1d" || bar.Open != "99" || bar.High != "100" ||
+		bar.Low != "99" || bar.Close != "100" || bar.Trades != 2 || bar.Volume.String() != want {
+		t.Errorf("bar %+v, want the day's two trades (99 then 100, volume %s)", bar, want)
+	}
+	c.send(`40/ohlc,{"token":"x"}`) // already connected: ignored
+	c.send(`41/ohlc,`)
+	c.send(`40/ohlc,{"token":"` + v.token(t, 3, venue.RoleViewer) + `","interval":"2m"}`)
+	if f := c.next(); !strings.HasPrefix(f, `44/ohlc,{"message":"Invalid interval`) {
+		t.Errorf("interval 2m: %q", f)
+	}
+}

@@ -414,10 +414,10 @@ type batch struct {
 	claims     []store.IdempotencyClaim // of the applied commands
 	poisoned   bool
 	// touched are the books the batch changed (true: it traded there),
-	// in first-change order; lastTrades the latest trade on each.
+	// in first-change order; prints the trades on each, in order.
 	touched    map[bookKey]bool
 	touchOrder []bookKey
-	lastTrades map[bookKey]venue.Trade
+	prints     map[bookKey][]Print
 	// lastEvent is the index in events of each book's last event.
 	lastEvent map[bookKey]int
 }

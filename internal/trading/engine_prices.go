@@ -39,10 +39,10 @@ func (b *batch) traded(t venue.Trade) {
 	k := bookKey{t.MarketID, t.InstrumentID}
 	b.touchKey(k)
 	b.touched[k] = true
-	if b.lastTrades == nil {
-		b.lastTrades = map[bookKey]venue.Trade{}
+	if b.prints == nil {
+		b.prints = map[bookKey][]Print{}
 	}
-	b.lastTrades[k] = t
+	b.prints[k] = append(b.prints[k], Print{Price: t.PricePerUnit, Quantity: t.Quantity})
 }
 
 // lastTrade is a book's latest trade.
@@ -60,14 +60,15 @@ func (st *state) priceChanges(b *batch) {
 		top := bookTop{bid: st.best(k, venue.Bid), ask: st.best(k, venue.Ask), last: st.lasts[k]}
 		prev, known := st.tops[k]
 		if b.touched[k] {
-			t := b.lastTrades[k]
-			top.last = &lastTrade{price: t.PricePerUnit, quantity: t.Quantity}
+			ps := b.prints[k]
+			t := ps[len(ps)-1]
+			top.last = &lastTrade{price: t.Price, quantity: t.Quantity}
 			st.lasts[k] = top.last
 		} else if known && sameEntry(prev.bid, top.bid) && sameEntry(prev.ask, top.ask) {
 			continue
 		}
 		st.tops[k] = top
-		pc := &PriceChange{InstrumentID: k.instrument, MarketID: k.market, Bid: top.bid, Ask: top.ask}
+		pc := &PriceChange{InstrumentID: k.instrument, MarketID: k.market, Bid: top.bid, Ask: top.ask, Trades: b.prints[k]}
 		if top.last != nil {
 			pc.LastPrice, pc.LastQuantity = &top.last.price, &top.last.quantity
 		}

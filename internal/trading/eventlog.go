@@ -344,12 +344,18 @@ type logBest struct {
 }
 
 type logPriceChange struct {
-	InstrumentID string   `json:"instrument_id"`
-	MarketID     string   `json:"market_id"`
-	Bid          *logBest `json:"bid"`
-	Ask          *logBest `json:"ask"`
-	LastPrice    *logNum  `json:"last_price"`
-	LastQuantity *logNum  `json:"last_quantity"`
+	InstrumentID string     `json:"instrument_id"`
+	MarketID     string     `json:"market_id"`
+	Bid          *logBest   `json:"bid"`
+	Ask          *logBest   `json:"ask"`
+	LastPrice    *logNum    `json:"last_price"`
+	LastQuantity *logNum    `json:"last_quantity"`
+	Trades       []logPrint `json:"trades,omitempty"`
+}
+
+type logPrint struct {
+	Price    logNum `json:"price"`
+	Quantity logNum `json:"quantity"`
 }
 
 func toLogBest(e *LimitEntry) *logBest {
@@ -369,13 +375,21 @@ func (l *logBest) entry(d *logDecoder) *LimitEntry {
 }
 
 func toLogPriceChange(pc *PriceChange) logPriceChange {
-	return logPriceChange{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Bid: toLogBest(pc.Bid),
+	out := logPriceChange{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Bid: toLogBest(pc.Bid),
 		Ask: toLogBest(pc.Ask), LastPrice: toLogNumPtr(pc.LastPrice), LastQuantity: toLogNumPtr(pc.LastQuantity)}
+	for _, p := range pc.Trades {
+		out.Trades = append(out.Trades, logPrint{Price: toLogNum(p.Price), Quantity: toLogNum(p.Quantity)})
+	}
+	return out
 }
 
 func (l *logPriceChange) priceChange(d *logDecoder) *PriceChange {
-	return &PriceChange{InstrumentID: l.InstrumentID, MarketID: l.MarketID, Bid: l.Bid.entry(d), Ask: l.Ask.entry(d),
+	pc := &PriceChange{InstrumentID: l.InstrumentID, MarketID: l.MarketID, Bid: l.Bid.entry(d), Ask: l.Ask.entry(d),
 		LastPrice: d.numPtr(l.LastPrice), LastQuantity: d.numPtr(l.LastQuantity)}
+	for _, p := range l.Trades {
+		pc.Trades = append(pc.Trades, Print{Price: d.num(p.Price), Quantity: d.num(p.Quantity)})
+	}
+	return pc
 }
 
 // family is an event type's record kind: "offer" of "offer.create".

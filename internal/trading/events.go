@@ -60,7 +60,13 @@ type PriceChange struct {
 	InstrumentID, MarketID  string
 	Bid, Ask                *LimitEntry
 	LastPrice, LastQuantity *udecimal.Decimal
+	// Trades are the trades on the book in the batch, in order (none when
+	// only its best prices moved): what OHLC bars fold in.
+	Trades []Print
 }
+
+// Print is a trade as market data: clean price and nominal.
+type Print struct{ Price, Quantity udecimal.Decimal }
 
 // InstrumentID is the instrument the event's record concerns ("" for news).
 func (e *Event) InstrumentID() string {

@@ -101,6 +101,25 @@ func (s *Service) OHLC(ctx context.Context, p venue.Principal, instrumentID stri
 	return bars(instrumentID, interval, step, prints), nil
 }
 
+// BarOpen is when the bar of interval holding instant at opens, and
+// whether interval is one bars come in.
+func BarOpen(interval string, at time.Time) (time.Time, bool) {
+	step, ok := barIntervals[interval]
+	return at.UTC().Truncate(step), ok
+}
+
+// Add folds a trade into the bar (the bar's first trade opens it).
+func (b *Bar) Add(p Print) {
+	if b.Trades == 0 {
+		b.Open, b.High, b.Low = p.Price, p.Price, p.Price
+	}
+	b.High = maxDec(b.High, p.Price)
+	b.Low = minDec(b.Low, p.Price)
+	b.Close = p.Price
+	b.Volume = b.Volume.Add(p.Quantity)
+	b.Trades++
+}
+
 // bars folds trade prints (oldest first) into bars per market and interval.
 func bars(instrumentID, interval string, step time.Duration, prints []store.TradePrint) []Bar {
 	var out []Bar
@@ -109,17 +128,11 @@ func bars(instrumentID, interval string, step time.Duration, prints []store.Trad
 		at := t.At.UTC().Truncate(step)
 		i, ok := open[t.MarketID]
 		if !ok || !out[i].OpenTime.Equal(at) {
-			out = append(out, Bar{InstrumentID: instrumentID, MarketID: t.MarketID, Interval: interval, OpenTime: at,
-				Open: t.PricePerUnit, High: t.PricePerUnit, Low: t.PricePerUnit})
+			out = append(out, Bar{InstrumentID: instrumentID, MarketID: t.MarketID, Interval: interval, OpenTime: at})
 			i = len(out) - 1
 			open[t.MarketID] = i
 		}
-		b := &out[i]
-		b.High = maxDec(b.High, t.PricePerUnit)
-		b.Low = minDec(b.Low, t.PricePerUnit)
-		b.Close = t.PricePerUnit
-		b.Volume = b.Volume.Add(t.Quantity)
-		b.Trades++
+		out[i].Add(Print{Price: t.PricePerUnit, Quantity: t.Quantity})
 	}
 	slices.SortStableFunc(out, func(a, b Bar) int {
 		if c := a.OpenTime.Compare(b.OpenTime); c != 0 {
