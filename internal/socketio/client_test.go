@@ -190,21 +190,7 @@ func TestOfficialClient(t *testing.T) {
 				expect(t, lines, "upgrade to websocket", func(l line) bool { return l.Event == "upgrade" && l.Transport == "websocket" })
 			}
 
-			ins, err := svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var market string
-			for _, m := range ms.Items {
-				if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
-					market = m.ID
-				}
-			}
-			in := ins.Items[0]
+			market, in := book(t, svc)
 			price, qty := udecimal.MustParse("99"), in.MinPiece
 			if _, err := svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
 				Direction: venue.Ask, Price: &price, Quantity: &qty}); err != nil {

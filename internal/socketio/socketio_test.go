@@ -207,23 +207,10 @@ func TestHandshakeAndNamespaces(t *testing.T) {
 			}
 
 			// A change made after the connect arrives as (record, meta).
-			ins, err := v.svc.Instruments(context.Background(), trading.System, trading.InstrumentFilter{}, venue.Page{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ms, err := v.svc.Markets(context.Background(), trading.System, trading.MarketFilter{}, venue.Page{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var market string
-			for _, m := range ms.Items {
-				if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
-					market = m.ID
-				}
-			}
+			market, in := book(t, v.svc)
 			_, trader := v.user(t, 0, venue.RoleTrader)
-			price, qty := udecimal.MustParse("99.5"), ins.Items[0].MinPiece
-			o, err := v.svc.CreateOffer(context.Background(), trader, trading.OfferInput{InstrumentID: ins.Items[0].ID,
+			price, qty := udecimal.MustParse("99.5"), in.MinPiece
+			o, err := v.svc.CreateOffer(context.Background(), trader, trading.OfferInput{InstrumentID: in.ID,
 				MarketID: market, Direction: venue.Bid, Price: &price, Quantity: &qty})
 			if err != nil {
 				t.Fatal(err)
@@ -439,21 +426,7 @@ func disconnects(t *testing.T, reg *prometheus.Registry, reason string) float64 
 func TestOHLCStream(t *testing.T) {
 	v := newVenue(t, store.SQLite, socketio.Config{})
 	ctx := context.Background()
-	ins, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var market string
-	for _, m := range ms.Items {
-		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
-			market = m.ID
-		}
-	}
-	in := ins.Items[0]
+	market, in := book(t, v.svc)
 	_, buyer := v.user(t, 0, venue.RoleTrader)
 	_, seller := v.user(t, 1, venue.RoleTrader)
 	trade := func(price string) {
@@ -501,4 +474,26 @@ func TestOHLCStream(t *testing.T) {
 	if f := c.next(); !strings.HasPrefix(f, `44/ohlc,{"message":"Invalid interval`) {
 		t.Errorf("interval 2m: %q", f)
 	}
+}
+
+// book returns the demo venue's continuous market with partial fills and
+// its first instrument.
+func book(t *testing.T, svc *trading.Service) (string, venue.Instrument) {
+	t.Helper()
+	ctx := context.Background()
+	ins, err := svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{})
+	if err != nil || len(ins.Items) == 0 {
+		t.Fatalf("Instruments() = %v", err)
+	}
+	ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms.Items {
+		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+			return m.ID, ins.Items[0].Instrument
+		}
+	}
+	t.Fatal("the demo venue has no continuous market with partial fills")
+	return "", venue.Instrument{}
 }
