@@ -10,8 +10,8 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -50,6 +51,7 @@ type config struct {
 	duration    time.Duration
 	warmup      time.Duration
 	databaseURL string
+	cpuProfile  string
 }
 
 func run(ctx context.Context, args []string) error {
@@ -60,6 +62,7 @@ func run(ctx context.Context, args []string) error {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "measured time")
 	fs.DurationVar(&c.warmup, "warmup", 2*time.Second, "unmeasured time before")
 	fs.StringVar(&c.databaseURL, "database-url", "", "an empty PostgreSQL database (default: SQLite in a temporary directory)")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured time to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -188,6 +191,17 @@ func run(ctx context.Context, args []string) error {
 	go gen(stop)
 	time.Sleep(c.warmup)
 	st.reset()
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	cpu0 := cpuTime()
 	start := time.Now()
 	time.Sleep(c.duration)
@@ -274,19 +288,26 @@ func (s *subscriber) read(ctx context.Context, st *stats) {
 		case string(b) == "2":
 			_ = s.ws.Write(ctx, websocket.MessageText, []byte("3"))
 		case strings.HasPrefix(string(b), prefix):
-			var args []json.RawMessage
-			if json.Unmarshal(b[len(prefix):], &args) != nil || len(args) != 3 {
+			// Only the meta's occurred_at is read, from the end of the
+			// frame: decoding whole records would cost the subscribers
+			// more CPU than the server spends sending them.
+			i := bytes.LastIndex(b, occurredAt)
+			if i < 0 {
 				continue
 			}
-			var m struct {
-				OccurredAt time.Time `json:"occurred_at"`
+			rest := b[i+len(occurredAt):]
+			end := bytes.IndexByte(rest, '"')
+			if end < 0 {
+				continue
 			}
-			if json.Unmarshal(args[2], &m) == nil {
-				st.add(now.Sub(m.OccurredAt))
+			if at, err := time.Parse(venue.TimestampLayout, string(rest[:end])); err == nil {
+				st.add(now.Sub(at))
 			}
 		}
 	}
 }
+
+var occurredAt = []byte(`"occurred_at":"`)
 
 // stats gathers the delays of the events received.
 type stats struct {

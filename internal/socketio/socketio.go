@@ -356,10 +356,10 @@ func (c *conn) write(ws *websocket.Conn) {
 		case <-c.ctx.Done():
 			return
 		case f := <-c.out:
-			ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
-			err := ws.Write(ctx, websocket.MessageText, f)
-			cancel()
-			if err != nil {
+			// No deadline of its own: a peer that stops reading fills the
+			// queue (cut off by send) or misses its pongs (the heartbeat),
+			// and either ends the connection, which unblocks the write.
+			if err := ws.Write(c.ctx, websocket.MessageText, f); err != nil {
 				c.kill()
 				return
 			}
