@@ -65,6 +65,7 @@ func (e *buildError) Error() string { return "tsc: " + e.err.Error() + "\n" + e.
 
 // line is one line the client printed.
 type line struct {
+	Reason    string            `json:"reason"`
 	NS        string            `json:"ns"`
 	Event     string            `json:"event"`
 	Args      []json.RawMessage `json:"args"`
@@ -246,5 +247,127 @@ func TestOfficialClient(t *testing.T) {
 				t.Errorf("price change %+v, want instrument %s last 99", pc, in.ID)
 			}
 		})
+	}
+}
+
+// TestOfficialClientFirms: three firms follow every namespace with the
+// official client while an RFQ runs between two of them (p0 asks p1 only;
+// p1 quotes; p0 accepts), p1 publishes an indicative price and the operator
+// news: each firm receives exactly what it may see — the requester its RFQ
+// and the quote, the dealer the RFQ and its own quote, the third firm
+// neither, nor the trade or its orders — and everyone the public events
+// (news, indicative price, the OTC book's price change and its bar). A
+// token that expires disconnects its sockets.
+func TestOfficialClientFirms(t *testing.T) {
+	script := officialClient(t)
+	svc, creds := testenv.Demo(t, testenv.Open(t, store.SQLite), trading.Config{Logger: slog.New(slog.DiscardHandler),
+		TokenTTL: 8 * time.Second})
+	srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: 100 * time.Millisecond}))
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	trader := func(i int) (string, venue.Principal) {
+		p := creds.Participants[i]
+		for _, u := range p.Users {
+			if u.Role == string(venue.RoleTrader) {
+				tok, err := svc.IssueToken(ctx, u.ClientID, u.ClientSecret)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return tok.AccessToken, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: venue.RoleTrader}
+			}
+		}
+		t.Fatal("no trader")
+		return "", venue.Principal{}
+	}
+	all := "/offers,/orders,/trades,/instruments,/ohlc,/news,/indicative-prices"
+	clients := make([]*lineLog, 3)
+	principals := make([]venue.Principal, 3)
+	for i := range clients {
+		var tok string
+		tok, principals[i] = trader(i)
+		clients[i] = runClient(t, script, srv.URL, tok, all, "websocket")
+	}
+	for _, c := range clients {
+		for range 7 {
+			expect(t, c, "subscription", func(l line) bool { return l.Event == "subscription" })
+		}
+	}
+
+	_, in := book(t, svc)
+	ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var otc string
+	for _, m := range ms.Items {
+		if m.FacilityType == venue.FacilityOTC {
+			otc = m.ID
+		}
+	}
+	qty, price := udecimal.MustParse("1000000"), udecimal.MustParse("101")
+	rfq, err := svc.CreateRFQ(ctx, principals[0], trading.OfferInput{InstrumentID: in.ID, MarketID: otc, Direction: venue.Bid,
+		Quantity: &qty, Counterparties: []string{principals[1].ParticipantID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quote, err := svc.CreateOffer(ctx, principals[1], trading.OfferInput{InstrumentID: in.ID, MarketID: otc, Direction: venue.Ask,
+		Price: &price, Quantity: &qty, MatchedOfferID: rfq.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.AcceptQuote(ctx, principals[0], quote.ID); err != nil {
+		t.Fatal(err)
+	}
+	bid, ask := udecimal.MustParse("99"), udecimal.MustParse("100")
+	if _, err := svc.CreateIndicativePrice(ctx, principals[1], trading.IndicativeInput{InstrumentID: in.ID,
+		AccountID: creds.Participants[1].AccountIDs[0], BidPrice: &bid, AskPrice: &ask}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateNews(ctx, trading.System, trading.NewsInput{Title: "Auction results", Body: "Results."}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Everyone: the public events (the news last, so all before it have
+	// arrived when it has).
+	for i, c := range clients {
+		expect(t, c, "news", func(l line) bool { return l.NS == "/news" && l.Event == "news.create" })
+		expect(t, c, "indicative price", func(l line) bool {
+			return l.NS == "/indicative-prices" && l.Event == "indicative_price.create"
+		})
+		expect(t, c, "the OTC book's price change", func(l line) bool {
+			return l.NS == "/instruments" && l.Event == "instrument.price_change"
+		})
+		expect(t, c, "the bar", func(l line) bool { return l.NS == "/ohlc" && l.Event == "ohlc.update" })
+		seen := map[string]int{}
+		c.mu.Lock()
+		for _, l := range c.seen {
+			seen[l.NS+" "+l.Event]++
+		}
+		c.mu.Unlock()
+		want := map[string]int{
+			"/offers rfq.create": 1, "/offers rfq.update": 1, "/offers quote.create": 1, "/offers quote.update": 1,
+			"/trades trade.create": 1, "/orders order.create": 1,
+		}
+		if i == 2 { // the third firm was not asked: none of it
+			for k := range want {
+				want[k] = 0
+			}
+		}
+		for k, n := range want {
+			if seen[k] != n {
+				t.Errorf("firm %d: %d %s, want %d", i, seen[k], k, n)
+			}
+		}
+	}
+
+	// Tokens live 8 s: every socket of every client is disconnected by the
+	// server when they expire.
+	for _, c := range clients {
+		for range 7 {
+			l := expect(t, c, "disconnect at token expiry", func(l line) bool { return l.Event == "disconnect" })
+			if l.Reason != "io server disconnect" {
+				t.Errorf("%s disconnected: %q, want the server's doing", l.NS, l.Reason)
+			}
+		}
 	}
 }
