@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/demo"
+
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/socketio"
@@ -160,20 +162,7 @@ func TestOfficialClient(t *testing.T) {
 			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
 			t.Cleanup(srv.Close)
 			ctx := context.Background()
-			token := func(i int) (string, venue.Principal) {
-				p := creds.Participants[i]
-				for _, u := range p.Users {
-					if u.Role == string(venue.RoleTrader) {
-						tok, err := svc.IssueToken(ctx, u.ClientID, u.ClientSecret)
-						if err != nil {
-							t.Fatal(err)
-						}
-						return tok.AccessToken, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: venue.RoleTrader}
-					}
-				}
-				t.Fatal("no trader")
-				return "", venue.Principal{}
-			}
+			token := func(i int) (string, venue.Principal) { return traderToken(t, svc, creds, i) }
 
 			bad := runClient(t, script, srv.URL, "not-a-token", "/offers", tc.transports)
 			l := expect(t, bad, "connect_error", func(l line) bool { return l.Event == "connect_error" })
@@ -265,20 +254,7 @@ func TestOfficialClientFirms(t *testing.T) {
 	srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: 100 * time.Millisecond}))
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
-	trader := func(i int) (string, venue.Principal) {
-		p := creds.Participants[i]
-		for _, u := range p.Users {
-			if u.Role == string(venue.RoleTrader) {
-				tok, err := svc.IssueToken(ctx, u.ClientID, u.ClientSecret)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return tok.AccessToken, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: venue.RoleTrader}
-			}
-		}
-		t.Fatal("no trader")
-		return "", venue.Principal{}
-	}
+	trader := func(i int) (string, venue.Principal) { return traderToken(t, svc, creds, i) }
 	all := "/offers,/orders,/trades,/instruments,/ohlc,/news,/indicative-prices"
 	clients := make([]*lineLog, 3)
 	principals := make([]venue.Principal, 3)
@@ -370,4 +346,22 @@ func TestOfficialClientFirms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// traderToken grants demo participant i's trader an access token and
+// returns it with the trader's principal.
+func traderToken(t *testing.T, svc *trading.Service, creds demo.Credentials, i int) (string, venue.Principal) {
+	t.Helper()
+	p := creds.Participants[i]
+	for _, u := range p.Users {
+		if u.Role == string(venue.RoleTrader) {
+			tok, err := svc.IssueToken(context.Background(), u.ClientID, u.ClientSecret)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tok.AccessToken, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: venue.RoleTrader}
+		}
+	}
+	t.Fatal("no trader")
+	return "", venue.Principal{}
 }
