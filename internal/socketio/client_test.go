@@ -4,16 +4,21 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/quagmt/udecimal"
 
@@ -78,11 +83,13 @@ type line struct {
 
 // runClient starts the official client on transports and returns its
 // lines.
-func runClient(t *testing.T, script, url, token, namespaces, transports string) *lineLog {
+// env adds settings of the client (LAST_SEQ, STALL_FILE).
+func runClient(t *testing.T, script, url, token, namespaces, transports string, env ...string) *lineLog {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "node", script)
 	cmd.Env = append(os.Environ(), "URL="+url, "TOKEN="+token, "NAMESPACES="+namespaces, "TRANSPORTS="+transports)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -364,4 +371,91 @@ func traderToken(t *testing.T, svc *trading.Service, creds demo.Credentials, i i
 	}
 	t.Fatal("no trader")
 	return "", venue.Principal{}
+}
+
+// TestOfficialClientSlowConsumer: an official client that stops reading
+// while the venue publishes is cut off once its queue (16 frames here) and
+// the sockets' buffers are full — the venue never waits for it — and when
+// it reads again it sees the disconnect, reconnects with its last seq and
+// receives every item exactly once.
+func TestOfficialClientSlowConsumer(t *testing.T) {
+	script := officialClient(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+			reg := prometheus.NewRegistry()
+			srv := httptest.NewUnstartedServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler),
+				QueueSize: 16, Registry: reg}))
+			// Small send buffers: the kernel holds little of what the
+			// client does not read, so the queue fills after a few items.
+			srv.Listener = smallBuffers{srv.Listener}
+			srv.Start()
+			t.Cleanup(srv.Close)
+			tok, _ := traderToken(t, svc, creds, 0)
+			resume := filepath.Join(t.TempDir(), "resume")
+			lines := runClient(t, script, srv.URL, tok, "/news", "websocket", "STALL_FILE="+resume)
+			expect(t, lines, "connect", func(l line) bool { return l.Event == "connect" })
+			expect(t, lines, "subscription", func(l line) bool { return l.Event == "subscription" })
+
+			body := strings.Repeat("The venue publishes a long notice. ", 450) // 15 kB
+			var published []int64
+			publish := func() {
+				t.Helper()
+				if _, err := svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
+					Title: "Notice " + strconv.Itoa(len(published)), Body: body, Source: "bondvenue"}); err != nil {
+					t.Fatal(err)
+				}
+				seq, err := svc.LastEventSeq(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				published = append(published, seq)
+			}
+			publish()
+			expect(t, lines, "the stall after the first item", func(l line) bool { return l.Event == "stall" })
+			for disconnects(t, reg, "slow consumer") == 0 {
+				if len(published) > 2000 {
+					t.Fatal("2000 items published to a client that reads nothing, and it was not cut off")
+				}
+				publish()
+			}
+			cutAt := len(published)
+			for range 5 { // and a few more while it is away
+				publish()
+			}
+			if err := os.WriteFile(resume, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			expect(t, lines, "disconnect", func(l line) bool { return l.Event == "disconnect" })
+			expect(t, lines, "reconnect", func(l line) bool { return l.Event == "connect" })
+			got := map[int64]int{}
+			for _, seq := range published {
+				expect(t, lines, fmt.Sprintf("news of seq %d", seq), func(l line) bool {
+					var m struct{ Seq int64 }
+					return l.Event == "news.create" && len(l.Args) == 2 && json.Unmarshal(l.Args[1], &m) == nil && m.Seq == seq
+				})
+				got[seq]++
+			}
+			time.Sleep(300 * time.Millisecond) // any duplicate would arrive by now
+			lines.mu.Lock()
+			for i, l := range lines.seen {
+				if l.Event == "news.create" && !lines.used[i] {
+					t.Errorf("news.create delivered twice (or not published here): %s", l.Args)
+				}
+			}
+			lines.mu.Unlock()
+			t.Logf("cut off after %d items of 15 kB; %d delivered exactly once after the reconnect", cutAt, len(got))
+		})
+	}
+}
+
+// smallBuffers gives each accepted connection a small send buffer.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(8 << 10)
+	}
+	return c, err
 }

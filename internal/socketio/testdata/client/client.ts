@@ -1,7 +1,11 @@
 // The official Socket.IO client as a venue's client uses it: one socket per
 // namespace listed in NAMESPACES, authenticated with TOKEN (and LAST_SEQ
-// when set), over TRANSPORTS ("websocket", "polling", or "default"). Every event, connect and connect_error is
-// printed as one JSON line for the Go test to read.
+// when set), over TRANSPORTS ("websocket", "polling", or "default"). Every
+// event, connect and connect_error is printed as one JSON line for the Go
+// test to read. With STALL_FILE set the client plays a slow consumer: after
+// its first event it stops reading (its event loop blocked) until that file
+// exists.
+import { existsSync } from "node:fs";
 import { io, type Socket } from "socket.io-client";
 
 declare const process: {
@@ -25,6 +29,17 @@ const namespaces = required("NAMESPACES").split(",");
 // "default" leaves the client's own choice: long-polling, then the upgrade.
 const transports = process.env["TRANSPORTS"] ?? "websocket";
 const lastSeq = process.env["LAST_SEQ"];
+const stallFile = process.env["STALL_FILE"];
+let stalled = false;
+
+// stall blocks the event loop (nothing is read from the network) until
+// STALL_FILE exists, sleeping 10 ms between looks.
+function stall(file: string): void {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  while (!existsSync(file)) {
+    Atomics.wait(cell, 0, 0, 10);
+  }
+}
 
 function print(line: Record<string, unknown>): void {
   process.stdout.write(JSON.stringify(line) + "\n");
@@ -51,6 +66,12 @@ const sockets: Socket[] = namespaces.map((ns) => {
       last = meta.seq;
     }
     print({ ns, event, args });
+    if (stallFile !== undefined && !stalled && typeof meta?.seq === "number") {
+      stalled = true;
+      print({ ns, event: "stall" });
+      stall(stallFile);
+      print({ ns, event: "resume" });
+    }
   });
   return s;
 });
