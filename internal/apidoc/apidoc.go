@@ -1,7 +1,9 @@
 // Package apidoc owns the OpenAPI document of the bondvenue REST API: the
 // embedded source of truth the handlers are written against, the HTTP handler
 // that publishes it (JSON and an embedded Swagger UI), and a response
-// validator that tests run every handler response through.
+// validator that tests run every handler response through. It also owns
+// the AsyncAPI document of the live streams (asyncapi.go), which shares
+// the OpenAPI document's record schemas.
 package apidoc
 
 import (
@@ -72,15 +74,17 @@ func JSON() ([]byte, error) {
 
 // Handler serves the document and its rendered reference:
 //
-//	GET /api/v1/openapi.json  the document as JSON
-//	GET /docs                 the Swagger UI page
-//	GET /docs/{asset}         the page's script and style sheet
+//	GET /api/v1/openapi.json   the document as JSON
+//	GET /api/v1/asyncapi.json  the AsyncAPI document of the live streams
+//	GET /docs                  the Swagger UI page
+//	GET /docs/{asset}          the page's script and style sheet
 //
 // Mount it on those patterns (for example mux.Handle("GET /docs/", h)). The
 // responses need no authentication and are described in the document itself.
 func Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+DocumentPath, serveDocument)
+	mux.HandleFunc("GET "+AsyncAPIPath, serveAsyncAPI)
 	mux.HandleFunc("GET "+DocsPath, serveAsset("index.html"))
 	mux.HandleFunc("GET "+DocsPath+"/{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, DocsPath, http.StatusMovedPermanently)

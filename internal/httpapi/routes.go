@@ -21,6 +21,7 @@ func (s *Server) routes() {
 	m.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
 	docs := apidoc.Handler()
 	m.Handle("GET "+v1+"/openapi.json", docs)
+	m.Handle("GET "+v1+"/asyncapi.json", docs)
 	m.Handle("GET /docs", docs)
 	m.Handle("GET /docs/", docs)
 

@@ -21,6 +21,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,7 +55,8 @@ type Config struct {
 	TokenCheck time.Duration
 }
 
-// namespaces are the streams and the event types each carries.
+// namespaces are the streams and the event types of the feed each follows
+// (trading.EventFilter.Types).
 var namespaces = map[string][]string{
 	"/offers":            {"offer.", "rfq.", "quote."},
 	"/orders":            {trading.EventOrderCreate},
@@ -63,6 +65,25 @@ var namespaces = map[string][]string{
 	"/ohlc":              {trading.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},
+}
+
+// eventOHLCUpdate is what /ohlc emits: the bar a price change's trades
+// fold into.
+const eventOHLCUpdate = "ohlc.update"
+
+// Namespaces returns the namespaces the server serves, each with the
+// events it emits besides subscription and resync_required: event types
+// ("trade.create") or families of them ending in a dot ("offer." for
+// offer.create, offer.update and offer.delete), matched as
+// trading.EventFilter matches them. The map is the caller's to modify. It
+// is what the AsyncAPI document of the streams is checked against.
+func Namespaces() map[string][]string {
+	out := make(map[string][]string, len(namespaces))
+	for nsp, types := range namespaces {
+		out[nsp] = slices.Clone(types)
+	}
+	out["/ohlc"] = []string{eventOHLCUpdate}
+	return out
 }
 
 // Server serves /socket.io/.
@@ -724,7 +745,7 @@ func (sk *socket) ohlc(ev trading.Event) {
 	for _, p := range pc.Trades {
 		b.Add(p)
 	}
-	sk.c.emit(sk.nsp, "ohlc.update", wire.BarOf(*b), meta{Seq: ev.Seq, Type: "ohlc.update", OccurredAt: wire.Time(ev.OccurredAt)})
+	sk.c.emit(sk.nsp, eventOHLCUpdate, wire.BarOf(*b), meta{Seq: ev.Seq, Type: eventOHLCUpdate, OccurredAt: wire.Time(ev.OccurredAt)})
 	sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
 }
 
