@@ -22,6 +22,8 @@ actions:
   credential-revoke  --client-id C                  revoke a credential and its tokens
   counterparty       --participant-id A --counterparty-id B [--enabled=false]
   risk-limit         --participant-id P --name MAX_OFFER|ALL_OFFER_SUM|ALL_OFFER_USER_SUM --value V
+  fix-cancel-on-disconnect --client-id C [--on=false]
+                     cancel the open FIX orders of a credential when its FIX session ends (or not)
 
 Every action also takes --data-dir / --database-url and prints the result as JSON.
 `
@@ -63,6 +65,9 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		enabled = fs.Bool("enabled", true, "enable (true) or disable (false) trading between the two")
 	case "risk-limit":
 		participantID, limitName, value = str("participant-id", "participant id"), str("name", "limit name"), str("value", "nominal value")
+	case "fix-cancel-on-disconnect":
+		clientID = str("client-id", "client id")
+		enabled = fs.Bool("on", true, "turn cancel-on-disconnect on (true) or off (false)")
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, adminUsage)
 		return nil
@@ -125,6 +130,9 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		var l venue.RiskLimit
 		l, err = svc.SetRiskLimit(ctx, sys, *participantID, trading.RiskLimitInput{Name: *limitName, Value: &v})
 		out = map[string]string{"participant_id": l.ParticipantID, "name": l.Name, "value": l.Value.String()}
+	case "fix-cancel-on-disconnect":
+		err = svc.SetFIXCancelOnDisconnect(ctx, sys, *clientID, *enabled)
+		out = map[string]any{"client_id": *clientID, "cancel_on_disconnect": *enabled}
 	}
 	if err != nil {
 		return err

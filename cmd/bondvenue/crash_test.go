@@ -182,7 +182,7 @@ func (h *crashHarness) start(demoData bool) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	args := []string{"serve", "--addr", addr, "--data-dir", h.dataDir}
+	args := []string{"serve", "--addr", addr, "--data-dir", h.dataDir, "--fix-addr", "127.0.0.1:0"}
 	if h.dbURL != "" {
 		args = append(args, "--database-url", h.dbURL)
 	}

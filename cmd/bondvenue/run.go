@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/envflag"
+	"github.com/bondvenue/bondvenue/internal/fix"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
@@ -111,6 +112,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	logLevel := fs.String("log-level", envflag.Getenv(getenv).String("BONDVENUE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env BONDVENUE_LOG_LEVEL)")
 	rateLimit := fs.Float64("rate-limit", envflag.Getenv(getenv).Float("BONDVENUE_RATE_LIMIT", 100), "requests per second per credential (env BONDVENUE_RATE_LIMIT)")
 	tokenTTL := fs.Duration("token-ttl", envflag.Getenv(getenv).Duration("BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
+	fixAddr := fs.String("fix-addr", envflag.Getenv(getenv).String("BONDVENUE_FIX_ADDR", "127.0.0.1:5005"),
+		"FIX acceptor address; empty (or \"off\") disables it (env BONDVENUE_FIX_ADDR)")
+	fixCompID := fs.String("fix-comp-id", envflag.Getenv(getenv).String("BONDVENUE_FIX_COMP_ID", "BONDVENUE"), "the venue's FIX CompID, the clients' TargetCompID (env BONDVENUE_FIX_COMP_ID)")
+	fixReset := fs.String("fix-reset-time", envflag.Getenv(getenv).String("BONDVENUE_FIX_RESET_TIME", "00:00:00"),
+		"time of day (UTC, HH:MM:SS) at which FIX sessions reset their sequence numbers (env BONDVENUE_FIX_RESET_TIME)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -161,6 +167,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	api := httpapi.New(svc, httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()
 	mux.Handle("/socket.io/", socketio.New(svc, socketio.Config{Logger: log, Registry: reg}))
+	mux.Handle("GET /api/v1/fix/dictionary", fix.DictionaryHandler())
 	mux.Handle("/", api.Handler())
 	srv := &http.Server{
 		Handler:           mux,
@@ -169,6 +176,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	var gw *fix.Gateway
+	if *fixAddr != "" && *fixAddr != "off" {
+		gw, err = fix.New(svc, fix.Config{Addr: *fixAddr, CompID: *fixCompID, ResetTime: *fixReset, Logger: log})
+		if err == nil {
+			err = gw.Start()
+		}
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		fmt.Fprintf(stdout, "bondvenue FIX acceptor on %s (TargetCompID %s)\n", gw.Addr(), *fixCompID)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -184,6 +203,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	shutdownErr := srv.Shutdown(shutdownCtx)
+	if gw != nil {
+		gw.Stop() // its sessions log out before the service closes
+	}
 	svc.Close() // after HTTP: in-flight requests got their answers
 	if shutdownErr != nil {
 		return fmt.Errorf("shutdown: %w", shutdownErr)

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -54,6 +55,9 @@ func startServe(t *testing.T, args []string, getenv func(string) string) (string
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout, stderr := &syncBuffer{}, &syncBuffer{}
 	done := make(chan error, 1)
+	if !slices.Contains(args, "--fix-addr") { // tests run side by side: no fixed port
+		args = append(args, "--fix-addr", "127.0.0.1:0")
+	}
 	go func() { done <- run(ctx, append([]string{"serve"}, args...), getenv, stdout, stderr) }()
 	var base string
 	deadline := time.Now().Add(60 * time.Second)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
@@ -12,7 +13,7 @@ import (
 const offerCols = `id, type, direction, participant_id, account_id, user_id, market_id, instrument_id,
 	settlement_provider_id, price, quantity, filled_quantity, status, matched_offer_id, notes, market_order,
 	is_executable, settlement_date, validity, valid_until, accrued_interest, message, priority,
-	created_at, updated_at, modified_at`
+	created_at, updated_at, modified_at, client_order_id`
 
 func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	var o venue.Offer
@@ -23,7 +24,7 @@ func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	err := r.Scan(&o.ID, &o.Type, &o.Direction, &o.ParticipantID, &o.AccountID, &o.UserID, &o.MarketID,
 		&o.InstrumentID, &sp, &price, decimal{&o.Quantity}, decimal{&o.Filled}, &o.Status, &matched, &o.Notes,
 		&o.MarketOrder, &o.IsExecutable, &settle, &o.Validity, &validUntil, decimal{&o.AccruedInterest}, &msg,
-		&priority, &created, &updated, &modified)
+		&priority, &created, &updated, &modified, &o.ClientOrderID)
 	if err != nil {
 		return o, err
 	}
@@ -59,7 +60,7 @@ func (tx *Tx) UpsertOffers(ctx context.Context, offers []*venue.Offer) error {
 func offerUpserts(e Engine, offers []*venue.Offer) []statement {
 	var out []statement
 	inChunks(e, len(offers), func(from, n int) {
-		args := make([]any, 0, n*26)
+		args := make([]any, 0, n*27)
 		for _, o := range offers[from : from+n] {
 			var price any
 			if o.HasPrice {
@@ -69,18 +70,19 @@ func offerUpserts(e Engine, offers []*venue.Offer) []statement {
 				nullStr(o.SettlementProviderID), price, o.Quantity.String(), o.Filled.String(), o.Status,
 				nullStr(o.MatchedOfferID), o.Notes, o.MarketOrder, o.IsExecutable, o.SettlementDate.String(), o.Validity,
 				nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
-				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt))
+				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt), o.ClientOrderID)
 		}
 		what := fmt.Sprintf("upsert %d offers", n)
 		if n == 1 {
 			what = "upsert offer " + offers[from].ID
 		}
-		out = append(out, statement{query: "INSERT INTO offers (" + offerCols + ") VALUES " + valueRows(n, 26) + `
+		out = append(out, statement{query: "INSERT INTO offers (" + offerCols + ") VALUES " + valueRows(n, 27) + `
 		ON CONFLICT (id) DO UPDATE SET price = excluded.price, quantity = excluded.quantity,
 		filled_quantity = excluded.filled_quantity, status = excluded.status, notes = excluded.notes,
 		settlement_date = excluded.settlement_date, validity = excluded.validity, valid_until = excluded.valid_until,
 		accrued_interest = excluded.accrued_interest, message = excluded.message, priority = excluded.priority,
-		updated_at = excluded.updated_at, modified_at = excluded.modified_at`, args: args, what: what})
+		updated_at = excluded.updated_at, modified_at = excluded.modified_at,
+		client_order_id = excluded.client_order_id`, args: args, what: what})
 	})
 	return out
 }
@@ -265,4 +267,19 @@ func (tx *Tx) BookEntries(ctx context.Context, instrumentIDs []string) ([]BookEn
 		return nil, fmt.Errorf("book entries: %w", normalize(err))
 	}
 	return out, nil
+}
+
+// OfferIDByClientOrderID returns the id of the participant's offer whose
+// client_order_id is clientOrderID (the latest created when several are).
+func (tx *Tx) OfferIDByClientOrderID(ctx context.Context, participantID, clientOrderID string) (string, error) {
+	var id string
+	err := tx.queryRow(ctx, `SELECT id FROM offers WHERE participant_id = ? AND client_order_id = ?
+		ORDER BY created_at DESC, id DESC LIMIT 1`, participantID, clientOrderID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) || clientOrderID == "" {
+		return "", venue.NotFound("order with ClOrdID " + clientOrderID)
+	}
+	if err != nil {
+		return "", fmt.Errorf("offer by client order id: %w", normalize(err))
+	}
+	return id, nil
 }

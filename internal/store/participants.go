@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -138,4 +139,17 @@ func (tx *Tx) CounterpartyRelations(ctx context.Context) ([]venue.CounterpartyRe
 		return nil, fmt.Errorf("counterparty relations: %w", normalize(err))
 	}
 	return rels, nil
+}
+
+// ParticipantIDByLEI returns the id of the participant with that LEI.
+func (tx *Tx) ParticipantIDByLEI(ctx context.Context, lei string) (string, error) {
+	var id string
+	err := tx.queryRow(ctx, `SELECT id FROM participants WHERE lei = ? ORDER BY id LIMIT 1`, lei).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", venue.NotFound("participant with LEI " + lei)
+	}
+	if err != nil {
+		return "", fmt.Errorf("participant by lei: %w", normalize(err))
+	}
+	return id, nil
 }

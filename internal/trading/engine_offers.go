@@ -266,6 +266,7 @@ type OfferChange struct {
 	Validity       *string
 	ValidUntil     *time.Time
 	Notes          *string
+	ClientOrderID  *string
 }
 
 // amendOffer changes an open offer or quote of the caller's firm.
@@ -330,6 +331,9 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	if ch.Notes != nil {
 		o.Notes = *ch.Notes
 	}
+	if ch.ClientOrderID != nil {
+		o.ClientOrderID = *ch.ClientOrderID
+	}
 	o.ModifiedAt = st.now
 	var res OfferResult
 	if book {
@@ -366,13 +370,16 @@ var errNotOpen = venue.NotFound("open offer")
 
 // cancelOffer ends an offer or quote: its owner cancels it; the requester
 // of the RFQ a quote answers rejects it.
-func (st *state) cancelOffer(b *batch, p venue.Principal, id string) (OfferResult, error) {
+func (st *state) cancelOffer(b *batch, p venue.Principal, id, clientOrderID string) (OfferResult, error) {
 	o := st.open[id]
 	if o == nil || o.Type == venue.TypeRFQ {
 		return OfferResult{}, errNotOpen
 	}
 	switch {
 	case o.ParticipantID == p.ParticipantID:
+		if clientOrderID != "" {
+			o.ClientOrderID = clientOrderID
+		}
 		st.close(b, o, venue.StatusCancelled)
 	case o.Type == venue.TypeQuote && st.rfqOwner[o.MatchedOfferID] == p.ParticipantID:
 		st.close(b, o, venue.StatusRejected)

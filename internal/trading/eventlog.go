@@ -159,6 +159,7 @@ type logOffer struct {
 	UserID               string   `json:"user_id"`
 	SettlementProviderID *string  `json:"settlement_provider_id"`
 	Counterparties       []string `json:"counterparties,omitempty"`
+	ClientOrderID        string   `json:"client_order_id,omitempty"`
 	AccruedInterest      string   `json:"accrued_interest"`
 	Message              *string  `json:"message"`
 	ModifiedAt           string   `json:"modified_at"`
@@ -175,7 +176,7 @@ func toLogOffer(o *venue.Offer) logOffer {
 		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
 		UserID: o.UserID, SettlementProviderID: orNull(o.SettlementProviderID), AccruedInterest: o.AccruedInterest.String(),
 		Message: orNull(o.Message), ModifiedAt: toLogTime(o.ModifiedAt), CreatedAt: toLogTime(o.CreatedAt),
-		UpdatedAt: toLogTime(o.UpdatedAt)}
+		UpdatedAt: toLogTime(o.UpdatedAt), ClientOrderID: o.ClientOrderID}
 	if o.HasPrice {
 		out.Price = toLogNumPtr(&o.Price)
 	}
@@ -196,7 +197,7 @@ func (l *logOffer) offer(d *logDecoder) *venue.Offer {
 		MarketID: l.MarketID, InstrumentID: l.InstrumentID, UserID: l.UserID,
 		SettlementProviderID: orEmpty(l.SettlementProviderID), AccruedInterest: d.text(l.AccruedInterest),
 		Message: orEmpty(l.Message), Counterparties: l.Counterparties, ModifiedAt: d.time(l.ModifiedAt),
-		CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
+		CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt), ClientOrderID: l.ClientOrderID}
 	if l.Price != nil {
 		o.Price, o.HasPrice = d.num(*l.Price), true
 	}

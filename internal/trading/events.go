@@ -340,7 +340,7 @@ func (r *reader) withDerived(dst []Event, e *Event, filter *EventFilter) []Event
 // case and the feed hand records out through it.
 func offerFor(p venue.Principal, o venue.Offer) venue.Offer {
 	if !owned(p, o.ParticipantID) {
-		o.AccountID, o.UserID, o.SettlementProviderID = "", "", ""
+		o.AccountID, o.UserID, o.SettlementProviderID, o.ClientOrderID = "", "", "", ""
 		o.Counterparties = nil
 	}
 	return o

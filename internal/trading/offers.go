@@ -42,6 +42,9 @@ type OfferInput struct {
 	Validity       string
 	ValidUntil     *time.Time
 	Counterparties []string
+	// ClientOrderID is the order's ClOrdID on FIX (kept on the offer; at
+	// most venue.MaxName characters).
+	ClientOrderID string
 }
 
 // OfferView is a record with the objects the spec nests in it.
@@ -97,6 +100,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 		v.Addf("price_per_unit", "is required with is_executable: an executable request needs a limit price")
 	}
 	v.CheckLength("notes", in.Notes, venue.MaxText)
+	v.CheckLength("client_order_id", in.ClientOrderID, venue.MaxName)
 	v.Check(validID(in.InstrumentID), "instrument_id", "is required: an instrument id")
 	v.Check(validID(in.MarketID), "market_id", "is required: a market id")
 	validity := in.Validity
@@ -209,7 +213,8 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	o := venue.Offer{ID: newID(), Type: typ, Direction: dir, ParticipantID: p.ParticipantID, AccountID: in.AccountID,
 		UserID: p.UserID, MarketID: pr.market.ID, InstrumentID: in2.ID, SettlementProviderID: in.SettlementProviderID,
 		Quantity: *in.Quantity, MatchedOfferID: in.MatchedOfferID, Notes: in.Notes, MarketOrder: in.MarketOrder,
-		IsExecutable: in.IsExecutable, SettlementDate: settle, Validity: validity, Counterparties: in.Counterparties}
+		IsExecutable: in.IsExecutable, SettlementDate: settle, Validity: validity, Counterparties: in.Counterparties,
+		ClientOrderID: in.ClientOrderID}
 	if in.UserID != "" {
 		o.UserID = in.UserID
 	}
@@ -343,12 +348,16 @@ type ChangeInput struct {
 	Validity       *string
 	ValidUntil     *time.Time
 	Notes          *string
+	// ClientOrderID, when set, is the amendment's ClOrdID (FIX), which the
+	// offer keeps from then on.
+	ClientOrderID *string
 }
 
 // change validates an update entity for a record on an instrument.
 func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (OfferChange, error) {
 	var v venue.Validator
-	ch := OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes}
+	ch := OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes,
+		ClientOrderID: in.ClientOrderID}
 	var instr venue.Instrument
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
@@ -363,6 +372,9 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 	}
 	if in.Notes != nil {
 		v.CheckLength("notes", *in.Notes, venue.MaxText)
+	}
+	if in.ClientOrderID != nil {
+		v.CheckLength("client_order_id", *in.ClientOrderID, venue.MaxName)
 	}
 	if in.Quantity != nil {
 		checkQuantity(&v, "quantity", *in.Quantity, instr)
@@ -472,6 +484,28 @@ func (s *Service) Offer(ctx context.Context, p venue.Principal, id string) (Offe
 	})
 	if err != nil {
 		return out, fmt.Errorf("get offer: %w", err)
+	}
+	return out, nil
+}
+
+// OfferByClientOrderID returns the caller's firm's order whose latest
+// ClOrdID (FIX) is clientOrderID, the most recent when several are.
+func (s *Service) OfferByClientOrderID(ctx context.Context, p venue.Principal, clientOrderID string) (OfferView, error) {
+	var out OfferView
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		id, err := tx.OfferIDByClientOrderID(ctx, p.ParticipantID, clientOrderID)
+		if err != nil {
+			return err
+		}
+		o, err := s.visibleOffer(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		out, err = s.view(ctx, tx, p, o)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("get order by ClOrdID: %w", err)
 	}
 	return out, nil
 }
@@ -603,10 +637,22 @@ func (s *Service) engineErr(ctx context.Context, p venue.Principal, id string, e
 // DeleteOffer cancels the caller's offer or quote, or rejects a quote on
 // the caller's RFQ.
 func (s *Service) DeleteOffer(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
+	return s.CancelOrder(ctx, p, id, "")
+}
+
+// CancelOrder is DeleteOffer naming the cancel request: a non-empty
+// clientOrderID (FIX's ClOrdID of the OrderCancelRequest) is kept on the
+// cancelled offer.
+func (s *Service) CancelOrder(ctx context.Context, p venue.Principal, id, clientOrderID string) (OfferView, error) {
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.cancelOffer(b, p, id) })
+	var v venue.Validator
+	v.CheckLength("client_order_id", clientOrderID, venue.MaxName)
+	if err := v.Err(); err != nil {
+		return OfferView{}, err
+	}
+	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.cancelOffer(b, p, id, clientOrderID) })
 	if err != nil {
 		return OfferView{}, fmt.Errorf("delete offer: %w", s.engineErr(ctx, p, id, err))
 	}

@@ -817,3 +817,15 @@ func userViews(ctx context.Context, tx *store.Tx, us []venue.User) ([]UserView, 
 	}
 	return out, nil
 }
+
+// ParticipantIDByLEI names a firm by its LEI (FIX names RFQ counterparties
+// so); any authenticated caller may ask, as the LEI is public.
+func (s *Service) ParticipantIDByLEI(ctx context.Context, lei string) (string, error) {
+	var id string
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		id, err = tx.ParticipantIDByLEI(ctx, lei)
+		return err
+	})
+	return id, err
+}

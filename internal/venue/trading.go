@@ -72,9 +72,12 @@ type Offer struct {
 	Priority        uint64 // time priority in the book
 	// Counterparties are an RFQ's recipients (participant ids).
 	Counterparties []string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	ModifiedAt     time.Time
+	// ClientOrderID is the owner's latest ClOrdID for the order (FIX);
+	// empty for one entered over REST. Only its owner's channels show it.
+	ClientOrderID string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	ModifiedAt    time.Time
 }
 
 // Open reports whether the offer is still live.

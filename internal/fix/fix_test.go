@@ -1,0 +1,594 @@
+package fix_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/fix"
+	"github.com/bondvenue/bondvenue/internal/fix/spec"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// venueEnv is a venue with demo data and its FIX acceptor.
+type venueEnv struct {
+	svc   *trading.Service
+	creds demo.Credentials
+	gw    *fix.Gateway
+	port  int
+}
+
+func newVenue(t *testing.T, e store.Engine) *venueEnv {
+	t.Helper()
+	db := testenv.Open(t, e)
+	svc, creds := testenv.Demo(t, db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	v := &venueEnv{svc: svc, creds: creds}
+	v.start(t)
+	return v
+}
+
+// start opens the acceptor (again, after stop: a restart of the gateway
+// on the same database).
+func (v *venueEnv) start(t *testing.T) {
+	t.Helper()
+	addr := "127.0.0.1:0"
+	if v.port != 0 {
+		addr = "127.0.0.1:" + strconv.Itoa(v.port)
+	}
+	gw, err := fix.New(v.svc, fix.Config{Addr: addr, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Start(); err != nil {
+		t.Fatal(err)
+	}
+	v.gw = gw
+	v.port = gw.Addr().(*net.TCPAddr).Port
+	t.Cleanup(gw.Stop)
+}
+
+// trader is demo participant i's trader credential and principal.
+func (v *venueEnv) trader(t *testing.T, i int) (demo.UserCred, venue.Principal) {
+	t.Helper()
+	p := v.creds.Participants[i]
+	for _, u := range p.Users {
+		if u.Role == string(venue.RoleTrader) {
+			return u, venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: venue.RoleTrader, ClientID: u.ClientID}
+		}
+	}
+	t.Fatalf("no trader in participant %d", i)
+	return demo.UserCred{}, venue.Principal{}
+}
+
+// logon opens a session of demo participant i's trader as compID.
+func (v *venueEnv) logon(t *testing.T, d *driver, name, compID string, i int, reset bool) *fixSession {
+	t.Helper()
+	u, _ := v.trader(t, i)
+	s := d.session(name)
+	d.do(t, map[string]any{"op": "logon", "id": name, "host": "127.0.0.1", "port": v.port, "sender": compID,
+		"target": "BONDVENUE", "username": u.ClientID, "password": u.ClientSecret, "reset": reset, "heartbeat": 30})
+	s.wait(t, "logon", 60*time.Second, func(l fixLine) bool { return l.Event == "logon" })
+	return s
+}
+
+// book finds a continuous book that allows partial fills and one of its
+// instruments.
+func (v *venueEnv) book(t *testing.T) (market string, in venue.Instrument) {
+	t.Helper()
+	ctx := context.Background()
+	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms.Items {
+		if !m.IsPartialFillAllowed || !m.IsEnabled {
+			continue
+		}
+		list, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: m.ID}, venue.Page{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) > 0 {
+			return m.ID, list.Items[0].Instrument
+		}
+	}
+	t.Fatal("the demo has no continuous book that allows partial fills")
+	return "", venue.Instrument{}
+}
+
+// TestLogon: a wrong secret is refused with Logout 58 naming the problem
+// (and no secret in the logs); a good logon binds the CompID to the
+// credential, and another credential cannot take it; the security list
+// lists the demo's instruments by ISIN.
+func TestLogon(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			u, _ := v.trader(t, 0)
+			bad := d.session("bad-" + string(e))
+			d.do(t, map[string]any{"op": "logon", "id": bad.name, "host": "127.0.0.1", "port": v.port, "sender": "FIRM0-" + string(e),
+				"target": "BONDVENUE", "username": u.ClientID, "password": "wrong", "reset": true, "heartbeat": 30})
+			l := bad.wait(t, "logout", 60*time.Second, func(l fixLine) bool { return l.Event == "logout" })
+			if l.Text != "client_id and/or client_secret is wrong or missing" {
+				t.Errorf("refused logon: Logout text %q", l.Text)
+			}
+
+			s := v.logon(t, d, "good-"+string(e), "FIRM0-"+string(e), 0, true)
+			// Another credential with the same CompID is refused.
+			u1, _ := v.trader(t, 1)
+			other := d.session("other-" + string(e))
+			d.do(t, map[string]any{"op": "logon", "id": other.name, "host": "127.0.0.1", "port": v.port, "sender": "FIRM0-" + string(e),
+				"target": "BONDVENUE", "username": u1.ClientID, "password": u1.ClientSecret, "reset": true, "heartbeat": 30})
+			other.wait(t, "end of the second logon", 30*time.Second, func(l fixLine) bool { return l.Event == "end" || l.Event == "logout" })
+
+			s.send(t, "x", 320, "SL1", 559, 4)
+			list := s.msg(t, "y", nil)
+			ctx := context.Background()
+			all, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{}, venue.Page{Limit: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			isins := list.fields(48)
+			if list.field(320) != "SL1" || list.field(560) != "0" || len(isins) != len(all.Items) {
+				t.Fatalf("security list: %s; want %d instruments", list.Raw, len(all.Items))
+			}
+			for _, in := range all.Items {
+				if !strings.Contains(list.Raw, "|48="+in.Terms.ISIN+"|") {
+					t.Errorf("security list lacks %s", in.Terms.ISIN)
+				}
+			}
+			d.do(t, map[string]any{"op": "logout", "id": s.name, "text": "bye"})
+			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+		})
+	}
+}
+
+// TestOrders: a FIX trader's order rests, a REST trader's order fills it
+// in part (both get their reports: the FIX side an ExecutionReport with
+// the trade's figures), it is replaced, its status asked, and cancelled;
+// a repeated ClOrdID is refused, never applied twice; a bad order is
+// rejected with the reason.
+func TestOrders(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			market, in := v.book(t)
+			s := v.logon(t, d, "orders-"+string(e), "ORD0-"+string(e), 0, true)
+			ctx := context.Background()
+			_, rest := v.trader(t, 1)
+			account := v.creds.Participants[0].AccountIDs[0]
+			qty := in.MinPiece.Add(in.MinPiece)
+
+			s.send(t, "D", 11, "C1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.5", 59, 1)
+			nw := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "C1" && l.field(150) == "0" })
+			orderID := nw.field(37)
+			if nw.field(39) != "0" || nw.field(151) != qty.String() || nw.field(44) != "99.5" || orderID == "" {
+				t.Fatalf("new order report: %s", nw.Raw)
+			}
+			// The same ClOrdID again: refused, not a second order.
+			s.send(t, "D", 11, "C1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.5", 59, 1)
+			dup := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "C1" && l.field(150) == "8" })
+			if dup.field(103) != "6" || !strings.Contains(dup.field(58), "duplicate ClOrdID") {
+				t.Errorf("repeated ClOrdID: %s", dup.Raw)
+			}
+
+			price := udecimal.MustParse("99.5")
+			bid, err := v.svc.CreateOffer(ctx, rest, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+				AccountID: v.creds.Participants[1].AccountIDs[0], Direction: venue.Bid, Price: &price, Quantity: &in.MinPiece})
+			if err != nil || len(bid.Trades) != 1 {
+				t.Fatalf("REST bid: %d trades, %v", len(bid.Trades), err)
+			}
+			tr := bid.Trades[0]
+			fill := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" })
+			if fill.field(37) != orderID || fill.field(11) != "C1" || fill.field(39) != "1" || fill.field(32) != in.MinPiece.String() ||
+				fill.field(31) != "99.5" || fill.field(880) != tr.TransactionIdentificationCode ||
+				fill.field(159) != tr.AccruedInterest.String() || fill.field(119) != tr.SettlementAmount.String() ||
+				fill.field(14) != in.MinPiece.String() || fill.field(151) != in.MinPiece.String() || fill.field(6) != "99.5" {
+				t.Errorf("fill report: %s\nwant trade %+v", fill.Raw, tr)
+			}
+
+			// Replace: a new price, named by OrigClOrdID.
+			s.send(t, "G", 11, "C2", 41, "C1", 1, account, 48, in.Terms.ISIN, 22, 4, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.75")
+			rep := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "5" })
+			if rep.field(11) != "C2" || rep.field(41) != "C1" || rep.field(44) != "99.75" || rep.field(39) != "1" {
+				t.Errorf("replaced report: %s", rep.Raw)
+			}
+			s.send(t, "H", 790, "S1", 11, "C2", 54, 2)
+			st := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "I" })
+			if st.field(37) != orderID || st.field(790) != "S1" || st.field(39) != "1" || st.field(44) != "99.75" {
+				t.Errorf("status report: %s", st.Raw)
+			}
+			// Cancel, then cancel again: the second is rejected as too late.
+			s.send(t, "F", 11, "C3", 41, "C2", 37, orderID, 54, 2, 60, fixNow())
+			cx := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "4" })
+			if cx.field(11) != "C3" || cx.field(41) != "C2" || cx.field(39) != "4" || cx.field(151) != "0" {
+				t.Errorf("cancelled report: %s", cx.Raw)
+			}
+			s.send(t, "F", 11, "C4", 41, "C3", 37, orderID, 54, 2, 60, fixNow())
+			rj := s.msg(t, "9", nil)
+			if rj.field(11) != "C4" || rj.field(434) != "1" || rj.field(102) != "0" || rj.field(39) != "4" {
+				t.Errorf("cancel reject: %s", rj.Raw)
+			}
+			// A bad order: its reason.
+			s.send(t, "D", 11, "C5", 1, account, 48, "XS0000000000", 22, 4, 54, 1, 60, fixNow(), 38, qty, 40, 2, 44, "99", 59, 1)
+			bad := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "C5" })
+			if bad.field(150) != "8" || bad.field(103) != "5" || !strings.Contains(bad.field(58), "XS0000000000") {
+				t.Errorf("unknown instrument: %s", bad.Raw)
+			}
+			d.do(t, map[string]any{"op": "logout", "id": s.name, "text": "bye"})
+			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+		})
+	}
+}
+
+func fixNow() string { return time.Now().UTC().Format("20060102-15:04:05.000") }
+
+// otcBook finds an OTC market and one of its instruments (RFQs trade
+// there).
+func (v *venueEnv) otcBook(t *testing.T) (market string, in venue.Instrument) {
+	t.Helper()
+	ctx := context.Background()
+	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms.Items {
+		list, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: m.ID}, venue.Page{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.IsEnabled && len(list.Items) > 0 {
+			return m.ID, list.Items[0].Instrument
+		}
+	}
+	t.Fatal("the demo has no OTC market with instruments")
+	return "", venue.Instrument{}
+}
+
+// TestRFQ runs the RFQ flow both ways between FIX and REST: a FIX
+// requester asks a REST dealer (named by LEI) and lifts its quote; a REST
+// requester asks a FIX dealer, which quotes and is hit. Each side gets the
+// quote, its status reports and the execution.
+func TestRFQ(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			market, in := v.otcBook(t)
+			ctx := context.Background()
+			_, p0 := v.trader(t, 0)
+			_, p1 := v.trader(t, 1)
+			acc0, acc1 := v.creds.Participants[0].AccountIDs[0], v.creds.Participants[1].AccountIDs[0]
+			fix0 := v.logon(t, d, "rfq0-"+string(e), "RFQ0-"+string(e), 0, true)
+			fix1 := v.logon(t, d, "rfq1-"+string(e), "RFQ1-"+string(e), 1, true)
+
+			// FIX requester → REST dealer.
+			fix0.send(t, "R", 131, "Q-REQ-1", 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4, 54, 1, 38, in.MinPiece,
+				1, acc0, 1301, market, 36011, v.creds.Participants[1].LEI)
+			// The dealer's FIX session is told of the request too (it is
+			// the same firm as the REST dealer here).
+			req := fix1.msg(t, "R", nil)
+			rfqID := req.field(131)
+			if req.field(48) != in.Terms.ISIN || req.field(54) != "1" || req.field(38) != in.MinPiece.String() ||
+				req.field(36010) != v.creds.Participants[0].LEI {
+				t.Errorf("QuoteRequest to the dealer: %s", req.Raw)
+			}
+			rfq, err := v.svc.RFQ(ctx, p1, rfqID)
+			if err != nil {
+				t.Fatalf("the REST dealer reads RFQ %s: %v", rfqID, err)
+			}
+			price := udecimal.MustParse("100.25")
+			q, err := v.svc.CreateOffer(ctx, p1, trading.OfferInput{MatchedOfferID: rfq.ID, InstrumentID: in.ID, MarketID: market,
+				AccountID: acc1, Direction: venue.Ask, Price: &price, Quantity: &rfq.Quantity})
+			if err != nil {
+				t.Fatalf("REST quote: %v", err)
+			}
+			s := fix0.msg(t, "S", nil)
+			if s.field(117) != q.ID || s.field(131) != "Q-REQ-1" || s.field(133) != "100.25" || s.field(135) != in.MinPiece.String() {
+				t.Errorf("Quote to the FIX requester: %s", s.Raw)
+			}
+			fix0.send(t, "AJ", 693, "RESP-1", 117, q.ID, 131, "Q-REQ-1", 694, 1, 60, fixNow())
+			fill := fix0.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" })
+			if fill.field(31) != "100.25" || fill.field(32) != in.MinPiece.String() || fill.field(11) != "Q-REQ-1" || fill.field(37) != rfqID {
+				t.Errorf("the FIX requester's execution: %s", fill.Raw)
+			}
+			st := fix0.msg(t, "AI", func(l fixLine) bool { return l.field(117) == q.ID })
+			if st.field(297) != "0" {
+				t.Errorf("quote status to the requester: %s", st.Raw)
+			}
+			trades, err := v.svc.Trades(ctx, p1, trading.TradeFilter{OfferID: q.ID}, venue.Page{Limit: 10})
+			if err != nil || len(trades.Items) != 1 {
+				t.Fatalf("the REST dealer's trade: %d, %v", len(trades.Items), err)
+			}
+
+			// REST requester → FIX dealer.
+			r2, err := v.svc.CreateRFQ(ctx, p0, trading.OfferInput{InstrumentID: in.ID, MarketID: market, AccountID: acc0,
+				Direction: venue.Ask, Quantity: &in.MinPiece, Counterparties: []string{p1.ParticipantID}})
+			if err != nil {
+				t.Fatalf("REST RFQ: %v", err)
+			}
+			req2 := fix1.msg(t, "R", func(l fixLine) bool { return l.field(131) == r2.ID })
+			if req2.field(54) != "2" {
+				t.Errorf("QuoteRequest of a sell RFQ: %s", req2.Raw)
+			}
+			fix1.send(t, "S", 117, "DQ-1", 131, r2.ID, 1, acc1, 132, "99.875", 60, fixNow())
+			own := fix1.msg(t, "AI", func(l fixLine) bool { return l.field(117) == "DQ-1" })
+			if own.field(297) != "16" {
+				t.Errorf("the dealer's quote is active: %s", own.Raw)
+			}
+			view, err := v.svc.RFQ(ctx, p0, r2.ID)
+			if err != nil || len(view.MatchedOffers) != 1 {
+				t.Fatalf("the REST requester sees %d quotes, %v", len(view.MatchedOffers), err)
+			}
+			quote := view.MatchedOffers[0]
+			if !quote.Price.Equal(udecimal.MustParse("99.875")) || quote.Direction != venue.Bid {
+				t.Errorf("the FIX dealer's quote over REST: %+v", quote)
+			}
+			if _, err := v.svc.AcceptQuote(ctx, p0, quote.ID); err != nil {
+				t.Fatalf("REST accept: %v", err)
+			}
+			dfill := fix1.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" && l.field(11) == "DQ-1" })
+			if dfill.field(31) != "99.875" || dfill.field(54) != "1" || dfill.field(39) != "2" {
+				t.Errorf("the FIX dealer's execution: %s", dfill.Raw)
+			}
+			acc := fix1.msg(t, "AI", func(l fixLine) bool { return l.field(117) == "DQ-1" && l.field(297) == "0" })
+			_ = acc
+		})
+	}
+}
+
+// TestRestart: the venue's FIX gateway stops in the middle of a session
+// and starts again on the same database; the client logs on without
+// resetting: sequence numbers continue on both sides, a fill that happened
+// while it was away is reported once, and a resend request for the
+// earlier messages is answered with them (PossDup) from the database.
+func TestRestart(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			market, in := v.book(t)
+			ctx := context.Background()
+			_, rest := v.trader(t, 1)
+			account := v.creds.Participants[0].AccountIDs[0]
+			name := "restart-" + string(e)
+			s := v.logon(t, d, name, "RST0-"+string(e), 0, true)
+			s.send(t, "D", 11, "R1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(),
+				38, in.MinPiece.Add(in.MinPiece), 40, 2, 44, "99.5", 59, 1)
+			nw := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "R1" && l.field(150) == "0" })
+
+			v.gw.Stop()
+			s.wait(t, "the session's end", 30*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			// While the gateway is down a REST order fills part of it.
+			price := udecimal.MustParse("99.5")
+			if _, err := v.svc.CreateOffer(ctx, rest, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+				AccountID: v.creds.Participants[1].AccountIDs[0], Direction: venue.Bid, Price: &price, Quantity: &in.MinPiece}); err != nil {
+				t.Fatal(err)
+			}
+			v.start(t)
+			s = v.logon(t, d, name, "RST0-"+string(e), 0, false)
+			fill := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" })
+			if fill.field(11) != "R1" || fill.field(37) != nw.field(37) || fill.Seq <= nw.Seq {
+				t.Errorf("the fill while away: %s (seq %d after the New at %d)", fill.Raw, fill.Seq, nw.Seq)
+			}
+			s.none(t, "8", time.Second, func(l fixLine) bool { return l.field(150) == "F" || l.field(150) == "0" })
+			// The New report again, from the database.
+			d.do(t, map[string]any{"op": "resend", "id": name, "begin": nw.Seq, "end": nw.Seq})
+			again := s.msg(t, "8", func(l fixLine) bool { return l.PossDup && l.field(11) == "R1" })
+			if again.Seq != nw.Seq || again.field(17) != nw.field(17) {
+				t.Errorf("resent New: %s, want seq %d exec %s", again.Raw, nw.Seq, nw.field(17))
+			}
+			d.do(t, map[string]any{"op": "logout", "id": name, "text": "bye"})
+			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+		})
+	}
+}
+
+// TestMarketDataNewsDropCopy: a FIX session subscribes to an instrument's
+// book (snapshot, then incrementals as REST orders change it and trade),
+// receives the news the operator publishes, and asks for drop copies: an
+// acknowledgement, today's trades of its firm, then each new one.
+func TestMarketDataNewsDropCopy(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			market, in := v.book(t)
+			ctx := context.Background()
+			_, p0 := v.trader(t, 0)
+			_, p1 := v.trader(t, 1)
+			acc0, acc1 := v.creds.Participants[0].AccountIDs[0], v.creds.Participants[1].AccountIDs[0]
+			s := v.logon(t, d, "md-"+string(e), "MD0-"+string(e), 0, true)
+
+			ask := udecimal.MustParse("101.5")
+			if _, err := v.svc.CreateOffer(ctx, p1, trading.OfferInput{InstrumentID: in.ID, MarketID: market, AccountID: acc1,
+				Direction: venue.Ask, Price: &ask, Quantity: &in.MinPiece}); err != nil {
+				t.Fatal(err)
+			}
+			detail, err := v.svc.Instrument(ctx, p0, in.ID, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.send(t, "V", 262, "MD1", 263, 1, 264, 0, 267, 3, 269, 0, 269, 1, 269, 2, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
+			snap := s.msg(t, "W", func(l fixLine) bool { return l.field(262) == "MD1" })
+			var asks []string
+			types, pxs := snap.fields(269), snap.fields(270)
+			for i, typ := range types {
+				if typ == "1" && i < len(pxs) {
+					asks = append(asks, pxs[i])
+				}
+			}
+			if snap.field(48) != in.Terms.ISIN || len(asks) != len(detail.Limits.Ask) || len(types) != len(detail.Limits.Ask)+len(detail.Limits.Bid) {
+				t.Fatalf("snapshot %s; want %d asks and %d bids", snap.Raw, len(detail.Limits.Ask), len(detail.Limits.Bid))
+			}
+			for i, a := range detail.Limits.Ask {
+				if asks[i] != a.Limit.String() {
+					t.Errorf("snapshot ask %d at %s, want %s", i+1, asks[i], a.Limit)
+				}
+			}
+			// A better bid over REST moves the top: an incremental.
+			best := udecimal.MustParse("90")
+			if len(detail.Limits.Bid) > 0 {
+				best = detail.Limits.Bid[0].Limit.Add(udecimal.MustParse("0.01"))
+			}
+			if _, err := v.svc.CreateOffer(ctx, p1, trading.OfferInput{InstrumentID: in.ID, MarketID: market, AccountID: acc1,
+				Direction: venue.Bid, Price: &best, Quantity: &in.MinPiece}); err != nil {
+				t.Fatal(err)
+			}
+			inc := s.msg(t, "X", func(l fixLine) bool {
+				return strings.Contains(l.Raw, "|269=0|") && strings.Contains(l.Raw, "|270="+best.String()+"|")
+			})
+			if inc.field(262) != "MD1" || inc.field(48) != in.Terms.ISIN {
+				t.Errorf("incremental: %s", inc.Raw)
+			}
+			// A trade: the drop copy subscription sees it too.
+			s.send(t, "AD", 568, "DC1", 569, 0, 263, 1)
+			ack := s.msg(t, "AQ", nil)
+			if ack.field(568) != "DC1" || ack.field(749) != "0" {
+				t.Errorf("drop copy ack: %s", ack.Raw)
+			}
+			lift, err := v.svc.CreateOffer(ctx, p0, trading.OfferInput{InstrumentID: in.ID, MarketID: market, AccountID: acc0,
+				Direction: venue.Bid, Price: &ask, Quantity: &in.MinPiece})
+			if err != nil || len(lift.Trades) != 1 {
+				t.Fatalf("lift: %d trades, %v", len(lift.Trades), err)
+			}
+			tr := lift.Trades[0]
+			print := s.msg(t, "X", func(l fixLine) bool { return strings.Contains(l.Raw, "|269=2|") })
+			if !strings.Contains(print.Raw, "|270="+ask.String()+"|") || !strings.Contains(print.Raw, "|271="+in.MinPiece.String()+"|") {
+				t.Errorf("trade incremental: %s", print.Raw)
+			}
+			dc := s.msg(t, "AE", func(l fixLine) bool { return l.field(571) == tr.ID })
+			if dc.field(568) != "DC1" || dc.field(880) != tr.TransactionIdentificationCode || dc.field(31) != ask.String() ||
+				dc.field(54) != "1" || dc.field(37) != lift.ID || dc.field(1) != acc0 {
+				t.Errorf("drop copy: %s", dc.Raw)
+			}
+			// A snapshot request now lists that trade among today's.
+			s.send(t, "AD", 568, "DC2", 569, 0, 263, 0)
+			s.msg(t, "AQ", func(l fixLine) bool { return l.field(568) == "DC2" })
+			s.msg(t, "AE", func(l fixLine) bool { return l.field(568) == "DC2" && l.field(571) == tr.ID })
+			// Unsubscribed: no more incrementals.
+			s.send(t, "V", 262, "MD1", 263, 2, 264, 0, 267, 1, 269, 0, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
+
+			if _, err := v.svc.CreateNews(ctx, trading.System, trading.NewsInput{Title: "Notice to FIX members",
+				Body: "First line.\nSecond line.", Source: "bondvenue"}); err != nil {
+				t.Fatal(err)
+			}
+			news := s.msg(t, "B", func(l fixLine) bool { return l.field(148) == "Notice to FIX members" })
+			if lines := news.fields(58); len(lines) != 2 || lines[0] != "First line." || lines[1] != "Second line." || news.field(33) != "2" {
+				t.Errorf("news: %s", news.Raw)
+			}
+			worse := best.Sub(udecimal.MustParse("0.01"))
+			if _, err := v.svc.CreateOffer(ctx, p1, trading.OfferInput{InstrumentID: in.ID, MarketID: market, AccountID: acc1,
+				Direction: venue.Bid, Price: &worse, Quantity: &in.MinPiece}); err != nil {
+				t.Fatal(err)
+			}
+			s.none(t, "X", 500*time.Millisecond, nil)
+		})
+	}
+}
+
+// TestCancelOnDisconnect: with the setting on for its credential, a
+// session that drops its connection has its open orders cancelled; with
+// it off they rest.
+func TestCancelOnDisconnect(t *testing.T) {
+	d := startDriver(t)
+	v := newVenue(t, store.SQLite)
+	market, in := v.book(t)
+	ctx := context.Background()
+	u, p0 := v.trader(t, 0)
+	account := v.creds.Participants[0].AccountIDs[0]
+	order := func(s *fixSession, cl string) string {
+		t.Helper()
+		s.send(t, "D", 11, cl, 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, in.MinPiece, 40, 2, 44, "120", 59, 1)
+		return s.msg(t, "8", func(l fixLine) bool { return l.field(11) == cl && l.field(150) == "0" }).field(37)
+	}
+	status := func(id string) string {
+		t.Helper()
+		o, err := v.svc.Offer(ctx, p0, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.Status
+	}
+	s := v.logon(t, d, "cod-off", "COD0", 0, true)
+	kept := order(s, "K1")
+	d.do(t, map[string]any{"op": "drop", "id": s.name})
+	s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+	time.Sleep(300 * time.Millisecond)
+	if st := status(kept); st != venue.StatusCreated {
+		t.Errorf("without cancel-on-disconnect the order is %s, want it resting", st)
+	}
+	if err := v.svc.SetFIXCancelOnDisconnect(ctx, trading.System, u.ClientID, true); err != nil {
+		t.Fatal(err)
+	}
+	s = v.logon(t, d, "cod-on", "COD0", 0, true)
+	gone := order(s, "G1")
+	d.do(t, map[string]any{"op": "drop", "id": s.name})
+	s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+	deadline := time.Now().Add(10 * time.Second)
+	for status(gone) != venue.StatusCancelled {
+		if time.Now().After(deadline) {
+			t.Fatalf("with cancel-on-disconnect the order is %s after the drop", status(gone))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// The REST order of the same firm, and the order entered before the
+	// setting by another session... are the credential's: only FIX orders
+	// of this credential are cancelled, so the first one goes too.
+	if st := status(kept); st != venue.StatusCancelled {
+		t.Errorf("the credential's earlier FIX order is %s", st)
+	}
+}
+
+// TestDictionaryHandler: the dictionary the engine validates with is what
+// GET /api/v1/fix/dictionary serves, both parts; a wrong part is a 400.
+func TestDictionaryHandler(t *testing.T) {
+	srv := httptest.NewServer(fix.DictionaryHandler())
+	t.Cleanup(srv.Close)
+	for part, want := range map[string][]byte{"": spec.Application, "?part=transport": spec.Transport} {
+		r, err := http.Get(srv.URL + part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/xml") || !bytes.Equal(b, want) {
+			t.Errorf("dictionary %q: %d %s, %d bytes", part, r.StatusCode, r.Header.Get("Content-Type"), len(b))
+		}
+		if !bytes.Contains(b, []byte("<fix ")) {
+			t.Errorf("dictionary %q is not a QuickFIX dictionary", part)
+		}
+	}
+	if !bytes.Contains(spec.Application, []byte(`number='36011'`)) && !bytes.Contains(spec.Application, []byte(`number="36011"`)) {
+		t.Error("the served dictionary lacks 36011 CounterpartyLEI")
+	}
+	r, err := http.Get(srv.URL + "?part=other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		StatusCode int    `json:"statusCode"`
+		Message    string `json:"message"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || r.StatusCode != http.StatusBadRequest || body.StatusCode != 400 {
+		t.Errorf("a wrong part: %d %+v %v", r.StatusCode, body, err)
+	}
+	r.Body.Close()
+}

@@ -1,0 +1,435 @@
+package fix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quagmt/udecimal"
+	"github.com/quickfixgo/quickfix"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// Orders: NewOrderSingle D, OrderCancelRequest F, OrderCancelReplaceRequest
+// G and OrderStatusRequest H on the continuous books. The use cases are
+// REST's; their execution reports come from the committed-event feed
+// (session.go), so an order's reports are the same whichever channel
+// changed it. What is answered here is what never reaches the feed: a
+// rejected request.
+
+// claimClOrdID claims a ClOrdID for the firm for today through the
+// idempotency mechanism REST's Idempotency-Key uses: a repeat is refused,
+// never applied twice. The caller ends the claim with finish.
+func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.IdempotencyClaim, error) {
+	firm := s.p
+	firm.UserID = "fix-firm:" + s.p.ParticipantID
+	key := "fix:" + s.g.now().Format(time.DateOnly) + ":" + clOrdID
+	claim, answer, err := s.g.svc.ClaimIdempotencyKey(ctx, firm, key, "")
+	if err != nil {
+		var e *venue.Error
+		if errors.As(err, &e) && e.Kind == venue.KindConflict {
+			return nil, errDuplicate // a claim in flight or an answer lost: applied once
+		}
+		return nil, err
+	}
+	if answer != nil {
+		return nil, errDuplicate
+	}
+	return claim, nil
+}
+
+// finish keeps the outcome of a claimed ClOrdID: applied, refused (the
+// ClOrdID is used up either way), or released after a failure of the venue
+// so that a retry runs.
+func (s *session) finish(claim *trading.IdempotencyClaim, offerID string, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var e *venue.Error
+	switch {
+	case err == nil:
+		_ = s.g.svc.FinishIdempotencyKey(ctx, claim, trading.Answer{Code: 200, Body: []byte(offerID)})
+	case errors.As(err, &e) && e.Kind != venue.KindInternal && e.Kind != venue.KindUnavailable && e.Kind != venue.KindNotReady:
+		_ = s.g.svc.FinishIdempotencyKey(ctx, claim, trading.Answer{Code: 400, Body: []byte(e.Error())})
+	default:
+		_ = s.g.svc.ReleaseIdempotencyKey(ctx, claim)
+	}
+}
+
+func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	clOrdID, _ := msg.Body.GetString(tagClOrdID)
+	in, err := s.orderInput(ctx, msg)
+	if err == nil {
+		in.ClientOrderID = clOrdID
+		var claim *trading.IdempotencyClaim
+		if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
+			var v trading.OfferView
+			v, err = s.g.svc.WithClaim(claim).CreateOffer(ctx, s.p, in)
+			s.finish(claim, v.ID, err)
+		}
+	}
+	if err != nil {
+		s.g.send(s.id, s.rejectOrder(msg, err))
+	}
+	return nil
+}
+
+// rejectOrder is the ExecutionReport 150=8 refusing a NewOrderSingle.
+func (s *session) rejectOrder(msg *quickfix.Message, err error) *quickfix.Message {
+	r, text := rejectOf(err)
+	m := newMessage("8")
+	m.Body.SetString(tagOrderID, "NONE")
+	m.Body.SetString(tagExecID, "R-"+newID())
+	for _, t := range []quickfix.Tag{tagClOrdID, tagAccount, tagSecurityID, tagSecurityIDSrc, tagSide, tagOrderQty, tagOrdType, tagPrice} {
+		if v, err := msg.Body.GetString(t); err == nil {
+			m.Body.SetString(t, v)
+		}
+	}
+	m.Body.SetString(tagExecType, "8")
+	m.Body.SetString(tagOrdStatus, "8")
+	m.Body.SetString(tagOrdRejReason, r.OrdRejReason)
+	m.Body.SetString(tagCumQty, "0")
+	m.Body.SetString(tagLeavesQty, "0")
+	m.Body.SetString(tagAvgPx, "0")
+	m.Body.SetString(tagText, text)
+	m.Body.SetString(tagTransactTime, s.g.now().Format("20060102-15:04:05.000"))
+	return m
+}
+
+// orderInput reads a NewOrderSingle.
+func (s *session) orderInput(ctx context.Context, msg *quickfix.Message) (trading.OfferInput, error) {
+	var in trading.OfferInput
+	var v venue.Validator
+	in.AccountID, _ = msg.Body.GetString(tagAccount)
+	v.Check(in.AccountID != "", "1 Account", "is required: the account id")
+	instrumentID, marketID, err := s.instrumentOf(ctx, msg)
+	if err != nil {
+		return in, err
+	}
+	in.InstrumentID, in.MarketID = instrumentID, marketID
+	switch side, _ := msg.Body.GetString(tagSide); side {
+	case "1":
+		in.Direction = venue.Bid
+	case "2":
+		in.Direction = venue.Ask
+	default:
+		v.Check(false, "54 Side", "must be 1 (buy) or 2 (sell)")
+	}
+	qty, ok := decimalField(msg, tagOrderQty, &v, "38 OrderQty")
+	v.Check(ok, "38 OrderQty", "is required")
+	in.Quantity = qty
+	ordType, _ := msg.Body.GetString(tagOrdType)
+	tif, _ := msg.Body.GetString(tagTimeInForce)
+	switch ordType {
+	case "1":
+		in.MarketOrder = true
+		v.Check(tif == "" || tif == "3", "59 TimeInForce", "a market order is immediate or cancel (3)")
+	case "2":
+		price, ok := decimalField(msg, tagPrice, &v, "44 Price")
+		v.Check(ok, "44 Price", "is required with OrdType 2")
+		in.Price, in.PriceField = price, "44 Price"
+		s.validity(msg, tif, &in.Validity, &in.ValidUntil, &v)
+	default:
+		v.Check(false, "40 OrdType", "must be 1 (market) or 2 (limit)")
+	}
+	in.SettlementDate = dateField(msg, tagSettlDate, &v, "64 SettlDate")
+	return in, v.Err()
+}
+
+// validity maps TimeInForce (and ExpireTime) to the venue's validity.
+func (s *session) validity(msg *quickfix.Message, tif string, validity *string, until **time.Time, v *venue.Validator) {
+	switch tif {
+	case "", "1":
+		*validity = venue.GTC
+	case "0": // the day ends at the daily session reset
+		end := s.g.dayEnd()
+		*validity, *until = venue.GTD, &end
+	case "6":
+		t, err := msg.Body.GetTime(tagExpireTime)
+		v.Check(err == nil, "126 ExpireTime", "is required with TimeInForce 6 (UTCTimestamp)")
+		if err == nil {
+			*validity, *until = venue.GTD, &t
+		}
+	case "3":
+		v.Check(false, "59 TimeInForce", "immediate or cancel is a market order (40=1); a limit order rests (0, 1 or 6)")
+	default:
+		v.Check(false, "59 TimeInForce", "must be 0 (day), 1 (good till cancel), 3 (immediate or cancel) or 6 (good till date)")
+	}
+}
+
+// dayEnd is the next daily reset.
+func (g *Gateway) dayEnd() time.Time {
+	now := g.now()
+	at, _ := time.Parse(time.TimeOnly, g.cfg.ResetTime)
+	end := time.Date(now.Year(), now.Month(), now.Day(), at.Hour(), at.Minute(), at.Second(), 0, time.UTC)
+	if !end.After(now) {
+		end = end.AddDate(0, 0, 1)
+	}
+	return end
+}
+
+// decimalField reads an exact decimal.
+func decimalField(msg *quickfix.Message, t quickfix.Tag, v *venue.Validator, name string) (*udecimal.Decimal, bool) {
+	s, err := msg.Body.GetString(t)
+	if err != nil {
+		return nil, false
+	}
+	d, perr := udecimal.Parse(s)
+	v.Check(perr == nil, name, "must be a decimal number")
+	if perr != nil {
+		return nil, true
+	}
+	return &d, true
+}
+
+// dateField reads an optional LocalMktDate (YYYYMMDD).
+func dateField(msg *quickfix.Message, t quickfix.Tag, v *venue.Validator, name string) *bondmath.Date {
+	s, err := msg.Body.GetString(t)
+	if err != nil {
+		return nil
+	}
+	tm, perr := time.Parse("20060102", s)
+	v.Check(perr == nil, name, "must be a date YYYYMMDD")
+	if perr != nil {
+		return nil
+	}
+	d := bondmath.DateOf(tm)
+	return &d
+}
+
+// instrumentOf finds the instrument (48 ISIN with 22=4) and the market
+// (1301, else the instrument's continuous market that allows partial
+// fills).
+func (s *session) instrumentOf(ctx context.Context, msg *quickfix.Message) (instrumentID, marketID string, err error) {
+	isin, _ := msg.Body.GetString(tagSecurityID)
+	src, _ := msg.Body.GetString(tagSecurityIDSrc)
+	if isin == "" || src != "4" {
+		return "", "", venue.InvalidField("48 SecurityID", "is required: the instrument's ISIN, with 22 SecurityIDSource 4")
+	}
+	list, err := s.g.svc.Instruments(ctx, s.p, trading.InstrumentFilter{ISIN: isin}, venue.Page{Limit: 1})
+	if err != nil {
+		return "", "", err
+	}
+	if len(list.Items) == 0 {
+		return "", "", venue.NotFound("instrument with ISIN " + isin)
+	}
+	in := list.Items[0]
+	marketID, _ = msg.Body.GetString(tagMarketID)
+	if marketID != "" {
+		return in.ID, marketID, nil
+	}
+	markets, err := s.g.svc.Markets(ctx, s.p, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 100})
+	if err != nil {
+		return "", "", err
+	}
+	for _, m := range markets.Items {
+		if m.IsEnabled && m.IsPartialFillAllowed && contains(in.MarketIDs, m.ID) {
+			return in.ID, m.ID, nil
+		}
+	}
+	return "", "", venue.InvalidField("1301 MarketID", "is required: the instrument has no continuous market that allows partial fills")
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// orderOf finds the order a cancel, replace or status request names: 37
+// OrderID, else 41 OrigClOrdID (or 11 ClOrdID for a status request), the
+// firm's latest ClOrdID of the order.
+func (s *session) orderOf(ctx context.Context, msg *quickfix.Message, byClOrd quickfix.Tag) (trading.OfferView, error) {
+	if id, err := msg.Body.GetString(tagOrderID); err == nil && id != "" && id != "NONE" {
+		return s.g.svc.Offer(ctx, s.p, id)
+	}
+	cl, err := msg.Body.GetString(byClOrd)
+	if err != nil || cl == "" {
+		return trading.OfferView{}, venue.NotFound("order: name it by 37 OrderID or its ClOrdID")
+	}
+	return s.g.svc.OfferByClientOrderID(ctx, s.p, cl)
+}
+
+func (s *session) cancelOrder(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	clOrdID, _ := msg.Body.GetString(tagClOrdID)
+	o, err := s.orderOf(ctx, msg, tagOrigClOrdID)
+	if err == nil {
+		var claim *trading.IdempotencyClaim
+		if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
+			_, err = s.g.svc.WithClaim(claim).CancelOrder(ctx, s.p, o.ID, clOrdID)
+			s.finish(claim, o.ID, err)
+		}
+	}
+	if err != nil {
+		s.g.send(s.id, s.cancelReject(msg, o, "1", err))
+	}
+	return nil
+}
+
+func (s *session) replaceOrder(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	clOrdID, _ := msg.Body.GetString(tagClOrdID)
+	o, err := s.orderOf(ctx, msg, tagOrigClOrdID)
+	if err == nil {
+		var v venue.Validator
+		ch := trading.ChangeInput{ClientOrderID: &clOrdID, PriceField: "44 Price"}
+		ch.Price, _ = decimalField(msg, tagPrice, &v, "44 Price")
+		ch.Quantity, _ = decimalField(msg, tagOrderQty, &v, "38 OrderQty")
+		ch.SettlementDate = dateField(msg, tagSettlDate, &v, "64 SettlDate")
+		if tif, terr := msg.Body.GetString(tagTimeInForce); terr == nil {
+			var validity string
+			s.validity(msg, tif, &validity, &ch.ValidUntil, &v)
+			ch.Validity = &validity
+		}
+		if err = v.Err(); err == nil {
+			var claim *trading.IdempotencyClaim
+			if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
+				_, err = s.g.svc.WithClaim(claim).UpdateOffer(ctx, s.p, o.ID, ch)
+				s.finish(claim, o.ID, err)
+			}
+		}
+	}
+	if err != nil {
+		s.g.send(s.id, s.cancelReject(msg, o, "2", err))
+	}
+	return nil
+}
+
+// cancelReject is the OrderCancelReject 9 of a cancel (responseTo 1) or
+// replace (2) request.
+func (s *session) cancelReject(msg *quickfix.Message, o trading.OfferView, responseTo string, err error) *quickfix.Message {
+	r, text := rejectOf(err)
+	m := newMessage("9")
+	if o.ID != "" {
+		m.Body.SetString(tagOrderID, o.ID)
+		m.Body.SetString(tagOrdStatus, ordStatus(&o.Offer))
+	} else {
+		m.Body.SetString(tagOrderID, "NONE")
+		m.Body.SetString(tagOrdStatus, "8")
+	}
+	for _, t := range []quickfix.Tag{tagClOrdID, tagOrigClOrdID, tagAccount} {
+		if v, err := msg.Body.GetString(t); err == nil {
+			m.Body.SetString(t, v)
+		}
+	}
+	m.Body.SetString(tagCxlRejRespTo, responseTo)
+	m.Body.SetString(tagCxlRejReason, r.CxlRejReason)
+	m.Body.SetString(tagText, text)
+	return m
+}
+
+func (s *session) orderStatus(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	o, err := s.orderOf(ctx, msg, tagClOrdID)
+	if err != nil {
+		m := s.rejectOrder(msg, err)
+		m.Body.SetString(tagExecType, "I")
+		if id, err := msg.Body.GetString(tagOrdStatusReqID); err == nil {
+			m.Body.SetString(tagOrdStatusReqID, id)
+		}
+		s.g.send(s.id, m)
+		return nil
+	}
+	st := s.state(&o.Offer)
+	m := s.report(&trading.Event{Seq: 0, OccurredAt: s.g.now()}, &o.Offer, st)
+	m.Body.SetString(tagExecID, "S-"+newID())
+	m.Body.SetString(tagExecType, "I")
+	m.Body.SetString(tagOrdStatus, ordStatus(&o.Offer))
+	if id, err := msg.Body.GetString(tagOrdStatusReqID); err == nil {
+		m.Body.SetString(tagOrdStatusReqID, id)
+	}
+	s.g.send(s.id, m)
+	return nil
+}
+
+// securityList answers a SecurityListRequest (559=4: every instrument; 0:
+// the one named by 48) with SecurityList messages of at most 100
+// instruments each.
+func (s *session) securityList(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	reqID, _ := msg.Body.GetString(tagSecurityReqID)
+	typ, _ := msg.Body.GetString(tagSecurityReqType)
+	var f trading.InstrumentFilter
+	switch typ {
+	case "4":
+	case "0":
+		isin, _ := msg.Body.GetString(tagSecurityID)
+		if isin == "" {
+			return quickfix.ConditionallyRequiredFieldMissing(tagSecurityID)
+		}
+		f.ISIN = isin
+	default:
+		return quickfix.ValueIsIncorrect(tagSecurityReqType)
+	}
+	var all []trading.InstrumentView
+	page := venue.Page{Limit: 100}
+	for {
+		list, err := s.g.svc.Instruments(ctx, s.p, f, page)
+		if err != nil {
+			_, text := rejectOf(err)
+			s.g.send(s.id, businessReject(msg, "0", text, reqID))
+			return nil
+		}
+		all = append(all, list.Items...)
+		if list.Next == "" {
+			break
+		}
+		page.Cursor = list.Next
+	}
+	for from := 0; from == 0 || from < len(all); from += 100 {
+		chunk := all[from:min(from+100, len(all))]
+		m := newMessage("y")
+		m.Body.SetString(tagSecurityReqID, reqID)
+		m.Body.SetString(tagSecurityRespID, reqID+"-"+strconv.Itoa(from/100+1))
+		m.Body.SetString(tagSecurityResult, "0")
+		m.Body.SetInt(tagTotNoRelatedSym, len(all))
+		if from+100 >= len(all) {
+			m.Body.SetString(tagLastFragment, "Y")
+		} else {
+			m.Body.SetString(tagLastFragment, "N")
+		}
+		if len(chunk) > 0 {
+			m.Body.SetGroup(securityGroup(chunk))
+		}
+		s.g.send(s.id, m)
+	}
+	return nil
+}
+
+// securityGroup is the NoRelatedSym group of a SecurityList.
+func securityGroup(items []trading.InstrumentView) *quickfix.RepeatingGroup {
+	g := quickfix.NewRepeatingGroup(tagNoRelatedSym, quickfix.GroupTemplate{
+		quickfix.GroupElement(tagSymbol), quickfix.GroupElement(tagSecurityID), quickfix.GroupElement(tagSecurityIDSrc),
+		quickfix.GroupElement(tagMaturityDate), quickfix.GroupElement(tagCouponRate), quickfix.GroupElement(tagCurrency),
+		quickfix.GroupElement(tagRoundLot), quickfix.GroupElement(tagMinTradeVol)})
+	for _, in := range items {
+		e := g.Add()
+		name := in.Terms.Name
+		if name == "" {
+			name = "[N/A]"
+		}
+		e.SetString(tagSymbol, name)
+		e.SetString(tagSecurityID, in.Terms.ISIN)
+		e.SetString(tagSecurityIDSrc, "4")
+		if d, err := bondmath.ParseDate(in.Terms.Maturity); err == nil {
+			e.SetString(tagMaturityDate, fixDate(d))
+		}
+		if c, err := udecimal.Parse(strings.TrimSuffix(in.Terms.Coupon, "%")); err == nil {
+			e.SetString(tagCouponRate, c.String())
+		}
+		if in.Terms.Currency != "" {
+			e.SetString(tagCurrency, in.Terms.Currency)
+		}
+		e.SetString(tagRoundLot, in.MinIncrement.String())
+		e.SetString(tagMinTradeVol, in.MinPiece.String())
+	}
+	return g
+}
+
+// newID is a short unique id for reports that answer no event.
+func newID() string { return fmt.Sprintf("%x", time.Now().UnixNano()) }

@@ -1,0 +1,356 @@
+package fix
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/quagmt/udecimal"
+	"github.com/quickfixgo/quickfix"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// The RFQ flow, in both directions between FIX and REST participants:
+//
+//	requester                     venue                       dealer
+//	QuoteRequest R (131)     →    RFQ (REST: POST /rfqs)  →   QuoteRequest R (131 = RFQ id)
+//	                              quote (REST: POST /offers) ← Quote S (117, 131)
+//	Quote S (117 = quote id) ←
+//	QuoteResponse AJ (694)   →    accept or reject the quote
+//	ExecutionReport 8 F      ←    trade                   →   ExecutionReport 8 F
+//	QuoteStatusReport AI on every change of a quote, to both sides.
+
+const (
+	tagQuoteID         quickfix.Tag = 117
+	tagQuoteReqID      quickfix.Tag = 131
+	tagBidPx           quickfix.Tag = 132
+	tagOfferPx         quickfix.Tag = 133
+	tagBidSize         quickfix.Tag = 134
+	tagOfferSize       quickfix.Tag = 135
+	tagValidUntilTime  quickfix.Tag = 62
+	tagQuoteStatus     quickfix.Tag = 297
+	tagQuoteRejReason  quickfix.Tag = 658
+	tagQuoteRespID     quickfix.Tag = 693
+	tagQuoteRespType   quickfix.Tag = 694
+	tagQuoteType       quickfix.Tag = 537
+	tagReportingLEI    quickfix.Tag = 36010
+	tagCounterpartyLEI quickfix.Tag = 36011
+)
+
+// relatedSym is the NoRelatedSym group of RFQ messages, with every field a
+// client may put in an entry (a field outside the template would end the
+// group early).
+func relatedSym() *quickfix.RepeatingGroup {
+	tags := []quickfix.Tag{tagSymbol, 65, tagSecurityID, tagSecurityIDSrc, 460, 167, tagMaturityDate, tagCouponRate,
+		tagCurrency, tagQuoteType, tagSide, tagOrderQty, tagSettlDate, tagExpireTime, tagAccount, tagTransactTime,
+		tagValidUntilTime, 423, 140, tagOrdType, tagPrice, 640, 1300, tagMarketID}
+	tmpl := make(quickfix.GroupTemplate, len(tags))
+	for i, t := range tags {
+		tmpl[i] = quickfix.GroupElement(t)
+	}
+	return quickfix.NewRepeatingGroup(tagNoRelatedSym, tmpl)
+}
+
+// quoteRequest is a FIX requester's QuoteRequest R: one RFQ per entry of
+// 146, to the dealers named by LEI in 36011 (several separated by commas
+// or spaces), or to every enabled counterparty when it is absent.
+func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	reqID, _ := msg.Body.GetString(tagQuoteReqID)
+	syms := relatedSym()
+	if err := msg.Body.GetGroup(syms); err != nil || syms.Len() == 0 {
+		s.g.send(s.id, s.quoteRequestReject(reqID, "99", "146 NoRelatedSym must name the instrument (55, 48 ISIN, 22=4)", ""))
+		return nil
+	}
+	var counterparties []string
+	if leis, err := msg.Body.GetString(tagCounterpartyLEI); err == nil {
+		for _, lei := range strings.FieldsFunc(leis, func(r rune) bool { return r == ',' || r == ' ' }) {
+			id, err := s.g.svc.ParticipantIDByLEI(ctx, lei)
+			if err != nil {
+				s.g.send(s.id, s.quoteRequestReject(reqID, "99", "36011 CounterpartyLEI "+lei+" names no participant", ""))
+				return nil
+			}
+			counterparties = append(counterparties, id)
+		}
+	}
+	account, _ := msg.Body.GetString(tagAccount)
+	for i := 0; i < syms.Len(); i++ {
+		e := syms.Get(i)
+		isin, _ := e.GetString(tagSecurityID)
+		in, err := s.rfqInput(ctx, e, isin)
+		if err == nil {
+			if in.AccountID == "" {
+				in.AccountID = account
+			}
+			in.Counterparties, in.ClientOrderID = counterparties, reqID
+			_, err = s.g.svc.CreateRFQ(ctx, s.p, in)
+		}
+		if err != nil {
+			r, text := rejectOf(err)
+			s.g.send(s.id, s.quoteRequestReject(reqID, r.QuoteRejectReason, text, isin))
+		}
+	}
+	return nil
+}
+
+// rfqInput reads one instrument entry of a QuoteRequest.
+func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin string) (trading.OfferInput, error) {
+	var in trading.OfferInput
+	var v venue.Validator
+	list, err := s.g.svc.Instruments(ctx, s.p, trading.InstrumentFilter{ISIN: isin}, venue.Page{Limit: 1})
+	if err != nil {
+		return in, err
+	}
+	if isin == "" || len(list.Items) == 0 {
+		return in, venue.NotFound("instrument with ISIN " + isin)
+	}
+	instr := list.Items[0]
+	in.InstrumentID = instr.ID
+	in.MarketID, _ = e.GetString(tagMarketID)
+	if in.MarketID == "" {
+		in.MarketID = s.rfqMarket(ctx, instr.MarketIDs)
+	}
+	in.AccountID, _ = e.GetString(tagAccount)
+	switch side, _ := e.GetString(tagSide); side {
+	case "1":
+		in.Direction = venue.Bid
+	case "2":
+		in.Direction = venue.Ask
+	default:
+		v.Check(false, "54 Side", "must be 1 (buy) or 2 (sell)")
+	}
+	if q, err := e.GetString(tagOrderQty); err == nil {
+		d, perr := udecimal.Parse(q)
+		v.Check(perr == nil, "38 OrderQty", "must be a decimal number")
+		in.Quantity = &d
+	} else {
+		v.Check(false, "38 OrderQty", "is required")
+	}
+	if t, err := e.GetTime(tagExpireTime); err == nil {
+		in.Validity, in.ValidUntil = venue.GTD, &t
+	}
+	return in, v.Err()
+}
+
+// rfqMarket is the instrument's OTC market, where RFQs trade.
+func (s *session) rfqMarket(ctx context.Context, ids []string) string {
+	ms, err := s.g.svc.Markets(ctx, s.p, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 100})
+	if err != nil {
+		return ""
+	}
+	for _, m := range ms.Items {
+		if m.IsEnabled && contains(ids, m.ID) {
+			return m.ID
+		}
+	}
+	return ""
+}
+
+func (s *session) quoteRequestReject(reqID, reason, text, isin string) *quickfix.Message {
+	m := newMessage("AG")
+	m.Body.SetString(tagQuoteReqID, reqID)
+	m.Body.SetString(tagQuoteRejReason, reason)
+	m.Body.SetString(tagText, text)
+	g := relatedSym()
+	e := g.Add()
+	e.SetString(tagSymbol, "[N/A]")
+	if isin != "" {
+		e.SetString(tagSecurityID, isin)
+		e.SetString(tagSecurityIDSrc, "4")
+	}
+	m.Body.SetGroup(g)
+	return m
+}
+
+// onRFQ sends an invited dealer the QuoteRequest of a new RFQ.
+func (s *session) onRFQ(e *trading.Event) {
+	r := e.Offer
+	if e.Type != "rfq.create" || r.ParticipantID == s.p.ParticipantID {
+		return
+	}
+	m := newMessage("R")
+	m.Body.SetString(tagQuoteReqID, r.ID)
+	g := relatedSym()
+	x := g.Add()
+	x.SetString(tagSymbol, "[N/A]")
+	x.SetString(tagSecurityID, s.isin(r.InstrumentID))
+	x.SetString(tagSecurityIDSrc, "4")
+	x.SetString(tagQuoteType, "1")
+	if r.Direction == venue.Ask {
+		x.SetString(tagSide, "2")
+	} else {
+		x.SetString(tagSide, "1")
+	}
+	x.SetString(tagOrderQty, r.Quantity.String())
+	if !r.SettlementDate.IsZero() {
+		x.SetString(tagSettlDate, fixDate(r.SettlementDate))
+	}
+	if r.ValidUntil != nil {
+		x.SetString(tagExpireTime, r.ValidUntil.UTC().Format("20060102-15:04:05.000"))
+	}
+	x.SetString(tagMarketID, r.MarketID)
+	m.Body.SetGroup(g)
+	// A top-level field after the group: the engine resends a message
+	// whose body ends in a group with a wrong length (upstream #761).
+	if lei := s.lei(r.ParticipantID); lei != "" {
+		m.Body.SetString(tagReportingLEI, lei)
+	}
+	m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
+	s.emit(m)
+}
+
+// lei is a participant's LEI ("" when unknown).
+func (s *session) lei(participantID string) string {
+	p, err := s.g.svc.Participant(s.ctx, s.p, participantID)
+	if err != nil {
+		return ""
+	}
+	return p.LEI
+}
+
+// quote is a FIX dealer's Quote S on an RFQ (131 = the RFQ id it was
+// sent): a firm price for the RFQ's quantity, 132 BidPx when the requester
+// sells, 133 OfferPx when it buys.
+func (s *session) quote(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	quoteID, _ := msg.Body.GetString(tagQuoteID)
+	rfqID, _ := msg.Body.GetString(tagQuoteReqID)
+	rfq, err := s.g.svc.RFQ(ctx, s.p, rfqID)
+	if err == nil {
+		var v venue.Validator
+		in := trading.OfferInput{MatchedOfferID: rfq.ID, InstrumentID: rfq.InstrumentID, MarketID: rfq.MarketID,
+			Quantity: &rfq.Quantity, ClientOrderID: quoteID, PriceField: "133 OfferPx"}
+		in.AccountID, _ = msg.Body.GetString(tagAccount)
+		in.Direction, in.PriceField = venue.Ask, "133 OfferPx"
+		px := tagOfferPx
+		if rfq.Direction == venue.Ask {
+			in.Direction, in.PriceField, px = venue.Bid, "132 BidPx", tagBidPx
+		}
+		price, ok := decimalField(msg, px, &v, in.PriceField)
+		v.Check(ok, in.PriceField, "is required: the price of the side the requester asks for")
+		in.Price = price
+		if t, err := msg.Body.GetTime(tagValidUntilTime); err == nil {
+			in.Validity, in.ValidUntil = venue.GTD, &t
+		}
+		if err = v.Err(); err == nil {
+			_, err = s.g.svc.CreateOffer(ctx, s.p, in)
+		}
+	}
+	if err != nil {
+		_, text := rejectOf(err)
+		m := newMessage("AI")
+		m.Body.SetString(tagQuoteID, quoteID)
+		m.Body.SetString(tagQuoteReqID, rfqID)
+		m.Body.SetString(tagQuoteStatus, "5")
+		m.Body.SetString(tagText, text)
+		s.g.send(s.id, m)
+	}
+	return nil
+}
+
+// declineRFQ is a FIX dealer's QuoteRequestReject AG: it declines the RFQ.
+func (s *session) declineRFQ(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	rfqID, _ := msg.Body.GetString(tagQuoteReqID)
+	if _, err := s.g.svc.DeclineRFQ(ctx, s.p, rfqID); err != nil {
+		_, text := rejectOf(err)
+		s.g.send(s.id, businessReject(msg, "0", text, rfqID))
+	}
+	return nil
+}
+
+// quoteResponse is a FIX requester's QuoteResponse AJ: 694=1 hits or lifts
+// the quote (a trade), 6 passes (the quote is rejected).
+func (s *session) quoteResponse(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+	quoteID, _ := msg.Body.GetString(tagQuoteID)
+	var err error
+	switch t, _ := msg.Body.GetString(tagQuoteRespType); t {
+	case "1":
+		_, err = s.g.svc.AcceptQuote(ctx, s.p, quoteID)
+	case "6":
+		_, err = s.g.svc.DeleteOffer(ctx, s.p, quoteID)
+	default:
+		err = venue.InvalidField("694 QuoteRespType", "must be 1 (hit/lift) or 6 (pass)")
+	}
+	if err != nil {
+		_, text := rejectOf(err)
+		m := newMessage("AI")
+		m.Body.SetString(tagQuoteID, quoteID)
+		if id, e := msg.Body.GetString(tagQuoteRespID); e == nil {
+			m.Body.SetString(tagQuoteRespID, id)
+		}
+		m.Body.SetString(tagQuoteStatus, "5")
+		m.Body.SetString(tagText, text)
+		s.g.send(s.id, m)
+	}
+	return nil
+}
+
+// onQuote tells the requester of a new quote (Quote S) and both sides of
+// every change of it (QuoteStatusReport AI).
+func (s *session) onQuote(e *trading.Event) {
+	q := e.Offer
+	mine := q.ParticipantID == s.p.ParticipantID
+	if e.Type == "quote.create" && !mine {
+		m := newMessage("S")
+		m.Body.SetString(tagQuoteID, q.ID)
+		m.Body.SetString(tagQuoteReqID, s.rfqClientID(q.MatchedOfferID))
+		m.Body.SetString(tagQuoteType, "1")
+		m.Body.SetString(tagSymbol, "[N/A]")
+		m.Body.SetString(tagSecurityID, s.isin(q.InstrumentID))
+		m.Body.SetString(tagSecurityIDSrc, "4")
+		if q.Direction == venue.Bid {
+			m.Body.SetString(tagBidPx, q.Price.String())
+			m.Body.SetString(tagBidSize, q.Quantity.String())
+		} else {
+			m.Body.SetString(tagOfferPx, q.Price.String())
+			m.Body.SetString(tagOfferSize, q.Quantity.String())
+		}
+		if q.ValidUntil != nil {
+			m.Body.SetString(tagValidUntilTime, q.ValidUntil.UTC().Format("20060102-15:04:05.000"))
+		}
+		if !q.SettlementDate.IsZero() {
+			m.Body.SetString(tagSettlDate, fixDate(q.SettlementDate))
+		}
+		m.Body.SetString(tagMarketID, q.MarketID)
+		m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
+		s.emit(m)
+		return
+	}
+	m := newMessage("AI")
+	if mine && q.ClientOrderID != "" {
+		m.Body.SetString(tagQuoteID, q.ClientOrderID)
+	} else {
+		m.Body.SetString(tagQuoteID, q.ID)
+	}
+	if mine {
+		m.Body.SetString(tagQuoteReqID, q.MatchedOfferID)
+	} else {
+		m.Body.SetString(tagQuoteReqID, s.rfqClientID(q.MatchedOfferID))
+	}
+	status := "16" // active
+	switch q.Status {
+	case venue.StatusClosed:
+		status = "0" // accepted: the trade follows
+	case venue.StatusRejected:
+		status = "5"
+	case venue.StatusExpired:
+		status = "7"
+	case venue.StatusCancelled:
+		status = "17"
+	}
+	m.Body.SetString(tagQuoteStatus, status)
+	m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
+	s.emit(m)
+}
+
+// rfqClientID is the requester's QuoteReqID of its RFQ (the RFQ id when it
+// came over REST).
+func (s *session) rfqClientID(rfqID string) string {
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	r, err := s.g.svc.RFQ(ctx, s.p, rfqID)
+	if err != nil || r.ClientOrderID == "" {
+		return rfqID
+	}
+	return r.ClientOrderID
+}

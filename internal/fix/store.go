@@ -1,0 +1,246 @@
+package fix
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/quickfixgo/quickfix"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+)
+
+// storeFactory makes the engine's message stores on the venue's database,
+// so a session's sequence numbers and the messages it keeps for resend
+// survive a restart on either engine.
+type storeFactory struct{ g *Gateway }
+
+func (f storeFactory) Create(id quickfix.SessionID) (quickfix.MessageStore, error) {
+	return &messageStore{g: f.g, id: id.String()}, nil
+}
+
+// messageStore is one session's store. It writes nothing until the
+// session's peer has authenticated (Gateway.authenticated): a connection
+// with a wrong secret or an unknown CompID leaves no trace in the database.
+// Until then it keeps its numbers in memory.
+type messageStore struct {
+	g  *Gateway
+	id string
+
+	mu      sync.Mutex
+	loaded  bool
+	state   trading.FIXSession
+	pending []pendingMessage // sent before authentication (the Logon answer)
+}
+
+type pendingMessage struct {
+	seq int
+	msg []byte
+}
+
+func (s *messageStore) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 10*time.Second)
+}
+
+// durable reports whether the session may write, loading its state the
+// first time it may.
+func (s *messageStore) durable() (bool, error) {
+	if !s.g.authenticated(s.id) {
+		return false, nil
+	}
+	if s.loaded {
+		return true, nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	st, err := s.g.svc.LoadFIXSession(ctx, s.id)
+	if err != nil {
+		return false, err
+	}
+	// The peer authenticated during this connection's logon: what the
+	// store counted in memory so far (its Logon, perhaps a reset) is the
+	// session's truth from here on.
+	if s.state.NextSender > 0 {
+		st.NextSender, st.NextTarget = s.state.NextSender, s.state.NextTarget
+		if !s.state.CreatedAt.IsZero() {
+			st.CreatedAt = s.state.CreatedAt
+		}
+		if err := s.g.svc.SaveFIXSessionState(ctx, st); err != nil {
+			return false, err
+		}
+		for _, p := range s.pending {
+			if err := s.g.svc.SaveFIXMessage(ctx, s.id, p.seq, p.msg, 0, 0); err != nil {
+				return false, err
+			}
+		}
+		s.pending = nil
+	}
+	s.state, s.loaded = st, true
+	return true, nil
+}
+
+// memory returns the in-memory state, reading the database's (without
+// writing) the first time so that a returning session continues its
+// numbers.
+func (s *messageStore) memory() {
+	if s.state.NextSender > 0 {
+		return
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	if st, ok, err := s.g.svc.PeekFIXSession(ctx, s.id); err == nil && ok {
+		s.state = st
+		return
+	}
+	s.state = trading.FIXSession{ID: s.id, NextSender: 1, NextTarget: 1, CreatedAt: s.g.now()}
+}
+
+func (s *messageStore) NextSenderMsgSeqNum() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.memory()
+	return s.state.NextSender
+}
+
+func (s *messageStore) NextTargetMsgSeqNum() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.memory()
+	return s.state.NextTarget
+}
+
+func (s *messageStore) IncrNextSenderMsgSeqNum() error {
+	return s.SetNextSenderMsgSeqNum(s.NextSenderMsgSeqNum() + 1)
+}
+
+func (s *messageStore) IncrNextTargetMsgSeqNum() error {
+	return s.SetNextTargetMsgSeqNum(s.NextTargetMsgSeqNum() + 1)
+}
+
+func (s *messageStore) SetNextSenderMsgSeqNum(next int) error { return s.setNums(next, 0) }
+
+func (s *messageStore) SetNextTargetMsgSeqNum(next int) error { return s.setNums(0, next) }
+
+func (s *messageStore) setNums(sender, target int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.memory()
+	if sender > 0 {
+		s.state.NextSender = sender
+	}
+	if target > 0 {
+		s.state.NextTarget = target
+	}
+	ok, err := s.durable()
+	if err != nil || !ok {
+		return err
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	return s.g.svc.SetFIXSeqNums(ctx, s.id, sender, target)
+}
+
+func (s *messageStore) CreationTime() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.memory()
+	return s.state.CreatedAt
+}
+
+// SetCreationTime is not called by the engine for stores it did not make
+// itself; the creation time moves with Reset.
+func (s *messageStore) SetCreationTime(t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.memory()
+	s.state.CreatedAt = t
+}
+
+func (s *messageStore) SaveMessage(seq int, msg []byte) error { return s.save(seq, msg, false) }
+
+func (s *messageStore) SaveMessageAndIncrNextSenderMsgSeqNum(seq int, msg []byte) error {
+	return s.save(seq, msg, true)
+}
+
+func (s *messageStore) save(seq int, msg []byte, incr bool) error {
+	mark := s.g.takeMark(s.id) // the event this message ends, if any (Gateway.ToApp)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.memory()
+	next := 0
+	if incr {
+		s.state.NextSender++
+		next = s.state.NextSender
+	}
+	ok, err := s.durable()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		s.pending = append(s.pending, pendingMessage{seq, append([]byte(nil), msg...)})
+		return nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	return s.g.svc.SaveFIXMessage(ctx, s.id, seq, msg, next, mark)
+}
+
+func (s *messageStore) GetMessages(begin, end int) ([][]byte, error) {
+	var out [][]byte
+	err := s.IterateMessages(begin, end, func(m []byte) error {
+		out = append(out, m)
+		return nil
+	})
+	return out, err
+}
+
+func (s *messageStore) IterateMessages(begin, end int, fn func([]byte) error) error {
+	s.mu.Lock()
+	ok, err := s.durable()
+	pending := s.pending
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		for _, p := range pending {
+			if p.seq >= begin && (end <= 0 || p.seq <= end) {
+				if err := fn(p.msg); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	return s.g.svc.FIXMessages(ctx, s.id, begin, end, func(_ int, m []byte) error { return fn(m) })
+}
+
+// Refresh reloads the state from the database.
+func (s *messageStore) Refresh() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loaded = false
+	s.state = trading.FIXSession{}
+	s.memory()
+	return nil
+}
+
+// Reset starts the session anew: numbers 1, nothing kept.
+func (s *messageStore) Reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.g.now()
+	s.state = trading.FIXSession{ID: s.id, NextSender: 1, NextTarget: 1, CreatedAt: now}
+	s.pending = nil
+	ok, err := s.durable()
+	if err != nil || !ok {
+		return err
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	return s.g.svc.ResetFIXSession(ctx, s.id, now)
+}
+
+func (s *messageStore) Close() error { return nil }
