@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +62,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "measured time per run")
 	fs.DurationVar(&c.warmup, "warmup", 2*time.Second, "unmeasured warm-up per run")
 	fs.StringVar(&c.databaseURL, "database-url", "", "postgres://… of an empty database (default: SQLite in a temporary directory)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,6 +78,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer v.close()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	fmt.Fprintf(out, "bvfix: engine %s, %s measured after %s warm-up per run, FIX window %d; %d CPUs\n\n",
 		v.db.Engine(), c.duration, c.warmup, c.window, runtime.NumCPU())
 	fmt.Fprintf(out, "%-18s %10s %9s %9s %12s\n", "run", "orders/s", "p50 ms", "p99 ms", "FIX/REST")
@@ -153,6 +166,12 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 			}
 		}
 	}
+	// One firm per session (every FIX session of a firm receives every
+	// report of the firm's orders, as the REST clients of a firm would):
+	// firms beyond the demo's are onboarded here.
+	if err := v.addFirms(ctx, max(slices.Max(c.sessions)-len(v.traders), 0), unlimited); err != nil {
+		return nil, err
+	}
 	if err := v.svc.Start(ctx); err != nil {
 		return nil, err
 	}
@@ -181,6 +200,42 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// addFirms onboards n firms, each with an account, a trader and its
+// credential, and unlimited risk limits.
+func (v *venueRig) addFirms(ctx context.Context, n int, limit udecimal.Decimal) error {
+	sys := trading.System
+	for i := range n {
+		name, country := fmt.Sprintf("bvfix firm %d", i+1), "DE"
+		prefix := fmt.Sprintf("BVFIX%013d", i+1)
+		lei := prefix + venue.LEICheckDigits(prefix)
+		p, err := v.svc.CreateParticipant(ctx, sys, trading.ParticipantInput{Name: &name, LEI: &lei, Country: &country})
+		if err != nil {
+			return fmt.Errorf("firm %d: %w", i+1, err)
+		}
+		a, err := v.svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: p.ID, Number: fmt.Sprintf("BVFIX-%d", i+1), Type: "agent"})
+		if err != nil {
+			return err
+		}
+		email, role := fmt.Sprintf("trader%d@bvfix.example", i+1), venue.RoleTrader
+		u, err := v.svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: &p.ID, Email: &email, Role: &role})
+		if err != nil {
+			return err
+		}
+		cred, err := v.svc.IssueCredential(ctx, sys, u.ID)
+		if err != nil {
+			return err
+		}
+		for _, name := range trading.RiskLimitNames() {
+			if _, err := v.svc.SetRiskLimit(ctx, sys, p.ID, trading.RiskLimitInput{Name: name, Value: &limit}); err != nil {
+				return err
+			}
+		}
+		v.traders = append(v.traders, demo.UserCred{UserID: u.ID, ClientID: cred.ClientID, ClientSecret: cred.Secret})
+		v.account[cred.ClientID] = a.ID
+	}
+	return nil
 }
 
 func (v *venueRig) close() {

@@ -59,6 +59,7 @@ type Gateway struct {
 	cfg      Config
 	log      *slog.Logger
 	m        *metrics
+	ref      refCache
 	acceptor *quickfix.Acceptor
 	dir      string // the dictionaries, written out for the engine
 	addr     net.Addr

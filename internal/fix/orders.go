@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quagmt/udecimal"
@@ -30,7 +31,7 @@ func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.Id
 	firm := s.p
 	firm.UserID = "fix-firm:" + s.p.ParticipantID
 	key := "fix:" + s.g.now().Format(time.DateOnly) + ":" + clOrdID
-	claim, answer, err := s.g.svc.ClaimIdempotencyKey(ctx, firm, key, "")
+	claim, answer, err := s.g.svc.ClaimFIXKey(ctx, firm, key)
 	if err != nil {
 		var e *venue.Error
 		if errors.As(err, &e) && e.Kind == venue.KindConflict {
@@ -46,19 +47,23 @@ func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.Id
 
 // finish keeps the outcome of a claimed ClOrdID: applied, refused (the
 // ClOrdID is used up either way), or released after a failure of the venue
-// so that a retry runs.
+// so that a retry runs. It does so off the session's path: the request's
+// own transaction marked an applied claim already, so a repeat meanwhile is
+// refused either way.
 func (s *session) finish(claim *trading.IdempotencyClaim, offerID string, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var e *venue.Error
-	switch {
-	case err == nil:
-		_ = s.g.svc.FinishIdempotencyKey(ctx, claim, trading.Answer{Code: 200, Body: []byte(offerID)})
-	case errors.As(err, &e) && e.Kind != venue.KindInternal && e.Kind != venue.KindUnavailable && e.Kind != venue.KindNotReady:
-		_ = s.g.svc.FinishIdempotencyKey(ctx, claim, trading.Answer{Code: 400, Body: []byte(e.Error())})
-	default:
-		_ = s.g.svc.ReleaseIdempotencyKey(ctx, claim)
-	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var e *venue.Error
+		switch {
+		case err == nil:
+			_ = s.g.svc.FinishFIXKey(ctx, claim, trading.Answer{Code: 200, Body: []byte(offerID)})
+		case errors.As(err, &e) && e.Kind != venue.KindInternal && e.Kind != venue.KindUnavailable && e.Kind != venue.KindNotReady:
+			_ = s.g.svc.FinishFIXKey(ctx, claim, trading.Answer{Code: 400, Body: []byte(e.Error())})
+		default:
+			_ = s.g.svc.ReleaseIdempotencyKey(ctx, claim)
+		}
+	}()
 }
 
 func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
@@ -73,10 +78,17 @@ func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.
 			s.finish(claim, v.ID, err)
 		}
 	}
-	if err != nil {
+	if err != nil && !(errors.Is(err, errDuplicate) && possDup(msg)) {
 		s.g.send(s.id, s.rejectOrder(msg, err))
 	}
 	return nil
+}
+
+// possDup reports a message sent again (43 PossDupFlag): one the venue
+// applied already is ignored, not refused.
+func possDup(msg *quickfix.Message) bool {
+	dup, err := msg.Header.GetBool(tagPossDupFlag)
+	return err == nil && dup
 }
 
 // rejectOrder is the ExecutionReport 150=8 refusing a NewOrderSingle.
@@ -211,28 +223,90 @@ func (s *session) instrumentOf(ctx context.Context, msg *quickfix.Message) (inst
 	if isin == "" || src != "4" {
 		return "", "", venue.InvalidField("48 SecurityID", "is required: the instrument's ISIN, with 22 SecurityIDSource 4")
 	}
-	list, err := s.g.svc.Instruments(ctx, s.p, trading.InstrumentFilter{ISIN: isin}, venue.Page{Limit: 1})
+	in, err := s.g.ref.instrument(ctx, s.g.svc, s.p, isin)
 	if err != nil {
 		return "", "", err
 	}
-	if len(list.Items) == 0 {
-		return "", "", venue.NotFound("instrument with ISIN " + isin)
-	}
-	in := list.Items[0]
 	marketID, _ = msg.Body.GetString(tagMarketID)
 	if marketID != "" {
 		return in.ID, marketID, nil
 	}
-	markets, err := s.g.svc.Markets(ctx, s.p, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 100})
+	markets, err := s.g.ref.markets(ctx, s.g.svc, s.p)
 	if err != nil {
 		return "", "", err
 	}
-	for _, m := range markets.Items {
-		if m.IsEnabled && m.IsPartialFillAllowed && contains(in.MarketIDs, m.ID) {
+	for _, m := range markets {
+		if m.FacilityType == venue.FacilityContinuous && m.IsEnabled && m.IsPartialFillAllowed && contains(in.MarketIDs, m.ID) {
 			return in.ID, m.ID, nil
 		}
 	}
 	return "", "", venue.InvalidField("1301 MarketID", "is required: the instrument has no continuous market that allows partial fills")
+}
+
+// refCache keeps instruments by ISIN and the markets for a few seconds:
+// every order names its instrument by ISIN. A change of reference data
+// shows within refTTL; the use cases check every order against the current
+// data regardless.
+type refCache struct {
+	mu        sync.Mutex
+	byISIN    map[string]refEntry
+	mkts      []venue.Market
+	mktsUntil time.Time
+}
+
+type refEntry struct {
+	in    venue.Instrument
+	until time.Time
+}
+
+const refTTL = 5 * time.Second
+
+func (c *refCache) instrument(ctx context.Context, svc *trading.Service, p venue.Principal, isin string) (venue.Instrument, error) {
+	now := time.Now()
+	c.mu.Lock()
+	e, ok := c.byISIN[isin]
+	c.mu.Unlock()
+	if ok && now.Before(e.until) {
+		return e.in, nil
+	}
+	in, err := svc.InstrumentByISIN(ctx, p, isin)
+	if err != nil {
+		return in, err
+	}
+	c.mu.Lock()
+	if c.byISIN == nil || len(c.byISIN) > 10000 {
+		c.byISIN = map[string]refEntry{}
+	}
+	c.byISIN[isin] = refEntry{in, now.Add(refTTL)}
+	c.mu.Unlock()
+	return in, nil
+}
+
+func (c *refCache) markets(ctx context.Context, svc *trading.Service, p venue.Principal) ([]venue.Market, error) {
+	now := time.Now()
+	c.mu.Lock()
+	if now.Before(c.mktsUntil) {
+		defer c.mu.Unlock()
+		return c.mkts, nil
+	}
+	c.mu.Unlock()
+	var all []venue.Market
+	page := venue.Page{Limit: 100}
+	for {
+		list, err := svc.Markets(ctx, p, trading.MarketFilter{}, page)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, list.Items...)
+		if list.Next == "" {
+			break
+		}
+		page.Cursor = list.Next
+	}
+	c.mu.Lock()
+	c.mkts, c.mktsUntil = all, now.Add(refTTL)
+	c.mu.Unlock()
+	return all, nil
 }
 
 func contains(ids []string, id string) bool {
@@ -268,7 +342,7 @@ func (s *session) cancelOrder(ctx context.Context, msg *quickfix.Message) quickf
 			s.finish(claim, o.ID, err)
 		}
 	}
-	if err != nil {
+	if err != nil && !(errors.Is(err, errDuplicate) && possDup(msg)) {
 		s.g.send(s.id, s.cancelReject(msg, o, "1", err))
 	}
 	return nil
@@ -296,7 +370,7 @@ func (s *session) replaceOrder(ctx context.Context, msg *quickfix.Message) quick
 			}
 		}
 	}
-	if err != nil {
+	if err != nil && !(errors.Is(err, errDuplicate) && possDup(msg)) {
 		s.g.send(s.id, s.cancelReject(msg, o, "2", err))
 	}
 	return nil

@@ -123,7 +123,6 @@ func (s *messageStore) SetNextTargetMsgSeqNum(next int) error { return s.setNums
 
 func (s *messageStore) setNums(sender, target int) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.memory()
 	if sender > 0 {
 		s.state.NextSender = sender
@@ -132,9 +131,14 @@ func (s *messageStore) setNums(sender, target int) error {
 		s.state.NextTarget = target
 	}
 	ok, err := s.durable()
+	s.mu.Unlock()
 	if err != nil || !ok {
 		return err
 	}
+	// Written without the lock: the engine numbers outgoing messages under
+	// its send lock and incoming ones on its session goroutine, so each
+	// column's writes come in order, and a kept message and the next
+	// incoming number share a group commit instead of waiting in turn.
 	ctx, cancel := s.ctx()
 	defer cancel()
 	return s.g.svc.SetFIXSeqNums(ctx, s.id, sender, target)
@@ -165,7 +169,6 @@ func (s *messageStore) SaveMessageAndIncrNextSenderMsgSeqNum(seq int, msg []byte
 func (s *messageStore) save(seq int, msg []byte, incr bool) error {
 	mark := s.g.takeMark(s.id) // the event this message ends, if any (Gateway.ToApp)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.memory()
 	next := 0
 	if incr {
@@ -173,12 +176,12 @@ func (s *messageStore) save(seq int, msg []byte, incr bool) error {
 		next = s.state.NextSender
 	}
 	ok, err := s.durable()
-	if err != nil {
-		return err
-	}
-	if !ok {
+	if err == nil && !ok {
 		s.pending = append(s.pending, pendingMessage{seq, append([]byte(nil), msg...)})
-		return nil
+	}
+	s.mu.Unlock()
+	if err != nil || !ok {
+		return err
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()

@@ -2,6 +2,7 @@ package trading
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -45,12 +46,12 @@ func (s *Service) PeekFIXSession(ctx context.Context, id string) (FIXSession, bo
 
 // SaveFIXSessionState writes a session's numbers and creation time.
 func (s *Service) SaveFIXSessionState(ctx context.Context, st FIXSession) error {
-	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.SaveFIXSession(ctx, st) })
+	return s.fixWrite(ctx, func(tx *store.Tx) error { return tx.SaveFIXSession(ctx, st) })
 }
 
 // SetFIXSeqNums sets a session's next sequence numbers (zero: unchanged).
 func (s *Service) SetFIXSeqNums(ctx context.Context, id string, nextSender, nextTarget int) error {
-	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.SetFIXSeqNums(ctx, id, nextSender, nextTarget) })
+	return s.fixWrite(ctx, func(tx *store.Tx) error { return tx.SetFIXSeqNums(ctx, id, nextSender, nextTarget) })
 }
 
 // SaveFIXMessage keeps a sent message numbered seq for resend and, in the
@@ -58,7 +59,7 @@ func (s *Service) SetFIXSeqNums(ctx context.Context, id string, nextSender, next
 // (when > 0) and its last event to eventSeq (when > 0: the message is the
 // last the session sends for that event of the log).
 func (s *Service) SaveFIXMessage(ctx context.Context, id string, seq int, msg []byte, nextSender int, eventSeq int64) error {
-	return s.db.InTx(ctx, func(tx *store.Tx) error {
+	return s.fixWrite(ctx, func(tx *store.Tx) error {
 		if err := tx.SaveFIXMessage(ctx, id, seq, msg, eventSeq); err != nil {
 			return err
 		}
@@ -77,7 +78,7 @@ func (s *Service) FIXMessages(ctx context.Context, id string, begin, end int, fn
 
 // ResetFIXSession starts a session anew at t: numbers 1, nothing kept.
 func (s *Service) ResetFIXSession(ctx context.Context, id string, t time.Time) error {
-	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.ResetFIXSession(ctx, id, t) })
+	return s.fixWrite(ctx, func(tx *store.Tx) error { return tx.ResetFIXSession(ctx, id, t) })
 }
 
 // errCompIDTaken refuses a logon whose SenderCompID another credential
@@ -121,4 +122,108 @@ func (s *Service) FIXCancelOnDisconnect(ctx context.Context, clientID string) (b
 		return err
 	})
 	return on, err
+}
+
+// fixWriter group-commits the FIX sessions' writes: every session keeps
+// each message it sends and each sequence number it takes before it goes
+// on, so one transaction (one fsync on SQLite) per write would bound every
+// session by the disk. Writes queued while a transaction commits share the
+// next one; each caller returns once its write is committed.
+type fixWriter struct {
+	once    sync.Once
+	ch      chan fixWrite
+	done    chan struct{}
+	mu      sync.Mutex // guards stopped
+	stopped bool
+}
+
+type fixWrite struct {
+	fn  func(*store.Tx) error
+	err chan error
+}
+
+// fixWrite commits fn with whatever other FIX writes are waiting.
+func (s *Service) fixWrite(ctx context.Context, fn func(*store.Tx) error) error {
+	req := fixWrite{fn: fn, err: make(chan error, 1)}
+	if err := s.fixEnqueue(ctx, req); err != nil {
+		return err
+	}
+	select {
+	case err := <-req.err:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Service) fixEnqueue(ctx context.Context, req fixWrite) error {
+	w := &s.fixWrites
+	w.once.Do(func() {
+		w.ch, w.done = make(chan fixWrite, 1024), make(chan struct{})
+		go s.fixWriteLoop()
+	})
+	select {
+	case w.ch <- req:
+		return nil
+	case <-w.done:
+		return venue.ErrUnavailable
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// fixBatch is the most writes one transaction takes.
+const fixBatch = 512
+
+func (s *Service) fixWriteLoop() {
+	w := &s.fixWrites
+	batch := make([]fixWrite, 0, fixBatch)
+	for {
+		select {
+		case req := <-w.ch:
+			batch = append(batch[:0], req)
+		case <-w.done:
+			return
+		}
+	more:
+		for len(batch) < fixBatch {
+			select {
+			case req := <-w.ch:
+				batch = append(batch, req)
+			default:
+				break more
+			}
+		}
+		err := s.db.InTx(context.Background(), func(tx *store.Tx) error {
+			for _, req := range batch {
+				if err := req.fn(tx); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil && len(batch) > 1 {
+			// One write failed the batch: each on its own, so that only
+			// its caller sees the failure.
+			for _, req := range batch {
+				req.err <- s.db.InTx(context.Background(), req.fn)
+			}
+			s.log.Warn("fix session writes: a batch failed; each written on its own", "err", err)
+			continue
+		}
+		for _, req := range batch {
+			req.err <- err
+		}
+	}
+}
+
+// stop ends the writer (Service.Close); later writes fail.
+func (w *fixWriter) stop() {
+	w.once.Do(func() { w.done = make(chan struct{}) }) // never started
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.stopped {
+		w.stopped = true
+		close(w.done)
+	}
 }

@@ -86,6 +86,18 @@ var errAnswerLost = venue.Conflict("the request with this Idempotency-Key was ap
 // to p's user; requestHash fingerprints the request, so the same key with
 // another request is refused (venue.KindMismatch).
 func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, key, requestHash string) (*IdempotencyClaim, *Answer, error) {
+	return s.claimKey(ctx, p, key, requestHash, s.db.InTx)
+}
+
+// ClaimFIXKey is ClaimIdempotencyKey for the FIX gateway's ClOrdIDs: the
+// claim commits together with the other FIX sessions' writes waiting at
+// the same time (one transaction for all).
+func (s *Service) ClaimFIXKey(ctx context.Context, p venue.Principal, key string) (*IdempotencyClaim, *Answer, error) {
+	return s.claimKey(ctx, p, key, "", s.fixWrite)
+}
+
+func (s *Service) claimKey(ctx context.Context, p venue.Principal, key, requestHash string,
+	inTx func(context.Context, func(*store.Tx) error) error) (*IdempotencyClaim, *Answer, error) {
 	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey || !venue.ValidText(key) {
 		return nil, nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters of UTF-8 text", maxIdempotencyKey))
 	}
@@ -99,7 +111,7 @@ func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, ke
 	s.serving.Store(claim.Claim, struct{}{})
 	var cur store.IdempotencyRecord
 	var claimed bool
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+	err := inTx(ctx, func(tx *store.Tx) error {
 		var err error
 		cur, claimed, err = tx.ClaimIdempotencyKey(ctx, rec, stale)
 		if err == nil && !claimed && cur.RequestHash == requestHash && cur.StatusCode == 0 && cur.CommittedAt.IsZero() &&
@@ -151,6 +163,15 @@ func (s *Service) FinishIdempotencyKey(ctx context.Context, c *IdempotencyClaim,
 		return fmt.Errorf("keep idempotent answer: code 0 is reserved")
 	}
 	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
+}
+
+// FinishFIXKey is FinishIdempotencyKey in the FIX sessions' group commit.
+func (s *Service) FinishFIXKey(ctx context.Context, c *IdempotencyClaim, a Answer) error {
+	defer s.serving.Delete(c.c.Claim)
+	if a.Code == 0 {
+		return fmt.Errorf("keep idempotent answer: code 0 is reserved")
+	}
+	return s.fixWrite(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
 }
 
 // ReleaseIdempotencyKey drops a claim whose request failed for a reason a

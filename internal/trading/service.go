@@ -69,6 +69,8 @@ type core struct {
 	// dummyHash is verified against when a client id is unknown, so a
 	// failed grant costs the same either way.
 	dummyHash string
+	// fixWrites group-commits the FIX sessions' writes (fixsessions.go).
+	fixWrites fixWriter
 }
 
 // New returns a Service on db.
@@ -137,6 +139,7 @@ func (s *Service) Close() {
 		s.eng.stop()
 	}
 	s.feed.stop()
+	s.fixWrites.stop()
 }
 
 // refreshEngine makes the sequencer reload reference data after an
