@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,13 +32,32 @@ type venueEnv struct {
 	creds demo.Credentials
 	gw    *fix.Gateway
 	port  int
+	logs  *syncBuffer // the gateway's log, at debug level
+}
+
+// syncBuffer is a log sink safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newVenue(t *testing.T, e store.Engine) *venueEnv {
 	t.Helper()
 	db := testenv.Open(t, e)
 	svc, creds := testenv.Demo(t, db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
-	v := &venueEnv{svc: svc, creds: creds}
+	v := &venueEnv{svc: svc, creds: creds, logs: &syncBuffer{}}
 	v.start(t)
 	return v
 }
@@ -50,7 +70,7 @@ func (v *venueEnv) start(t *testing.T) {
 	if v.port != 0 {
 		addr = "127.0.0.1:" + strconv.Itoa(v.port)
 	}
-	gw, err := fix.New(v.svc, fix.Config{Addr: addr, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	gw, err := fix.New(v.svc, fix.Config{Addr: addr, Logger: slog.New(slog.NewTextHandler(v.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,13 +143,16 @@ func TestLogon(t *testing.T) {
 			u, _ := v.trader(t, 0)
 			bad := d.session("bad-" + string(e))
 			d.do(t, map[string]any{"op": "logon", "id": bad.name, "host": "127.0.0.1", "port": v.port, "sender": "FIRM0-" + string(e),
-				"target": "BONDVENUE", "username": u.ClientID, "password": "wrong", "reset": true, "heartbeat": 30})
+				"target": "BONDVENUE", "username": u.ClientID, "password": "not-the-secret-4711", "reset": true, "heartbeat": 30})
 			l := bad.wait(t, "logout", 60*time.Second, func(l fixLine) bool { return l.Event == "logout" })
 			if l.Text != "client_id and/or client_secret is wrong or missing" {
 				t.Errorf("refused logon: Logout text %q", l.Text)
 			}
+			golden(t, "5-refused", bad.msg(t, "5", nil))
 
 			s := v.logon(t, d, "good-"+string(e), "FIRM0-"+string(e), 0, true)
+			golden(t, "A", s.msg(t, "A", nil))
+			golden(t, "B-logon", s.msg(t, "B", nil))
 			// Another credential with the same CompID is refused.
 			u1, _ := v.trader(t, 1)
 			other := d.session("other-" + string(e))
@@ -144,6 +167,7 @@ func TestLogon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			golden(t, "y", list)
 			isins := list.fields(48)
 			if list.field(320) != "SL1" || list.field(560) != "0" || len(isins) != len(all.Items) {
 				t.Fatalf("security list: %s; want %d instruments", list.Raw, len(all.Items))
@@ -155,6 +179,14 @@ func TestLogon(t *testing.T) {
 			}
 			d.do(t, map[string]any{"op": "logout", "id": s.name, "text": "bye"})
 			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			// The engine's debug log shows every message, never a secret.
+			logs := v.logs.String()
+			if strings.Contains(logs, u.ClientSecret) || strings.Contains(logs, "not-the-secret-4711") || strings.Contains(logs, u1.ClientSecret) {
+				t.Error("a client secret is in the gateway's log")
+			}
+			if !strings.Contains(logs, "554=***") {
+				t.Error("the gateway's debug log does not show the Logon (with 554 masked)")
+			}
 		})
 	}
 }
@@ -178,6 +210,7 @@ func TestOrders(t *testing.T) {
 
 			s.send(t, "D", 11, "C1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.5", 59, 1)
 			nw := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "C1" && l.field(150) == "0" })
+			golden(t, "8-new", nw)
 			orderID := nw.field(37)
 			if nw.field(39) != "0" || nw.field(151) != qty.String() || nw.field(44) != "99.5" || orderID == "" {
 				t.Fatalf("new order report: %s", nw.Raw)
@@ -185,6 +218,7 @@ func TestOrders(t *testing.T) {
 			// The same ClOrdID again: refused, not a second order.
 			s.send(t, "D", 11, "C1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.5", 59, 1)
 			dup := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "C1" && l.field(150) == "8" })
+			golden(t, "8-rejected-duplicate", dup)
 			if dup.field(103) != "6" || !strings.Contains(dup.field(58), "duplicate ClOrdID") {
 				t.Errorf("repeated ClOrdID: %s", dup.Raw)
 			}
@@ -197,6 +231,7 @@ func TestOrders(t *testing.T) {
 			}
 			tr := bid.Trades[0]
 			fill := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" })
+			golden(t, "8-fill", fill)
 			if fill.field(37) != orderID || fill.field(11) != "C1" || fill.field(39) != "1" || fill.field(32) != in.MinPiece.String() ||
 				fill.field(31) != "99.5" || fill.field(880) != tr.TransactionIdentificationCode ||
 				fill.field(159) != tr.AccruedInterest.String() || fill.field(119) != tr.SettlementAmount.String() ||
@@ -207,28 +242,33 @@ func TestOrders(t *testing.T) {
 			// Replace: a new price, named by OrigClOrdID.
 			s.send(t, "G", 11, "C2", 41, "C1", 1, account, 48, in.Terms.ISIN, 22, 4, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.75")
 			rep := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "5" })
+			golden(t, "8-replaced", rep)
 			if rep.field(11) != "C2" || rep.field(41) != "C1" || rep.field(44) != "99.75" || rep.field(39) != "1" {
 				t.Errorf("replaced report: %s", rep.Raw)
 			}
 			s.send(t, "H", 790, "S1", 11, "C2", 54, 2)
 			st := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "I" })
+			golden(t, "8-status", st)
 			if st.field(37) != orderID || st.field(790) != "S1" || st.field(39) != "1" || st.field(44) != "99.75" {
 				t.Errorf("status report: %s", st.Raw)
 			}
 			// Cancel, then cancel again: the second is rejected as too late.
 			s.send(t, "F", 11, "C3", 41, "C2", 37, orderID, 54, 2, 60, fixNow())
 			cx := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "4" })
+			golden(t, "8-canceled", cx)
 			if cx.field(11) != "C3" || cx.field(41) != "C2" || cx.field(39) != "4" || cx.field(151) != "0" {
 				t.Errorf("cancelled report: %s", cx.Raw)
 			}
 			s.send(t, "F", 11, "C4", 41, "C3", 37, orderID, 54, 2, 60, fixNow())
 			rj := s.msg(t, "9", nil)
+			golden(t, "9", rj)
 			if rj.field(11) != "C4" || rj.field(434) != "1" || rj.field(102) != "0" || rj.field(39) != "4" {
 				t.Errorf("cancel reject: %s", rj.Raw)
 			}
 			// A bad order: its reason.
 			s.send(t, "D", 11, "C5", 1, account, 48, "XS0000000000", 22, 4, 54, 1, 60, fixNow(), 38, qty, 40, 2, 44, "99", 59, 1)
 			bad := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "C5" })
+			golden(t, "8-rejected", bad)
 			if bad.field(150) != "8" || bad.field(103) != "5" || !strings.Contains(bad.field(58), "XS0000000000") {
 				t.Errorf("unknown instrument: %s", bad.Raw)
 			}
@@ -285,6 +325,7 @@ func TestRFQ(t *testing.T) {
 			// The dealer's FIX session is told of the request too (it is
 			// the same firm as the REST dealer here).
 			req := fix1.msg(t, "R", nil)
+			golden(t, "R", req)
 			rfqID := req.field(131)
 			if req.field(48) != in.Terms.ISIN || req.field(54) != "1" || req.field(38) != in.MinPiece.String() ||
 				req.field(36010) != v.creds.Participants[0].LEI {
@@ -301,6 +342,7 @@ func TestRFQ(t *testing.T) {
 				t.Fatalf("REST quote: %v", err)
 			}
 			s := fix0.msg(t, "S", nil)
+			golden(t, "S", s)
 			if s.field(117) != q.ID || s.field(131) != "Q-REQ-1" || s.field(133) != "100.25" || s.field(135) != in.MinPiece.String() {
 				t.Errorf("Quote to the FIX requester: %s", s.Raw)
 			}
@@ -310,6 +352,7 @@ func TestRFQ(t *testing.T) {
 				t.Errorf("the FIX requester's execution: %s", fill.Raw)
 			}
 			st := fix0.msg(t, "AI", func(l fixLine) bool { return l.field(117) == q.ID })
+			golden(t, "AI-accepted", st)
 			if st.field(297) != "0" {
 				t.Errorf("quote status to the requester: %s", st.Raw)
 			}
@@ -330,6 +373,7 @@ func TestRFQ(t *testing.T) {
 			}
 			fix1.send(t, "S", 117, "DQ-1", 131, r2.ID, 1, acc1, 132, "99.875", 60, fixNow())
 			own := fix1.msg(t, "AI", func(l fixLine) bool { return l.field(117) == "DQ-1" })
+			golden(t, "AI-active", own)
 			if own.field(297) != "16" {
 				t.Errorf("the dealer's quote is active: %s", own.Raw)
 			}
@@ -348,8 +392,23 @@ func TestRFQ(t *testing.T) {
 			if dfill.field(31) != "99.875" || dfill.field(54) != "1" || dfill.field(39) != "2" {
 				t.Errorf("the FIX dealer's execution: %s", dfill.Raw)
 			}
-			acc := fix1.msg(t, "AI", func(l fixLine) bool { return l.field(117) == "DQ-1" && l.field(297) == "0" })
-			_ = acc
+			fix1.msg(t, "AI", func(l fixLine) bool { return l.field(117) == "DQ-1" && l.field(297) == "0" })
+
+			// A request naming a firm the venue does not know, and a
+			// decline of an RFQ that does not exist.
+			fix0.send(t, "R", 131, "Q-REQ-2", 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4, 54, 1, 38, in.MinPiece,
+				1, acc0, 36011, "5493000000000000000X")
+			ag := fix0.msg(t, "AG", func(l fixLine) bool { return l.field(131) == "Q-REQ-2" })
+			golden(t, "AG", ag)
+			if ag.field(658) != "99" || !strings.Contains(ag.field(58), "names no participant") {
+				t.Errorf("QuoteRequestReject: %s", ag.Raw)
+			}
+			fix1.send(t, "AG", 131, "01a00000-0000-7000-8000-000000000000", 658, 10, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
+			j := fix1.msg(t, "j", nil)
+			golden(t, "j", j)
+			if j.field(380) != "0" || j.field(372) != "AG" {
+				t.Errorf("BusinessMessageReject: %s", j.Raw)
+			}
 		})
 	}
 }
@@ -428,6 +487,7 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 			}
 			s.send(t, "V", 262, "MD1", 263, 1, 264, 0, 267, 3, 269, 0, 269, 1, 269, 2, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
 			snap := s.msg(t, "W", func(l fixLine) bool { return l.field(262) == "MD1" })
+			golden(t, "W", snap)
 			var asks []string
 			types, pxs := snap.fields(269), snap.fields(270)
 			for i, typ := range types {
@@ -455,12 +515,14 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 			inc := s.msg(t, "X", func(l fixLine) bool {
 				return strings.Contains(l.Raw, "|269=0|") && strings.Contains(l.Raw, "|270="+best.String()+"|")
 			})
+			golden(t, "X-book", inc)
 			if inc.field(262) != "MD1" || inc.field(48) != in.Terms.ISIN {
 				t.Errorf("incremental: %s", inc.Raw)
 			}
 			// A trade: the drop copy subscription sees it too.
 			s.send(t, "AD", 568, "DC1", 569, 0, 263, 1)
 			ack := s.msg(t, "AQ", nil)
+			golden(t, "AQ", ack)
 			if ack.field(568) != "DC1" || ack.field(749) != "0" {
 				t.Errorf("drop copy ack: %s", ack.Raw)
 			}
@@ -471,10 +533,12 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 			}
 			tr := lift.Trades[0]
 			print := s.msg(t, "X", func(l fixLine) bool { return strings.Contains(l.Raw, "|269=2|") })
+			golden(t, "X-trade", print)
 			if !strings.Contains(print.Raw, "|270="+ask.String()+"|") || !strings.Contains(print.Raw, "|271="+in.MinPiece.String()+"|") {
 				t.Errorf("trade incremental: %s", print.Raw)
 			}
 			dc := s.msg(t, "AE", func(l fixLine) bool { return l.field(571) == tr.ID })
+			golden(t, "AE", dc)
 			if dc.field(568) != "DC1" || dc.field(880) != tr.TransactionIdentificationCode || dc.field(31) != ask.String() ||
 				dc.field(54) != "1" || dc.field(37) != lift.ID || dc.field(1) != acc0 {
 				t.Errorf("drop copy: %s", dc.Raw)
@@ -483,6 +547,13 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 			s.send(t, "AD", 568, "DC2", 569, 0, 263, 0)
 			s.msg(t, "AQ", func(l fixLine) bool { return l.field(568) == "DC2" })
 			s.msg(t, "AE", func(l fixLine) bool { return l.field(568) == "DC2" && l.field(571) == tr.ID })
+			// An unknown instrument.
+			s.send(t, "V", 262, "MD2", 263, 0, 264, 1, 267, 1, 269, 0, 146, 1, 55, "[N/A]", 48, "XS0000000000", 22, 4)
+			y := s.msg(t, "Y", nil)
+			golden(t, "Y", y)
+			if y.field(262) != "MD2" || y.field(281) != "0" {
+				t.Errorf("MarketDataRequestReject: %s", y.Raw)
+			}
 			// Unsubscribed: no more incrementals.
 			s.send(t, "V", 262, "MD1", 263, 2, 264, 0, 267, 1, 269, 0, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
 
@@ -491,6 +562,7 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 				t.Fatal(err)
 			}
 			news := s.msg(t, "B", func(l fixLine) bool { return l.field(148) == "Notice to FIX members" })
+			golden(t, "B", news)
 			if lines := news.fields(58); len(lines) != 2 || lines[0] != "First line." || lines[1] != "Second line." || news.field(33) != "2" {
 				t.Errorf("news: %s", news.Raw)
 			}
