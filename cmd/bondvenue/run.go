@@ -179,7 +179,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	var gw *fix.Gateway
 	if *fixAddr != "" && *fixAddr != "off" {
-		gw, err = fix.New(svc, fix.Config{Addr: *fixAddr, CompID: *fixCompID, ResetTime: *fixReset, Logger: log})
+		gw, err = fix.New(svc, fix.Config{Addr: *fixAddr, CompID: *fixCompID, ResetTime: *fixReset, Logger: log, Registry: reg})
 		if err == nil {
 			err = gw.Start()
 		}

@@ -233,10 +233,13 @@ func TestServeDemo(t *testing.T) {
 		if one["openapi"] == nil {
 			t.Error("openapi.json has no openapi version")
 		}
-		for _, path := range []string{"/docs", "/healthz", "/metrics"} {
+		for _, path := range []string{"/docs", "/healthz", "/metrics", "/api/v1/fix/dictionary"} {
 			if status, _ := c.do("GET", path, nil); status != 200 {
 				t.Errorf("GET %s = %d, want 200", path, status)
 			}
+		}
+		if _, body := c.do("GET", "/metrics", nil); !strings.Contains(string(body), "bondvenue_fix_sessions") {
+			t.Error("/metrics has no FIX gateway figures (is the acceptor running?)")
 		}
 		if err := stop(); err != nil {
 			t.Fatalf("graceful stop: %v", err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/fix"
 	"github.com/bondvenue/bondvenue/internal/fix/spec"
@@ -33,6 +34,7 @@ type venueEnv struct {
 	gw    *fix.Gateway
 	port  int
 	logs  *syncBuffer // the gateway's log, at debug level
+	db    *store.DB
 }
 
 // syncBuffer is a log sink safe for concurrent writers.
@@ -57,7 +59,7 @@ func newVenue(t *testing.T, e store.Engine) *venueEnv {
 	t.Helper()
 	db := testenv.Open(t, e)
 	svc, creds := testenv.Demo(t, db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
-	v := &venueEnv{svc: svc, creds: creds, logs: &syncBuffer{}}
+	v := &venueEnv{svc: svc, creds: creds, logs: &syncBuffer{}, db: db}
 	v.start(t)
 	return v
 }
@@ -413,11 +415,12 @@ func TestRFQ(t *testing.T) {
 	}
 }
 
-// TestRestart: the venue's FIX gateway stops in the middle of a session
-// and starts again on the same database; the client logs on without
-// resetting: sequence numbers continue on both sides, a fill that happened
-// while it was away is reported once, and a resend request for the
-// earlier messages is answered with them (PossDup) from the database.
+// TestRestart: the venue (its trading service and FIX gateway) stops in
+// the middle of a session and starts again on the same database; the
+// client logs on without resetting: sequence numbers continue on both
+// sides, a fill that happened while it was away is reported once, and a
+// resend request for the earlier messages is answered with them (PossDup)
+// from the database.
 func TestRestart(t *testing.T) {
 	d := startDriver(t)
 	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
@@ -435,6 +438,13 @@ func TestRestart(t *testing.T) {
 
 			v.gw.Stop()
 			s.wait(t, "the session's end", 30*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			v.svc.Close()
+			h := auth.FastHasher
+			v.svc = trading.New(v.db, trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h})
+			if err := v.svc.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(v.svc.Close)
 			// While the gateway is down a REST order fills part of it.
 			price := udecimal.MustParse("99.5")
 			if _, err := v.svc.CreateOffer(ctx, rest, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
