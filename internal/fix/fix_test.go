@@ -405,6 +405,15 @@ func TestRFQ(t *testing.T) {
 			if ag.field(658) != "99" || !strings.Contains(ag.field(58), "names no participant") {
 				t.Errorf("QuoteRequestReject: %s", ag.Raw)
 			}
+			// The dealer named in the entry's Parties instead of 36011.
+			fix0.send(t, "R", 131, "Q-REQ-3", 1, acc0, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4, 54, 2, 38, in.MinPiece,
+				453, 1, 448, v.creds.Participants[1].LEI, 447, "N", 452, 17)
+			fix0.none(t, "3", 500*time.Millisecond, nil)
+			fix0.none(t, "AG", 10*time.Millisecond, nil)
+			req3 := fix1.msg(t, "R", func(l fixLine) bool { return l.field(36010) == v.creds.Participants[0].LEI && l.field(54) == "2" })
+			if r3, err := v.svc.RFQ(ctx, p0, req3.field(131)); err != nil || len(r3.Counterparties) != 1 || r3.Counterparties[0] != p1.ParticipantID {
+				t.Errorf("the RFQ of a request naming its dealer in Parties: %+v, %v", r3.Counterparties, err)
+			}
 			fix1.send(t, "AG", 131, "01a00000-0000-7000-8000-000000000000", 658, 10, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
 			j := fix1.msg(t, "j", nil)
 			golden(t, "j", j)
@@ -582,6 +591,11 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.none(t, "X", 500*time.Millisecond, nil)
+			// A message of the dictionary the venue does not act on.
+			s.send(t, "Z", 298, 4)
+			if j := s.msg(t, "j", nil); j.field(380) != "3" || j.field(372) != "Z" {
+				t.Errorf("QuoteCancel: %s", j.Raw)
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,10 @@ const (
 	tagQuoteType       quickfix.Tag = 537
 	tagReportingLEI    quickfix.Tag = 36010
 	tagCounterpartyLEI quickfix.Tag = 36011
+	tagNoPartyIDs      quickfix.Tag = 453
+	tagPartyID         quickfix.Tag = 448
+	tagPartyIDSource   quickfix.Tag = 447
+	tagPartyRole       quickfix.Tag = 452
 )
 
 // relatedSym is the NoRelatedSym group of RFQ messages, with every field a
@@ -46,16 +51,20 @@ func relatedSym() *quickfix.RepeatingGroup {
 	tags := []quickfix.Tag{tagSymbol, 65, tagSecurityID, tagSecurityIDSrc, 460, 167, tagMaturityDate, tagCouponRate,
 		tagCurrency, tagQuoteType, tagSide, tagOrderQty, tagSettlDate, tagExpireTime, tagAccount, tagTransactTime,
 		tagValidUntilTime, 423, 140, tagOrdType, tagPrice, 640, 1300, tagMarketID}
-	tmpl := make(quickfix.GroupTemplate, len(tags))
+	tmpl := make(quickfix.GroupTemplate, len(tags), len(tags)+1)
 	for i, t := range tags {
 		tmpl[i] = quickfix.GroupElement(t)
 	}
+	// The entry's Parties: dealers asked, by LEI (447=N) with role 17.
+	tmpl = append(tmpl, quickfix.NewRepeatingGroup(tagNoPartyIDs, quickfix.GroupTemplate{
+		quickfix.GroupElement(tagPartyID), quickfix.GroupElement(tagPartyIDSource), quickfix.GroupElement(tagPartyRole)}))
 	return quickfix.NewRepeatingGroup(tagNoRelatedSym, tmpl)
 }
 
 // quoteRequest is a FIX requester's QuoteRequest R: one RFQ per entry of
 // 146, to the dealers named by LEI in 36011 (several separated by commas
-// or spaces), or to every enabled counterparty when it is absent.
+// or spaces) or in the entry's Parties (453: 448 the LEI, 447=N, 452=17
+// contra firm), or to every enabled counterparty when neither names one.
 func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
 	reqID, _ := msg.Body.GetString(tagQuoteReqID)
 	syms := relatedSym()
@@ -84,6 +93,12 @@ func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quick
 				in.AccountID = account
 			}
 			in.Counterparties, in.ClientOrderID = counterparties, reqID
+			var dealers []string
+			if dealers, err = s.partyDealers(ctx, e); len(dealers) > 0 {
+				in.Counterparties = append(slices.Clone(counterparties), dealers...)
+			}
+		}
+		if err == nil {
 			_, err = s.g.svc.CreateRFQ(ctx, s.p, in)
 		}
 		if err != nil {
@@ -94,18 +109,41 @@ func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quick
 	return nil
 }
 
+// partyDealers are the dealers an entry's Parties name: role 17 (contra
+// firm), by LEI (447=N).
+func (s *session) partyDealers(ctx context.Context, e *quickfix.Group) ([]string, error) {
+	parties := quickfix.NewRepeatingGroup(tagNoPartyIDs, quickfix.GroupTemplate{
+		quickfix.GroupElement(tagPartyID), quickfix.GroupElement(tagPartyIDSource), quickfix.GroupElement(tagPartyRole)})
+	if !e.Has(tagNoPartyIDs) || e.GetGroup(parties) != nil {
+		return nil, nil
+	}
+	var out []string
+	for i := 0; i < parties.Len(); i++ {
+		p := parties.Get(i)
+		if role, _ := p.GetString(tagPartyRole); role != "17" {
+			continue
+		}
+		lei, _ := p.GetString(tagPartyID)
+		if src, _ := p.GetString(tagPartyIDSource); src != "N" {
+			return nil, venue.InvalidField("447 PartyIDSource", "must be N (LEI) for a contra firm (452=17)")
+		}
+		id, err := s.g.svc.ParticipantIDByLEI(ctx, lei)
+		if err != nil {
+			return nil, venue.InvalidField("448 PartyID", "LEI "+lei+" names no participant")
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
 // rfqInput reads one instrument entry of a QuoteRequest.
 func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin string) (trading.OfferInput, error) {
 	var in trading.OfferInput
 	var v venue.Validator
-	list, err := s.g.svc.Instruments(ctx, s.p, trading.InstrumentFilter{ISIN: isin}, venue.Page{Limit: 1})
+	instr, err := s.g.ref.instrument(ctx, s.g.svc, s.p, isin)
 	if err != nil {
 		return in, err
 	}
-	if isin == "" || len(list.Items) == 0 {
-		return in, venue.NotFound("instrument with ISIN " + isin)
-	}
-	instr := list.Items[0]
 	in.InstrumentID = instr.ID
 	in.MarketID, _ = e.GetString(tagMarketID)
 	if in.MarketID == "" {
@@ -135,12 +173,12 @@ func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin string) 
 
 // rfqMarket is the instrument's OTC market, where RFQs trade.
 func (s *session) rfqMarket(ctx context.Context, ids []string) string {
-	ms, err := s.g.svc.Markets(ctx, s.p, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 100})
+	ms, err := s.g.ref.markets(ctx, s.g.svc, s.p)
 	if err != nil {
 		return ""
 	}
-	for _, m := range ms.Items {
-		if m.IsEnabled && contains(ids, m.ID) {
+	for _, m := range ms {
+		if m.FacilityType == venue.FacilityOTC && m.IsEnabled && contains(ids, m.ID) {
 			return m.ID
 		}
 	}
