@@ -73,8 +73,12 @@ func (d *dbFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 		"postgres://… URL to use PostgreSQL instead of embedded SQLite (env BONDVENUE_DATABASE_URL)")
 }
 
-func (d *dbFlags) open(ctx context.Context) (*store.DB, error) {
-	db, err := store.Open(ctx, store.Config{URL: d.databaseURL, DataDir: d.dataDir})
+func (d *dbFlags) open(ctx context.Context) (*store.DB, error) { return d.openAs(ctx, false) }
+
+// openAs opens the database; exclusive (serve) holds a SQLite data
+// directory for this process.
+func (d *dbFlags) openAs(ctx context.Context, exclusive bool) (*store.DB, error) {
+	db, err := store.Open(ctx, store.Config{URL: d.databaseURL, DataDir: d.dataDir, Exclusive: exclusive})
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
@@ -126,7 +130,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	envflag.Getenv(getenv).TuneGC()
 
-	database, err := db.open(ctx)
+	database, err := db.openAs(ctx, true)
 	if err != nil {
 		return err
 	}

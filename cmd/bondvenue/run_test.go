@@ -373,3 +373,23 @@ func TestUsage(t *testing.T) {
 		t.Errorf("help = %v, %q", err, out.String())
 	}
 }
+
+// TestServeSQLiteOnce: a second serve on a SQLite data directory another
+// serve holds refuses to start, saying why; once the first stops, it can.
+func TestServeSQLiteOnce(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{"BONDVENUE_DATA_DIR": dir, "BONDVENUE_LOG_LEVEL": "warn"}
+	_, stop := startServe(t, []string{"--addr", "127.0.0.1:0"}, env(vars))
+	var stderr syncBuffer
+	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--fix-addr", "off"}, env(vars), io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "in use by another bondvenue serve") {
+		t.Fatalf("second serve on %s: %v", dir, err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	_, stop = startServe(t, []string{"--addr", "127.0.0.1:0"}, env(vars))
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -39,6 +39,18 @@ type Config struct {
 	DataDir string
 	// MaxOpen bounds the PostgreSQL pool and the SQLite read pool.
 	MaxOpen int
+	// Exclusive, with SQLite, holds the data directory for this process:
+	// Open fails with ErrDirLocked while another process holds it (serve
+	// sets it; administration commands do not).
+	Exclusive bool
+}
+
+// ErrDirLocked refuses a second serve on a SQLite data directory.
+type ErrDirLocked struct{ Dir string }
+
+func (e ErrDirLocked) Error() string {
+	return fmt.Sprintf("the data directory %s is in use by another bondvenue serve: SQLite is one process's "+
+		"database (run several instances on PostgreSQL with --database-url)", e.Dir)
 }
 
 // DB is an open database. It is safe for concurrent use.
@@ -55,6 +67,8 @@ type DB struct {
 	writeStmts, readStmts *stmtCache
 	// url is PostgreSQL's, for the event listener's own connection.
 	url string
+	// unlock releases the SQLite data directory (Config.Exclusive).
+	unlock func() error
 	// committed receives the events of every transaction after it commits
 	// (SetCommitHook).
 	committed func([]Event)
@@ -129,7 +143,23 @@ func openSQLite(cfg Config) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
-	path := filepath.Join(dir, "bondvenue.db")
+	unlock := func() error { return nil }
+	if cfg.Exclusive {
+		var err error
+		if unlock, err = lockDir(dir); err != nil {
+			return nil, err
+		}
+	}
+	db, err := openSQLiteFile(cfg, filepath.Join(dir, "bondvenue.db"))
+	if err != nil {
+		_ = unlock()
+		return nil, err
+	}
+	db.unlock = unlock
+	return db, nil
+}
+
+func openSQLiteFile(cfg Config, path string) (*DB, error) {
 	// synchronous(FULL): a commit is on disk (the WAL fsynced) before it
 	// returns, so an answered command survives a power cut; NORMAL only
 	// survives a crash of the process. The sequencer's group commit pays
@@ -188,6 +218,9 @@ func (db *DB) Close() error {
 	}
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
+	}
+	if db.unlock != nil {
+		err = errors.Join(err, db.unlock())
 	}
 	return err
 }

@@ -446,3 +446,33 @@ func testRetries(t *testing.T, h *harness) {
 		})
 	}
 }
+
+// TestExclusiveDataDir: a SQLite data directory held by one serve refuses
+// a second one with a clear message, and is free again once closed; the
+// administration commands (not exclusive) still open it.
+func TestExclusiveDataDir(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	first, err := store.Open(ctx, store.Config{DataDir: dir, Exclusive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = store.Open(ctx, store.Config{DataDir: dir, Exclusive: true})
+	var locked store.ErrDirLocked
+	if !errors.As(err, &locked) || !strings.Contains(err.Error(), "in use by another bondvenue serve") {
+		t.Fatalf("second exclusive open: %v", err)
+	}
+	admin, err := store.Open(ctx, store.Config{DataDir: dir})
+	if err != nil {
+		t.Fatalf("a non-exclusive open beside it: %v", err)
+	}
+	admin.Close()
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := store.Open(ctx, store.Config{DataDir: dir, Exclusive: true})
+	if err != nil {
+		t.Fatalf("after the first closed: %v", err)
+	}
+	again.Close()
+}
