@@ -24,7 +24,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	checks, err := s.use(r).Readiness(r.Context())
 	if err == nil {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.use(r).Engine()})
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.use(r).Engine(), "role": checks["role"]})
 		return nil
 	}
 	s.log.WarnContext(r.Context(), "not ready", "err", err.Error())

@@ -15,7 +15,11 @@ type metrics struct {
 }
 
 // engineStats is where the sequencer's counters come from.
-type engineStats interface{ EngineStats() trading.EngineStats }
+type engineStats interface {
+	EngineStats() trading.EngineStats
+	Role() string
+	Takeovers() int64
+}
 
 func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 	m := &metrics{
@@ -36,7 +40,18 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 		}, func() float64 { return float64(eng.EngineStats().Commands) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_engine_batch_seconds_total", Help: "Time the sequencer spent in its batches: applying commands and committing them.",
-		}, func() float64 { return eng.EngineStats().BatchTime.Seconds() }))
+		}, func() float64 { return eng.EngineStats().BatchTime.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bondvenue_leader", Help: "1 while this instance leads (runs the sequencer), 0 while it stands by.",
+		}, func() float64 {
+			if eng.Role() == trading.RoleLeader {
+				return 1
+			}
+			return 0
+		}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "bondvenue_takeovers_total", Help: "Times this instance became the leader after standing by (failovers it took).",
+		}, func() float64 { return float64(eng.Takeovers()) }))
 	_ = reg.Register(collectors.NewGoCollector())
 	_ = reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -76,6 +76,8 @@ type engine struct {
 	leaseLost atomic.Bool
 	// running is set once start has rebuilt the state.
 	running atomic.Bool
+	// standby is set while another instance leads (leader.go).
+	standby atomic.Bool
 	// ref is the state's reference data for the request path.
 	ref atomic.Pointer[reference]
 	// batches, commands and batchNanos count the sequencer's work.
@@ -180,9 +182,21 @@ func (e *engine) alive() bool {
 
 var errStopped = &venue.Error{Kind: venue.KindNotReady, Message: "the trading engine is not running"}
 
+// notRunning is the error of a command the engine cannot take: a standby's
+// (it never started) or a stopped engine's.
+func (e *engine) notRunning() error {
+	if e.standby.Load() {
+		return errStandby
+	}
+	return errStopped
+}
+
 // do submits a command and waits for its answer. Once submitted, a command
 // runs to completion even if ctx ends, so its answer is never lost.
 func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func(*state, *batch) (any, error)) (any, error) {
+	if e.standby.Load() || !e.running.Load() {
+		return nil, e.notRunning()
+	}
 	c := &command{run: run, reply: make(chan result, 1)}
 	if claim != nil {
 		c.claim, c.hasClaim = *claim, true

@@ -37,6 +37,9 @@ type Config struct {
 	// the burst (default twice RateLimit).
 	RateLimit float64
 	RateBurst int
+	// CampaignInterval is how often a standby tries for the leadership
+	// (default DefaultCampaignInterval).
+	CampaignInterval time.Duration
 }
 
 // Service is the venue's application layer. A Service bound to an
@@ -71,6 +74,8 @@ type core struct {
 	dummyHash string
 	// fixWrites group-commits the FIX sessions' writes (fixsessions.go).
 	fixWrites fixWriter
+	// lead is the instance's part in the leader election (leader.go).
+	lead leadership
 }
 
 // New returns a Service on db.
@@ -104,15 +109,22 @@ func New(db *store.DB, cfg Config) *Service {
 		cfg.RateBurst = int(cfg.RateLimit) * 2
 	}
 	s.perCredential = ratelimit.New(cfg.RateLimit, cfg.RateBurst)
+	s.lead.interval = cfg.CampaignInterval
+	if s.lead.interval <= 0 {
+		s.lead.interval = DefaultCampaignInterval
+	}
 	db.SetCommitHook(s.feed.committed)
 	return s
 }
 
 // Start rebuilds the trading engine's books and risk state from the
-// database and starts the sequencer. Reads work without it; trading
-// commands fail with venue.KindNotReady (503) until it runs.
+// database and starts the sequencer — or, when another instance leads on
+// the same PostgreSQL database, makes this one a standby that takes over
+// when the leader is gone (leader.go). Reads work without the sequencer;
+// trading commands fail with venue.KindNotReady (503) while it does not
+// run here.
 func (s *Service) Start(ctx context.Context) error {
-	return s.eng.start(ctx)
+	return s.lead.start(ctx, s)
 }
 
 // EngineStats counts the sequencer's work since start.
@@ -135,6 +147,7 @@ func (s *Service) EngineStats() EngineStats {
 // Close stops the sequencer after the commands already queued, and the
 // event feed's tailer. (Subscriptions end with their contexts.)
 func (s *Service) Close() {
+	s.lead.stop()
 	if s.eng.running.Load() {
 		s.eng.stop()
 	}
@@ -181,7 +194,10 @@ func (s *Service) Readiness(ctx context.Context) (map[string]string, error) {
 		checks["database"] = "not migrated"
 		errs = append(errs, &venue.Error{Kind: venue.KindUnavailable, Message: "database schema not migrated"})
 	}
+	checks["role"] = s.Role()
 	switch {
+	case s.Role() == RoleStandby && s.lead.quit != nil:
+		checks["engine"] = "standby" // ready: reads and streams are served here, commands by the leader
 	case s.eng.leaseLost.Load():
 		checks["engine"] = "lease lost"
 		errs = append(errs, store.ErrLeaseLost)
