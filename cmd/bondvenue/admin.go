@@ -22,6 +22,7 @@ actions:
   credential-revoke  --client-id C                  revoke a credential and its tokens
   counterparty       --participant-id A --counterparty-id B [--enabled=false]
   risk-limit         --participant-id P --name MAX_OFFER|ALL_OFFER_SUM|ALL_OFFER_USER_SUM --value V
+  status                                            the instances serving the venue and which one leads
   fix-cancel-on-disconnect --client-id C [--on=false]
                      cancel the open FIX orders of a credential when its FIX session ends (or not)
 
@@ -68,6 +69,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	case "fix-cancel-on-disconnect":
 		clientID = str("client-id", "client id")
 		enabled = fs.Bool("on", true, "turn cancel-on-disconnect on (true) or off (false)")
+	case "status":
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, adminUsage)
 		return nil
@@ -133,6 +135,19 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	case "fix-cancel-on-disconnect":
 		err = svc.SetFIXCancelOnDisconnect(ctx, sys, *clientID, *enabled)
 		out = map[string]any{"client_id": *clientID, "cancel_on_disconnect": *enabled}
+	case "status":
+		var ins []trading.Instance
+		ins, err = svc.Instances(ctx, sys)
+		list := []map[string]any{}
+		leader := ""
+		for _, in := range ins {
+			list = append(list, map[string]any{"id": in.ID, "url": in.URL, "role": in.Role,
+				"started_at": in.StartedAt, "seen_at": in.SeenAt})
+			if in.Role == trading.RoleLeader && leader == "" {
+				leader = in.ID
+			}
+		}
+		out = map[string]any{"engine": database.Engine(), "leader": leader, "instances": list}
 	}
 	if err != nil {
 		return err

@@ -116,6 +116,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	logLevel := fs.String("log-level", envflag.Getenv(getenv).String("BONDVENUE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env BONDVENUE_LOG_LEVEL)")
 	rateLimit := fs.Float64("rate-limit", envflag.Getenv(getenv).Float("BONDVENUE_RATE_LIMIT", 100), "requests per second per credential (env BONDVENUE_RATE_LIMIT)")
 	tokenTTL := fs.Duration("token-ttl", envflag.Getenv(getenv).Duration("BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
+	advertise := fs.String("advertise-url", envflag.Getenv(getenv).String("BONDVENUE_ADVERTISE_URL", ""),
+		"the URL other instances reach this one at (default http://<listen address>) (env BONDVENUE_ADVERTISE_URL)")
 	fixAddr := fs.String("fix-addr", envflag.Getenv(getenv).String("BONDVENUE_FIX_ADDR", "127.0.0.1:5005"),
 		"FIX acceptor address; empty (or \"off\") disables it (env BONDVENUE_FIX_ADDR)")
 	fixCompID := fs.String("fix-comp-id", envflag.Getenv(getenv).String("BONDVENUE_FIX_COMP_ID", "BONDVENUE"), "the venue's FIX CompID, the clients' TargetCompID (env BONDVENUE_FIX_COMP_ID)")
@@ -167,6 +169,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer svc.Close()
+	if *advertise == "" {
+		*advertise = baseURL
+	}
+	if err := svc.Announce(ctx, *advertise); err != nil {
+		ln.Close()
+		return err
+	}
+	log.Info("instance", "id", svc.InstanceID(), "role", svc.Role(), "url", *advertise)
 	reg := prometheus.NewRegistry()
 	api := httpapi.New(svc, httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()

@@ -74,7 +74,7 @@ func New(svc *trading.Service, cfg Config) *Server {
 
 // Handler returns the whole HTTP handler with its middleware.
 func (s *Server) Handler() http.Handler {
-	return s.observe(s.recoverer(s.mux))
+	return s.observe(s.recoverer(s.forward(s.mux)))
 }
 
 // handlerFunc is a handler that returns its error for the adapter to
@@ -297,10 +297,18 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := uuid.Must(uuid.NewV7()).String()
+		passed, isPassed, passErr := s.passedID(r.Context(), r)
+		if isPassed && passErr == nil {
+			id = passed // one request id across the instances that served it
+		}
 		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
 		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
+		if passErr != nil {
+			s.writeError(rec, r, passErr)
+		} else {
+			next.ServeHTTP(rec, r)
+		}
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}

@@ -111,6 +111,9 @@ func (l *leadership) campaign(s *Service) {
 			err = l.lead(ctx, s, held)
 			if err == nil {
 				l.changes.Add(1)
+				if s.ann.quit != nil { // tell the standbys at once
+					_ = s.beat(ctx)
+				}
 				s.log.Warn("took over as the leader: the previous leader is gone", "epoch", s.eng.epoch,
 					"rebuild_ms", time.Since(start).Milliseconds())
 			}

@@ -76,6 +76,8 @@ type core struct {
 	fixWrites fixWriter
 	// lead is the instance's part in the leader election (leader.go).
 	lead leadership
+	// ann keeps the instance's row (instances.go).
+	ann announcer
 }
 
 // New returns a Service on db.
@@ -109,6 +111,7 @@ func New(db *store.DB, cfg Config) *Service {
 		cfg.RateBurst = int(cfg.RateLimit) * 2
 	}
 	s.perCredential = ratelimit.New(cfg.RateLimit, cfg.RateBurst)
+	s.ann.id, s.ann.started = newID(), s.clock()
 	s.lead.interval = cfg.CampaignInterval
 	if s.lead.interval <= 0 {
 		s.lead.interval = DefaultCampaignInterval
@@ -147,6 +150,7 @@ func (s *Service) EngineStats() EngineStats {
 // Close stops the sequencer after the commands already queued, and the
 // event feed's tailer. (Subscriptions end with their contexts.)
 func (s *Service) Close() {
+	s.ann.stop()
 	s.lead.stop()
 	if s.eng.running.Load() {
 		s.eng.stop()
