@@ -141,13 +141,16 @@ type crashHarness struct {
 	dbURL   string // empty: SQLite in dataDir
 	addr    string // empty: a free port each start
 
-	cmd    *exec.Cmd
-	done   chan struct{} // closed when the process has exited
-	exit   error         // its exit status, once done
-	stdout *lockedBuffer
-	stderr *lockedBuffer
-	base   string
-	http   *http.Client
+	*proc // the server (in cluster mode, the instance started last)
+	http  *http.Client
+
+	// Cluster mode (TestFailover): several instances on one PostgreSQL
+	// database; requests go to each in turn, and kill ends the leader.
+	cluster  int
+	procs    []*proc
+	next     atomic.Int64
+	killedAt time.Time
+	failover []time.Duration // kill → first acknowledged command, per round
 
 	traders             []*crashTrader
 	partial, allOrNone  string
@@ -173,9 +176,24 @@ type crashHarness struct {
 
 var crashListening = regexp.MustCompile(`bondvenue listening on (http://[0-9.:]+)`)
 
+// proc is one running serve process.
+type proc struct {
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when the process has exited
+	exit   error         // its exit status, once done
+	stdout *lockedBuffer
+	stderr *lockedBuffer
+	base   string
+}
+
 // start runs `serve` (with --demo when demo is set) and waits for
 // /readyz.
 func (h *crashHarness) start(demoData bool) {
+	h.proc = h.spawn(demoData)
+}
+
+// spawn starts one serve process and waits for its /readyz.
+func (h *crashHarness) spawn(demoData bool) *proc {
 	t := h.t
 	t.Helper()
 	addr := h.addr
@@ -196,56 +214,60 @@ func (h *crashHarness) start(demoData bool) {
 		}
 	}
 	cmd.Env = append(cmd.Env, "BONDVENUE_TOKEN_TTL=2h", "BONDVENUE_RATE_LIMIT=1000000", "BONDVENUE_LOG_LEVEL=warn")
-	h.stdout, h.stderr = &lockedBuffer{}, &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = h.stdout, h.stderr
+	p := &proc{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", h.bin, err)
 	}
-	done := make(chan struct{})
-	h.cmd, h.done = cmd, done
 	go func() {
-		h.exit = cmd.Wait()
-		close(done)
+		p.exit = cmd.Wait()
+		close(p.done)
 	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill() // fails harmlessly when it already exited
-		<-done
+		<-p.done
 	})
 	deadline := time.Now().Add(60 * time.Second)
-	h.base = ""
-	for h.base == "" {
-		if m := crashListening.FindStringSubmatch(h.stdout.String()); m != nil {
-			h.base = m[1]
+	for p.base == "" {
+		if m := crashListening.FindStringSubmatch(p.stdout.String()); m != nil {
+			p.base = m[1]
 			break
 		}
 		select {
-		case <-done:
-			t.Fatalf("serve exited before listening: %v\nstderr:\n%s", h.exit, h.stderr.String())
+		case <-p.done:
+			t.Fatalf("serve exited before listening: %v\nstderr:\n%s", p.exit, p.stderr.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("serve did not report its address within 60s; stderr:\n%s", h.stderr.String())
+			t.Fatalf("serve did not report its address within 60s; stderr:\n%s", p.stderr.String())
 		}
 	}
-	h.http = &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	if h.http == nil {
+		h.http = &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	}
 	for {
-		resp, err := h.http.Get(h.base + "/readyz")
+		resp, err := h.http.Get(p.base + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return
+				return p
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("/readyz never answered 200; stderr:\n%s", h.stderr.String())
+			t.Fatalf("/readyz never answered 200; stderr:\n%s", p.stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 }
 
-// kill ends the server with SIGKILL: no shutdown, no flush.
+// kill ends the server with SIGKILL: no shutdown, no flush. In cluster
+// mode it ends the leader and starts a standby in its place.
 func (h *crashHarness) kill() {
 	h.t.Helper()
+	if h.cluster > 0 {
+		h.killLeader()
+		return
+	}
 	if err := h.cmd.Process.Kill(); err != nil {
 		h.t.Fatalf("kill: %v", err)
 	}
@@ -288,7 +310,7 @@ func (h *crashHarness) callKey(token, method, path, key string, body, out any) (
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, h.base+path, rd)
+	req, err := http.NewRequest(method, h.target()+path, rd)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -442,6 +464,10 @@ func (h *crashHarness) newOfferWorks(round int) {
 	var a offerAnswer
 	body := h.createBody(rand.New(rand.NewPCG(uint64(round), 1)))
 	status, err := h.call(h.traders[0].token, "POST", "/api/v1/participant/offers", body, &a)
+	for deadline := time.Now().Add(10 * time.Second); (err != nil || h.failingOver(status)) && h.cluster > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond) // a takeover under way
+		status, err = h.call(h.traders[0].token, "POST", "/api/v1/participant/offers", body, &a)
+	}
 	if err != nil || status != http.StatusOK {
 		h.t.Fatalf("round %d: POST /participant/offers after restart = %d, %v; want 200\nstderr:\n%s", round, status, err, h.stderr.String())
 	}
@@ -579,7 +605,7 @@ func (h *crashHarness) rfq(tr *crashTrader, rng *rand.Rand) {
 	if err == nil && status == http.StatusOK {
 		h.ackTrade(x)
 		h.rfqTrades.Add(1)
-	} else if err == nil && status/100 == 5 {
+	} else if err == nil && status/100 == 5 && !h.failingOver(status) {
 		h.t.Errorf("%s: accept answered %d", tr.name, status)
 	}
 }
@@ -603,7 +629,7 @@ func (h *crashHarness) keyed(req keyedRequest, status int, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
-	case err != nil:
+	case err != nil || h.failingOver(status):
 		h.unansweredKeyed = append(h.unansweredKeyed, req)
 	case status/100 == 2 && !req.trade:
 		h.appliedKeys[req.key] = true
@@ -631,6 +657,10 @@ func (h *crashHarness) retryUnanswered(round int) {
 			out = &tr
 		}
 		status, body, err := h.callKey(req.tr.token, req.method, req.path, req.key, req.body, out)
+		for tries := 0; (err != nil || h.failingOver(status)) && h.cluster > 0 && tries < 100; tries++ {
+			time.Sleep(20 * time.Millisecond) // an instance still passing to the old leader
+			status, body, err = h.callKey(req.tr.token, req.method, req.path, req.key, req.body, out)
+		}
 		h.retried++
 		switch {
 		case err != nil:
@@ -671,7 +701,7 @@ func (h *crashHarness) retryUnanswered(round int) {
 // acknowledged offer lost) is not: a crash must never cause them.
 func (h *crashHarness) answered(tr *crashTrader, op string, status int, err error, a offerAnswer) bool {
 	switch {
-	case err != nil:
+	case err != nil || h.failingOver(status):
 		h.unanswered.Add(1)
 		return false
 	case status/100 == 5 || status == http.StatusUnauthorized || status == http.StatusNotFound:
@@ -702,8 +732,14 @@ func (h *crashHarness) verify(round int) {
 	// one that the process sent just before it was killed may still be
 	// committing. Taking the sequencer lease, as the next engine does
 	// before it rebuilds, waits for such a batch or makes it fail its
-	// lease check, so the checks below read a database at rest.
+	// lease check, so the checks below read a database at rest. (In
+	// cluster mode the new leader did so when it took over, before the
+	// command newOfferWorks saw acknowledged; taking it here would fence
+	// that leader.)
 	if err := db.SequencerTx(ctx, func(tx *store.Tx) error {
+		if h.cluster > 0 {
+			return nil
+		}
 		_, err := tx.AcquireLease(ctx, "crash test")
 		return err
 	}); err != nil {
