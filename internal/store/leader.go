@@ -15,6 +15,10 @@ const leaderLockKey = 7242002
 // LeaderHeartbeat is how often the leader checks it still holds the lock.
 const LeaderHeartbeat = 500 * time.Millisecond
 
+// leaderSilence is how long a check may go unanswered before the leader
+// counts its lock's connection lost.
+const leaderSilence = 10 * time.Second
+
 // Leadership is this process's hold on the venue's leadership. On
 // PostgreSQL it is a session advisory lock on a connection of its own: the
 // database releases it the moment that connection ends (the process died,
@@ -72,7 +76,11 @@ func (l *Leadership) heartbeat() {
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), LeaderHeartbeat)
+		// A slow answer (a loaded server) is no loss: the lock lasts as
+		// long as the connection, and cancelling a query would close it.
+		// Only a connection that fails, or that stays silent for
+		// leaderSilence, counts as lost.
+		ctx, cancel := context.WithTimeout(context.Background(), leaderSilence)
 		err := l.conn.PingContext(ctx)
 		cancel()
 		if err != nil {
