@@ -151,6 +151,10 @@ type crashHarness struct {
 	next     atomic.Int64
 	killedAt time.Time
 	failover []time.Duration // kill → first acknowledged command, per round
+	// partition: kill cuts the leader off the database instead (cutOff
+	// is then its index).
+	partition bool
+	cutOff    int
 
 	traders             []*crashTrader
 	partial, allOrNone  string
