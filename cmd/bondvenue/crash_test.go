@@ -544,7 +544,7 @@ func (h *crashHarness) trade(tr *crashTrader, rng *rand.Rand, stop <-chan struct
 			h.mu.Unlock()
 			body := map[string]any{"entity": map[string]any{"quantity": qty.String()}}
 			status, err := h.call(tr.token, "PUT", "/api/v1/participant/offers/"+id, body, &a)
-			if err != nil {
+			if err != nil || h.failingOver(status) { // a 503 passed on from a dying leader: applied or not
 				h.mu.Lock()
 				h.offers[id].unsure = true
 				h.mu.Unlock()

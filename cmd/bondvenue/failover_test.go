@@ -13,6 +13,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
 )
 
 // TestFailover runs three real serve processes on one PostgreSQL database
@@ -53,6 +54,7 @@ func TestFailover(t *testing.T) {
 		h.failover = append(h.failover, time.Since(h.killedAt))
 		h.retryUnanswered(round + 1)
 		h.verify(round)
+		h.checkRiskUse(round)
 	}
 	// A partition: the leader's lock connection is terminated while the
 	// process runs on under load. Another instance leads; the cut-off one
@@ -63,6 +65,7 @@ func TestFailover(t *testing.T) {
 	h.newOfferWorks(rounds + 1)
 	h.retryUnanswered(rounds + 1)
 	h.verify(rounds)
+	h.checkRiskUse(rounds)
 	if roles := h.roles(); slices.Index(roles, "leader") < 0 || roles[h.cutOff] != "standby" {
 		t.Errorf("roles after the partition %v: want another leader and the cut-off instance (%d) a standby", roles, h.cutOff)
 	}
@@ -166,4 +169,53 @@ func (h *crashHarness) killLeader() {
 // harness that is an unanswered request, retried with its key.
 func (h *crashHarness) failingOver(status int) bool {
 	return h.cluster > 0 && status == http.StatusServiceUnavailable
+}
+
+// checkRiskUse compares each firm's risk use as the leader counts it
+// (GET /participant/risk-limits through any instance) with its open offer
+// and quote quantity in the database: after a takeover the new leader
+// rebuilt it from there.
+func (h *crashHarness) checkRiskUse(round int) {
+	t := h.t
+	t.Helper()
+	db := h.rawDB(t)
+	defer db.Close()
+	rows, err := db.Query(`SELECT participant_id, quantity, filled_quantity FROM offers
+		WHERE status = 'created' AND type IN ('offer', 'quote')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := map[string]udecimal.Decimal{}
+	for rows.Next() {
+		var p, q, f string
+		if err := rows.Scan(&p, &q, &f); err != nil {
+			t.Fatal(err)
+		}
+		open[p] = open[p].Add(udecimal.MustParse(q).Sub(udecimal.MustParse(f)))
+	}
+	rows.Close()
+	seen := map[string]bool{}
+	for _, tr := range h.traders {
+		if seen[tr.participant] {
+			continue
+		}
+		seen[tr.participant] = true
+		var limits []struct {
+			Name string      `json:"name"`
+			Used json.Number `json:"used"`
+		}
+		status, err := h.call(tr.token, "GET", "/api/v1/participant/risk-limits", nil, &limits)
+		if err != nil || status != http.StatusOK {
+			t.Fatalf("round %d: risk limits of %s: %d, %v", round, tr.name, status, err)
+		}
+		for _, l := range limits {
+			if l.Name != venue.LimitAllOfferSum {
+				continue
+			}
+			used, err := udecimal.Parse(l.Used.String())
+			if err != nil || !used.Equal(open[tr.participant]) {
+				t.Errorf("round %d: %s's %s use %s, open quantity in the database %s", round, tr.name, l.Name, l.Used, open[tr.participant])
+			}
+		}
+	}
 }

@@ -36,10 +36,13 @@ func forwardSignature(secret []byte, id, method, path string) string {
 }
 
 // passesToLeader reports whether a standby passes r on: a write of the
-// API other than a token request.
+// API other than a token request, or the one read whose answer is the
+// sequencer's (the risk use of GET /participant/risk-limits).
 func passesToLeader(r *http.Request) bool {
 	switch r.Method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	case http.MethodGet, http.MethodHead:
+		return r.URL.Path == "/api/v1/participant/risk-limits"
+	case http.MethodOptions:
 		return false
 	}
 	return strings.HasPrefix(r.URL.Path, "/api/v1/") && r.URL.Path != "/api/v1/auth/token"
