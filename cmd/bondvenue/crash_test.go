@@ -155,6 +155,9 @@ type crashHarness struct {
 	// is then its index).
 	partition bool
 	cutOff    int
+	// streams are the official client's subscriptions, one per instance.
+	streams       map[*proc]*streamClient
+	operatorToken string
 
 	traders             []*crashTrader
 	partial, allOrNone  string

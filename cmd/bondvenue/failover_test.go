@@ -5,11 +5,14 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -32,6 +35,7 @@ func TestFailover(t *testing.T) {
 	if os.Getenv("BONDVENUE_LONG_TESTS") != "" {
 		rounds = 40
 	}
+	needStreamClient(t)
 	bin := buildBinary(t)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
@@ -44,6 +48,14 @@ func TestFailover(t *testing.T) {
 	h.setup()
 	for range h.cluster - 1 {
 		h.procs = append(h.procs, h.spawn(false))
+	}
+	// Every instance has a stream subscriber (the operator on /offers,
+	// from the start of the log): at the end, each one alive must have
+	// seen the same sequence as the log holds.
+	h.streams = map[*proc]*streamClient{}
+	h.operatorToken = h.tokenOf(t, "operator")
+	for _, p := range h.procs {
+		h.subscribe(p)
 	}
 	if roles := h.roles(); !slices.Equal(roles, []string{"leader", "standby", "standby"}) {
 		t.Fatalf("roles %v: want the first instance leading", roles)
@@ -69,6 +81,7 @@ func TestFailover(t *testing.T) {
 	if roles := h.roles(); slices.Index(roles, "leader") < 0 || roles[h.cutOff] != "standby" {
 		t.Errorf("roles after the partition %v: want another leader and the cut-off instance (%d) a standby", roles, h.cutOff)
 	}
+	h.checkStreams()
 	slices.Sort(h.failover)
 	worst := h.failover[len(h.failover)-1]
 	t.Logf("%d leader kills: failover (kill → first acknowledged command) median %v, max %v; %d requests answered 2xx, %d 4xx, %d unanswered or 503; %d keyed requests retried",
@@ -163,6 +176,94 @@ func (h *crashHarness) killLeader() {
 	h.procs = append(h.procs, np)
 	h.proc = np
 	h.mu.Unlock()
+	h.subscribe(np)
+}
+
+// subscribe starts the official client on p's /offers as the operator,
+// from the start of the log.
+func (h *crashHarness) subscribe(p *proc) {
+	if h.streams == nil {
+		return
+	}
+	c := runStreamClient(h.t, p.base, h.operatorToken, "/offers", "LAST_SEQ=0")
+	h.mu.Lock()
+	h.streams[p] = c
+	h.mu.Unlock()
+}
+
+// tokenOf is an access token of the demo's user of that role.
+func (h *crashHarness) tokenOf(t *testing.T, role string) string {
+	t.Helper()
+	creds, err := demo.ReadCredentials(filepath.Join(h.dataDir, demo.CredentialsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := creds.Operator
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {u.ClientID}, "client_secret": {u.ClientSecret}}
+	resp, err := h.http.PostForm(h.base+"/api/v1/auth/token", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s token: %d %v", role, resp.StatusCode, err)
+	}
+	return tok.AccessToken
+}
+
+// checkStreams: the subscriber of every live instance received the
+// offer, RFQ and quote events of the log, each once, in sequence order,
+// whichever instance committed them and across every takeover.
+func (h *crashHarness) checkStreams() {
+	t := h.t
+	t.Helper()
+	db := h.rawDB(t)
+	defer db.Close()
+	rows, err := db.Query(`SELECT seq FROM events WHERE type LIKE 'offer.%' OR type LIKE 'rfq.%' OR type LIKE 'quote.%' ORDER BY seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int64
+	for rows.Next() {
+		var seq int64
+		if err := rows.Scan(&seq); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, seq)
+	}
+	rows.Close()
+	h.mu.Lock()
+	live := slices.Clone(h.procs)
+	h.mu.Unlock()
+	for _, p := range live {
+		c := h.streams[p]
+		deadline := time.Now().Add(60 * time.Second)
+		var got []int64
+		for {
+			got = c.seqs()
+			if len(got) >= len(want) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond) // a duplicate would arrive meanwhile
+		if got = c.seqs(); !slices.Equal(got, want) {
+			t.Errorf("the stream of %s: %d events, the log %d; first difference at %d", p.base, len(got), len(want), firstDiff(got, want))
+		}
+	}
+	t.Logf("%d instances' streams each carried the log's %d offer, RFQ and quote events in order", len(live), len(want))
+}
+
+func firstDiff(a, b []int64) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
 
 // during a failover a standby may answer 503 (no leader yet): for the

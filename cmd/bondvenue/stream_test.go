@@ -32,17 +32,7 @@ const streamClientDir = "../../internal/socketio/testdata/client"
 // with every acknowledged offer's offer.create exactly once, in sequence
 // order. On both engines.
 func TestStreamResumeAfterKill(t *testing.T) {
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(streamClientDir, "node_modules", "socket.io-client"))
-	if nodeErr != nil || modErr != nil {
-		if os.Getenv("BONDVENUE_TEST_REQUIRE_NODE") != "" {
-			t.Fatalf("the official client is required: node %v, node_modules %v", nodeErr, modErr)
-		}
-		t.Skip("node or the client's node_modules missing")
-	}
-	if out, err := exec.Command(filepath.Join(streamClientDir, "node_modules", ".bin", "tsc"), "-p", streamClientDir).CombinedOutput(); err != nil {
-		t.Fatalf("tsc: %v\n%s", err, out)
-	}
+	needStreamClient(t)
 	bin := buildBinary(t)
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
@@ -102,6 +92,23 @@ func TestStreamResumeAfterKill(t *testing.T) {
 	}
 }
 
+// needStreamClient compiles the official client, or skips the test
+// without Node (fails with BONDVENUE_TEST_REQUIRE_NODE).
+func needStreamClient(t *testing.T) {
+	t.Helper()
+	_, nodeErr := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(streamClientDir, "node_modules", "socket.io-client"))
+	if nodeErr != nil || modErr != nil {
+		if os.Getenv("BONDVENUE_TEST_REQUIRE_NODE") != "" {
+			t.Fatalf("the official client is required: node %v, node_modules %v", nodeErr, modErr)
+		}
+		t.Skip("node or the client's node_modules missing")
+	}
+	if out, err := exec.Command(filepath.Join(streamClientDir, "node_modules", ".bin", "tsc"), "-p", streamClientDir).CombinedOutput(); err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
+
 // freeAddr returns a loopback address nothing listens on (the server is
 // started on it twice).
 func freeAddr(t *testing.T) string {
@@ -137,11 +144,13 @@ type streamEvent struct {
 	seq int64
 }
 
-func runStreamClient(t *testing.T, url, token, namespaces string) *streamClient {
+// env adds settings of the client (LAST_SEQ).
+func runStreamClient(t *testing.T, url, token, namespaces string, env ...string) *streamClient {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "node", filepath.Join(streamClientDir, "dist", "client.js"))
 	cmd.Env = append(os.Environ(), "URL="+url, "TOKEN="+token, "NAMESPACES="+namespaces, "TRANSPORTS=websocket")
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -218,6 +227,25 @@ func (c *streamClient) events(event string) []streamEvent {
 		_ = json.Unmarshal(l.Args[0], &rec)
 		_ = json.Unmarshal(l.Args[1], &m)
 		out = append(out, streamEvent{rec.ID, m.Seq})
+	}
+	return out
+}
+
+// seqs are the sequence numbers of every event received, in order.
+func (c *streamClient) seqs() []int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int64
+	for _, l := range c.lines {
+		if len(l.Args) != 2 {
+			continue
+		}
+		var m struct {
+			Seq int64 `json:"seq"`
+		}
+		if json.Unmarshal(l.Args[1], &m) == nil && m.Seq > 0 {
+			out = append(out, m.Seq)
+		}
 	}
 	return out
 }
