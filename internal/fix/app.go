@@ -105,6 +105,12 @@ func (g *Gateway) FromAdmin(msg *quickfix.Message, id quickfix.SessionID) quickf
 		return quickfix.RejectLogon{Text: "this SenderCompID is logged on already"}
 	}
 	g.authed[id.String()] = p
+	// A session that never sent a report starts after the log's last
+	// event as of now, before the Logon is answered: whatever the client
+	// causes once it sees the answer comes after.
+	if seq, err := g.svc.LastEventSeq(ctx); err == nil {
+		g.startSeq[id.String()] = seq
+	}
 	g.m.logons.WithLabelValues("accepted").Inc()
 	return nil
 }
@@ -118,6 +124,7 @@ func (g *Gateway) OnLogon(id quickfix.SessionID) {
 		return
 	}
 	s := newSession(g, id, p)
+	s.startSeq = g.startSeq[id.String()]
 	g.sessions[id.String()] = s
 	g.mu.Unlock()
 	g.m.sessions.Inc()
@@ -132,6 +139,7 @@ func (g *Gateway) OnLogout(id quickfix.SessionID) {
 	s := g.sessions[id.String()]
 	delete(g.sessions, id.String())
 	delete(g.authed, id.String())
+	delete(g.startSeq, id.String())
 	g.mu.Unlock()
 	g.conns.Delete(id.String())
 	if s != nil {

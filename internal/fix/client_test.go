@@ -211,6 +211,15 @@ func (s *fixSession) none(t *testing.T, typ string, d time.Duration, match func(
 	}
 }
 
+// drain marks every line received so far as seen.
+func (s *fixSession) drain() {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	for i := s.next; i < len(s.d.lines); i++ {
+		s.used[i] = true
+	}
+}
+
 // send sends an application message from [tag, value] pairs.
 func (s *fixSession) send(t *testing.T, typ string, fields ...any) {
 	t.Helper()

@@ -573,8 +573,13 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 			if y.field(262) != "MD2" || y.field(281) != "0" {
 				t.Errorf("MarketDataRequestReject: %s", y.Raw)
 			}
-			// Unsubscribed: no more incrementals.
+			// Unsubscribed: no more incrementals. (A security list request
+			// after it is answered once the unsubscription is through: the
+			// session handles its messages in order.)
 			s.send(t, "V", 262, "MD1", 263, 2, 264, 0, 267, 1, 269, 0, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
+			s.send(t, "x", 320, "SL-after", 559, 0, 48, in.Terms.ISIN)
+			s.msg(t, "y", func(l fixLine) bool { return l.field(320) == "SL-after" })
+			s.drain()
 
 			if _, err := v.svc.CreateNews(ctx, trading.System, trading.NewsInput{Title: "Notice to FIX members",
 				Body: "First line.\nSecond line.", Source: "bondvenue"}); err != nil {
@@ -648,8 +653,11 @@ func TestCancelOnDisconnect(t *testing.T) {
 	// The REST order of the same firm, and the order entered before the
 	// setting by another session... are the credential's: only FIX orders
 	// of this credential are cancelled, so the first one goes too.
-	if st := status(kept); st != venue.StatusCancelled {
-		t.Errorf("the credential's earlier FIX order is %s", st)
+	for status(kept) != venue.StatusCancelled {
+		if time.Now().After(deadline) {
+			t.Fatalf("the credential's earlier FIX order is %s", status(kept))
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -687,4 +695,67 @@ func TestDictionaryHandler(t *testing.T) {
 		t.Errorf("a wrong part: %d %+v %v", r.StatusCode, body, err)
 	}
 	r.Body.Close()
+}
+
+// TestStandbySession: a FIX session on a standby (another instance leads
+// on the same PostgreSQL database) enters, amends and cancels an order:
+// the commands run on the leader, passed on signed, and the reports come
+// from the standby's own feed. A command not signed by an instance is
+// refused.
+func TestStandbySession(t *testing.T) {
+	d := startDriver(t)
+	ctx := context.Background()
+	url := testenv.DatabaseURL(t, store.Postgres)
+	h := auth.FastHasher
+	cfg := trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h, CampaignInterval: 100 * time.Millisecond}
+	leader, creds := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
+	mux := http.NewServeMux()
+	mux.Handle("POST /internal/v1/commands", fix.CommandsHandler(leader))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	if err := leader.Announce(ctx, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	db := testenv.OpenConfig(t, store.Config{URL: url})
+	standby := trading.New(db, cfg)
+	if err := standby.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(standby.Close)
+	if standby.Role() != trading.RoleStandby {
+		t.Fatalf("role %s", standby.Role())
+	}
+	v := &venueEnv{svc: standby, creds: creds, logs: &syncBuffer{}, db: db}
+	v.start(t)
+	market, in := v.book(t)
+	account := creds.Participants[0].AccountIDs[0]
+	s := v.logon(t, d, "standby-pg", "STBY0", 0, true)
+	s.send(t, "D", 11, "SB1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, in.MinPiece, 40, 2, 44, "118", 59, 1)
+	nw := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "SB1" })
+	if nw.field(150) != "0" {
+		t.Fatalf("the order through the standby: %s", nw.Raw)
+	}
+	_, p0 := v.trader(t, 0)
+	if o, err := leader.Offer(ctx, p0, nw.field(37)); err != nil || o.ClientOrderID != "SB1" {
+		t.Errorf("the order on the leader: %+v, %v", o.ClientOrderID, err)
+	}
+	s.send(t, "G", 11, "SB2", 41, "SB1", 1, account, 48, in.Terms.ISIN, 22, 4, 54, 2, 60, fixNow(), 38, in.MinPiece, 40, 2, 44, "118.5")
+	if rep := s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "5" }); rep.field(44) != "118.5" {
+		t.Errorf("replaced through the standby: %s", rep.Raw)
+	}
+	s.send(t, "F", 11, "SB3", 41, "SB2", 54, 2, 60, fixNow())
+	s.msg(t, "8", func(l fixLine) bool { return l.field(150) == "4" && l.field(11) == "SB3" })
+	// The same ClOrdID again is refused through the standby too.
+	s.send(t, "D", 11, "SB1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, in.MinPiece, 40, 2, 44, "118", 59, 1)
+	if dup := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "SB1" && l.field(150) == "8" }); dup.field(103) != "6" {
+		t.Errorf("a repeated ClOrdID through the standby: %s", dup.Raw)
+	}
+	resp, err := http.Post(srv.URL+"/internal/v1/commands", "application/json", strings.NewReader(`{"op":"cancel_order","id":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("an unsigned command: %d", resp.StatusCode)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strconv"
 	"sync"
@@ -60,6 +61,7 @@ type Gateway struct {
 	log      *slog.Logger
 	m        *metrics
 	ref      refCache
+	client   *http.Client // to the leader, for a standby's commands
 	acceptor *quickfix.Acceptor
 	dir      string // the dictionaries, written out for the engine
 	addr     net.Addr
@@ -69,6 +71,9 @@ type Gateway struct {
 	// authed are sessions whose peer authenticated in this logon; only
 	// they write to the database.
 	authed map[string]venue.Principal
+	// startSeq is, by session, the log's last event when its peer
+	// authenticated (where a session without a report of its own starts).
+	startSeq map[string]int64
 	// marks are, by session, the event of the log that the message being
 	// kept right now ends (ToApp sets it, the store takes it in the same
 	// send: the engine runs both under the session's send lock); msgMarks
@@ -118,7 +123,8 @@ func New(svc *trading.Service, cfg Config) (*Gateway, error) {
 	cfg.ResumeAt = cmp.Or(cfg.ResumeAt, 32)
 	cfg.DropAt = cmp.Or(cfg.DropAt, 10000)
 	g := &Gateway{svc: svc, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
-		sessions: map[string]*session{}, authed: map[string]venue.Principal{},
+		client:   &http.Client{Timeout: 30 * time.Second},
+		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{},
 		marks: map[string]int64{}}
 	return g, nil
 }

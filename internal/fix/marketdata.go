@@ -395,7 +395,7 @@ func (s *session) cancelOnDisconnect() {
 		page.Cursor = list.Next
 	}
 	for _, id := range ids {
-		if _, err := s.g.svc.CancelOrder(ctx, s.p, id, ""); err != nil {
+		if _, err := s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, ID: id}); err != nil {
 			s.g.log.Warn("fix cancel on disconnect", "offer_id", id, "err", err)
 		}
 	}

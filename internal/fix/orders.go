@@ -73,9 +73,9 @@ func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.
 		in.ClientOrderID = clOrdID
 		var claim *trading.IdempotencyClaim
 		if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
-			var v trading.OfferView
-			v, err = s.g.svc.WithClaim(claim).CreateOffer(ctx, s.p, in)
-			s.finish(claim, v.ID, err)
+			var id string
+			id, err = s.g.run(ctx, trading.Command{Op: trading.OpCreateOffer, Principal: s.p, Claim: claim.Ref(), Offer: &in})
+			s.finish(claim, id, err)
 		}
 	}
 	if err != nil && !(errors.Is(err, errDuplicate) && possDup(msg)) {
@@ -338,7 +338,8 @@ func (s *session) cancelOrder(ctx context.Context, msg *quickfix.Message) quickf
 	if err == nil {
 		var claim *trading.IdempotencyClaim
 		if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
-			_, err = s.g.svc.WithClaim(claim).CancelOrder(ctx, s.p, o.ID, clOrdID)
+			_, err = s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, Claim: claim.Ref(), ID: o.ID,
+				ClientOrderID: clOrdID})
 			s.finish(claim, o.ID, err)
 		}
 	}
@@ -365,7 +366,8 @@ func (s *session) replaceOrder(ctx context.Context, msg *quickfix.Message) quick
 		if err = v.Err(); err == nil {
 			var claim *trading.IdempotencyClaim
 			if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
-				_, err = s.g.svc.WithClaim(claim).UpdateOffer(ctx, s.p, o.ID, ch)
+				_, err = s.g.run(ctx, trading.Command{Op: trading.OpUpdateOffer, Principal: s.p, Claim: claim.Ref(), ID: o.ID,
+					Change: &ch})
 				s.finish(claim, o.ID, err)
 			}
 		}

@@ -99,7 +99,7 @@ func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quick
 			}
 		}
 		if err == nil {
-			_, err = s.g.svc.CreateRFQ(ctx, s.p, in)
+			_, err = s.g.run(ctx, trading.Command{Op: trading.OpCreateRFQ, Principal: s.p, Offer: &in})
 		}
 		if err != nil {
 			r, text := rejectOf(err)
@@ -271,7 +271,7 @@ func (s *session) quote(ctx context.Context, msg *quickfix.Message) quickfix.Mes
 			in.Validity, in.ValidUntil = venue.GTD, &t
 		}
 		if err = v.Err(); err == nil {
-			_, err = s.g.svc.CreateOffer(ctx, s.p, in)
+			_, err = s.g.run(ctx, trading.Command{Op: trading.OpCreateOffer, Principal: s.p, Offer: &in})
 		}
 	}
 	if err != nil {
@@ -289,7 +289,7 @@ func (s *session) quote(ctx context.Context, msg *quickfix.Message) quickfix.Mes
 // declineRFQ is a FIX dealer's QuoteRequestReject AG: it declines the RFQ.
 func (s *session) declineRFQ(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
 	rfqID, _ := msg.Body.GetString(tagQuoteReqID)
-	if _, err := s.g.svc.DeclineRFQ(ctx, s.p, rfqID); err != nil {
+	if _, err := s.g.run(ctx, trading.Command{Op: trading.OpDeclineRFQ, Principal: s.p, ID: rfqID}); err != nil {
 		_, text := rejectOf(err)
 		s.g.send(s.id, businessReject(msg, "0", text, rfqID))
 	}
@@ -303,9 +303,9 @@ func (s *session) quoteResponse(ctx context.Context, msg *quickfix.Message) quic
 	var err error
 	switch t, _ := msg.Body.GetString(tagQuoteRespType); t {
 	case "1":
-		_, err = s.g.svc.AcceptQuote(ctx, s.p, quoteID)
+		_, err = s.g.run(ctx, trading.Command{Op: trading.OpAcceptQuote, Principal: s.p, ID: quoteID})
 	case "6":
-		_, err = s.g.svc.DeleteOffer(ctx, s.p, quoteID)
+		_, err = s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, ID: quoteID})
 	default:
 		err = venue.InvalidField("694 QuoteRespType", "must be 1 (hit/lift) or 6 (pass)")
 	}

@@ -26,6 +26,8 @@ type session struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	resync bool // the feed no longer holds the session's last event
+	// startSeq is the log's last event when the peer authenticated.
+	startSeq int64
 	// drained is signalled when the client has read its backlog down to
 	// ResumeAt: conflated market data subscriptions get their snapshot.
 	drained chan struct{}
@@ -93,6 +95,9 @@ func (s *session) resumeAfter() (int64, error) {
 		}
 		if ok && st.LastEventSeq > 0 {
 			return st.LastEventSeq, nil
+		}
+		if s.startSeq > 0 {
+			return s.startSeq, nil
 		}
 	}
 	return s.g.svc.LastEventSeq(s.ctx)

@@ -1,0 +1,86 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// Command is a trading command as an instance passes it to the leader
+// (docs/design.md §10): the use case, its caller, its input and the
+// idempotency claim it runs under. The FIX gateway of a standby sends its
+// sessions' commands so; REST writes are passed on as HTTP requests.
+type Command struct {
+	Op            string          `json:"op"`
+	Principal     venue.Principal `json:"principal"`
+	Claim         *ClaimRef       `json:"claim,omitempty"`
+	Offer         *OfferInput     `json:"offer,omitempty"`
+	Change        *ChangeInput    `json:"change,omitempty"`
+	ID            string          `json:"id,omitempty"`
+	ClientOrderID string          `json:"client_order_id,omitempty"`
+}
+
+// Operations of a Command.
+const (
+	OpCreateOffer = "create_offer" // an offer, or a quote (Offer.MatchedOfferID)
+	OpUpdateOffer = "update_offer"
+	OpCancelOrder = "cancel_order" // DeleteOffer naming the cancel request
+	OpCreateRFQ   = "create_rfq"
+	OpDeclineRFQ  = "decline_rfq"
+	OpAcceptQuote = "accept_quote"
+)
+
+// ClaimRef names an idempotency claim across instances.
+type ClaimRef struct {
+	UserID string `json:"user_id"`
+	Key    string `json:"key"`
+	Claim  string `json:"claim"`
+}
+
+// Ref is the claim's name for a Command.
+func (c *IdempotencyClaim) Ref() *ClaimRef {
+	return &ClaimRef{UserID: c.c.UserID, Key: c.c.Key, Claim: c.c.Claim}
+}
+
+// Run runs a command here (the leader) and returns the id of the record it
+// made or changed.
+func (s *Service) Run(ctx context.Context, cmd Command) (string, error) {
+	svc := s
+	if cmd.Claim != nil {
+		svc = s.WithClaim(&IdempotencyClaim{c: store.IdempotencyClaim{UserID: cmd.Claim.UserID, Key: cmd.Claim.Key,
+			Claim: cmd.Claim.Claim}})
+	}
+	p := cmd.Principal
+	switch cmd.Op {
+	case OpCreateOffer:
+		if cmd.Offer == nil {
+			break
+		}
+		v, err := svc.CreateOffer(ctx, p, *cmd.Offer)
+		return v.ID, err
+	case OpUpdateOffer:
+		if cmd.Change == nil {
+			break
+		}
+		v, err := svc.UpdateOffer(ctx, p, cmd.ID, *cmd.Change)
+		return v.ID, err
+	case OpCancelOrder:
+		v, err := svc.CancelOrder(ctx, p, cmd.ID, cmd.ClientOrderID)
+		return v.ID, err
+	case OpCreateRFQ:
+		if cmd.Offer == nil {
+			break
+		}
+		v, err := svc.CreateRFQ(ctx, p, *cmd.Offer)
+		return v.ID, err
+	case OpDeclineRFQ:
+		v, err := svc.DeclineRFQ(ctx, p, cmd.ID)
+		return v.ID, err
+	case OpAcceptQuote:
+		v, err := svc.AcceptQuote(ctx, p, cmd.ID)
+		return v.ID, err
+	}
+	return "", venue.Invalid(fmt.Sprintf("command %q is not one the leader runs", cmd.Op))
+}
