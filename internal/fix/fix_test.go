@@ -3,8 +3,6 @@ package fix_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -20,7 +18,6 @@ import (
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/fix"
-	"github.com/bondvenue/bondvenue/internal/fix/spec"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -659,42 +656,6 @@ func TestCancelOnDisconnect(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// TestDictionaryHandler: the dictionary the engine validates with is what
-// GET /api/v1/fix/dictionary serves, both parts; a wrong part is a 400.
-func TestDictionaryHandler(t *testing.T) {
-	srv := httptest.NewServer(fix.DictionaryHandler())
-	t.Cleanup(srv.Close)
-	for part, want := range map[string][]byte{"": spec.Application, "?part=transport": spec.Transport} {
-		r, err := http.Get(srv.URL + part)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(r.Body)
-		r.Body.Close()
-		if r.StatusCode != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/xml") || !bytes.Equal(b, want) {
-			t.Errorf("dictionary %q: %d %s, %d bytes", part, r.StatusCode, r.Header.Get("Content-Type"), len(b))
-		}
-		if !bytes.Contains(b, []byte("<fix ")) {
-			t.Errorf("dictionary %q is not a QuickFIX dictionary", part)
-		}
-	}
-	if !bytes.Contains(spec.Application, []byte(`number='36011'`)) && !bytes.Contains(spec.Application, []byte(`number="36011"`)) {
-		t.Error("the served dictionary lacks 36011 CounterpartyLEI")
-	}
-	r, err := http.Get(srv.URL + "?part=other")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var body struct {
-		StatusCode int    `json:"statusCode"`
-		Message    string `json:"message"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || r.StatusCode != http.StatusBadRequest || body.StatusCode != 400 {
-		t.Errorf("a wrong part: %d %+v %v", r.StatusCode, body, err)
-	}
-	r.Body.Close()
 }
 
 // TestStandbySession: a FIX session on a standby (another instance leads

@@ -88,6 +88,7 @@ func authzTable() []authzRow {
 		{"GET /metrics", map[string]statuses{noObject: everyone200}, static("/metrics")},
 		{"GET /api/v1/openapi.json", map[string]statuses{noObject: everyone200}, static("/api/v1/openapi.json")},
 		{"GET /api/v1/asyncapi.json", map[string]statuses{noObject: everyone200}, static("/api/v1/asyncapi.json")},
+		{"GET /api/v1/fix/dictionary", map[string]statuses{noObject: everyone200}, static("/api/v1/fix/dictionary")},
 		{"GET /docs", map[string]statuses{noObject: everyone200}, static("/docs")},
 		{"GET /docs/", map[string]statuses{noObject: everyone200}, static("/docs/swagger-ui.css")},
 		{"POST /api/v1/auth/token", map[string]statuses{noObject: {200, 200, 200, 200, 400}},
@@ -859,7 +860,7 @@ func checkTableRules(t *testing.T, table []authzRow) {
 
 func publicRoute(r string) bool {
 	return r == "/" || r == "POST /api/v1/auth/token" || !strings.Contains(r, "/api/v1/") ||
-		strings.HasSuffix(r, "/openapi.json") || strings.HasSuffix(r, "/asyncapi.json")
+		strings.HasSuffix(r, "/openapi.json") || strings.HasSuffix(r, "/asyncapi.json") || strings.HasSuffix(r, "/fix/dictionary")
 }
 
 // routes parses routes.go, so a route added there without a matrix row

@@ -22,6 +22,7 @@ func (s *Server) routes() {
 	docs := apidoc.Handler()
 	m.Handle("GET "+v1+"/openapi.json", docs)
 	m.Handle("GET "+v1+"/asyncapi.json", docs)
+	m.Handle("GET "+v1+"/fix/dictionary", s.public(s.fixDictionary))
 	m.Handle("GET /docs", docs)
 	m.Handle("GET /docs/", docs)
 
