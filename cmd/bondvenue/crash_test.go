@@ -599,8 +599,12 @@ func (h *crashHarness) rfq(tr *crashTrader, rng *rand.Rand) {
 	if !h.answered(tr, "rfq", status, err, r) {
 		return
 	}
-	status, err = h.call(dealer.token, "POST", "/api/v1/participant/offers", map[string]any{"instrument_id": h.instrument,
+	var qb []byte
+	status, qb, err = h.callKey(dealer.token, "POST", "/api/v1/participant/offers", "", map[string]any{"instrument_id": h.instrument,
 		"market_id": h.otc, "direction": other, "price_per_unit": "100", "quantity": "1000000", "matched_offer_id": r.ID}, &q)
+	if status == http.StatusNotFound {
+		h.t.Logf("quote on RFQ %s (its answer %+v): %s", r.ID, r, qb)
+	}
 	if !h.answered(dealer, "quote", status, err, q) {
 		return
 	}

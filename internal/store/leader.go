@@ -12,8 +12,11 @@ import (
 // runs the sequencer; the other instances on the database are standbys.
 const leaderLockKey = 7242002
 
-// LeaderHeartbeat is how often the leader checks it still holds the lock.
-const LeaderHeartbeat = 500 * time.Millisecond
+// LeaderHeartbeat is how often the leader checks it still holds the lock:
+// well inside a standby's campaign interval, so that a leader cut off from
+// the database (its lock's connection ended) stops serving, and answering
+// from its now stale books, before another one has taken over.
+const LeaderHeartbeat = 100 * time.Millisecond
 
 // leaderSilence is how long a check may go unanswered before the leader
 // counts its lock's connection lost.
