@@ -136,7 +136,8 @@ func (h *crashHarness) killLeader() {
 	if h.partition && i >= 0 {
 		db := h.rawDB(t)
 		defer db.Close()
-		if _, err := db.Exec(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 7242002 AND granted`); err != nil {
+		if _, err := db.Exec(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 7242002 AND granted
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`); err != nil {
 			t.Fatalf("cut the leader off: %v", err)
 		}
 		h.killedAt, h.cutOff = time.Now(), i

@@ -105,6 +105,12 @@ func (l *Leadership) Release() {
 		close(l.quit)
 		<-l.done
 		if l.conn != nil {
+			// Unlocked before the connection goes: the server releases a
+			// closed connection's locks only once its backend has noticed,
+			// and a successor started right after would find it held.
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, _ = l.conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", leaderLockKey)
+			cancel()
 			l.conn.Close()
 			l.db.Close()
 		}
@@ -118,7 +124,8 @@ func (tx *Tx) TerminateLeader(ctx context.Context) error {
 		return nil
 	}
 	_, err := tx.exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks
-		WHERE locktype = 'advisory' AND objid = ? AND granted`, leaderLockKey)
+		WHERE locktype = 'advisory' AND objid = ? AND granted
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, leaderLockKey)
 	if err != nil {
 		return fmt.Errorf("terminate leader: %w", normalize(err))
 	}

@@ -48,3 +48,12 @@ func (tx *Tx) CheckLease(ctx context.Context, epoch int64) error {
 	}
 	return nil
 }
+
+// LeaseEpoch is the sequencer lease's current epoch.
+func (tx *Tx) LeaseEpoch(ctx context.Context) (int64, error) {
+	var epoch int64
+	if err := tx.queryRow(ctx, `SELECT epoch FROM sequencer_lease WHERE id = 1`).Scan(&epoch); err != nil {
+		return 0, fmt.Errorf("sequencer lease: %w", normalize(err))
+	}
+	return epoch, nil
+}

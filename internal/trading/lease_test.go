@@ -55,6 +55,12 @@ func TestSequencerLease(t *testing.T) {
 		if err := ask(second, "103"); err != nil {
 			t.Errorf("second engine: CreateOffer() = %v", err)
 		}
+		// The fenced engine does not know the second's offer: it must not
+		// answer "not found" from its stale books.
+		made := v.offers(t)[0]
+		if _, err := first.DeleteOffer(ctx, trader, made.ID); !errors.Is(err, store.ErrLeaseLost) {
+			t.Errorf("first engine cancelling the second's offer: %v, want the lease-lost error", err)
+		}
 		var prices []string
 		for _, o := range v.offers(t) {
 			prices = append(prices, o.Price.String())

@@ -332,9 +332,30 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResult, error)) (OfferResult, error) {
 	v, err := s.do(ctx, func(st *state, b *batch) (any, error) { return fn(st, b) })
 	if err != nil {
-		return OfferResult{}, err
+		return OfferResult{}, s.fenced(ctx, err)
 	}
 	return v.(OfferResult), nil
+}
+
+// fenced turns an engine's "not found" into the lease-lost error when
+// another engine has taken the sequencer lease meanwhile: the record may
+// well exist, made by the new leader, and this engine's books are stale
+// (a leader cut off from the database that has not noticed yet). Only a
+// refusal pays for the check.
+func (s *Service) fenced(ctx context.Context, err error) error {
+	if venue.KindOf(err) != venue.KindNotFound {
+		return err
+	}
+	var epoch int64
+	if verr := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		epoch, err = tx.LeaseEpoch(ctx)
+		return err
+	}); verr != nil || epoch == s.eng.epoch {
+		return err
+	}
+	s.eng.leaseLost.Store(true)
+	return store.ErrLeaseLost
 }
 
 // ChangeInput is the update entity of an offer or RFQ (docs/rest-interface.md §4.3).
