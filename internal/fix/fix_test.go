@@ -106,16 +106,26 @@ func (v *venueEnv) logon(t *testing.T, d *driver, name, compID string, i int, re
 }
 
 // book finds a continuous book that allows partial fills and one of its
-// instruments.
-func (v *venueEnv) book(t *testing.T) (market string, in venue.Instrument) {
+// instruments; otcBook an OTC market (where RFQs trade) and one of its.
+func (v *venueEnv) book(t *testing.T) (string, venue.Instrument) {
+	t.Helper()
+	return v.marketOf(t, venue.FacilityContinuous)
+}
+
+func (v *venueEnv) otcBook(t *testing.T) (string, venue.Instrument) {
+	t.Helper()
+	return v.marketOf(t, venue.FacilityOTC)
+}
+
+func (v *venueEnv) marketOf(t *testing.T, facility string) (market string, in venue.Instrument) {
 	t.Helper()
 	ctx := context.Background()
-	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 100})
+	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: facility}, venue.Page{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range ms.Items {
-		if !m.IsPartialFillAllowed || !m.IsEnabled {
+		if !m.IsEnabled || (facility == venue.FacilityContinuous && !m.IsPartialFillAllowed) {
 			continue
 		}
 		list, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: m.ID}, venue.Page{Limit: 1})
@@ -126,7 +136,7 @@ func (v *venueEnv) book(t *testing.T) (market string, in venue.Instrument) {
 			return m.ID, list.Items[0].Instrument
 		}
 	}
-	t.Fatal("the demo has no continuous book that allows partial fills")
+	t.Fatalf("the demo has no %s market with instruments", facility)
 	return "", venue.Instrument{}
 }
 
@@ -278,28 +288,6 @@ func TestOrders(t *testing.T) {
 }
 
 func fixNow() string { return time.Now().UTC().Format("20060102-15:04:05.000") }
-
-// otcBook finds an OTC market and one of its instruments (RFQs trade
-// there).
-func (v *venueEnv) otcBook(t *testing.T) (market string, in venue.Instrument) {
-	t.Helper()
-	ctx := context.Background()
-	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms.Items {
-		list, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: m.ID}, venue.Page{Limit: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.IsEnabled && len(list.Items) > 0 {
-			return m.ID, list.Items[0].Instrument
-		}
-	}
-	t.Fatal("the demo has no OTC market with instruments")
-	return "", venue.Instrument{}
-}
 
 // TestRFQ runs the RFQ flow both ways between FIX and REST: a FIX
 // requester asks a REST dealer (named by LEI) and lifts its quote; a REST
