@@ -116,7 +116,7 @@ func (st *state) best(k bookKey, dir string) *LimitEntry {
 	if top == nil {
 		return nil
 	}
-	return &LimitEntry{Limit: top.Price, Quantity: top.Remaining(), ParticipantID: top.ParticipantID, OfferID: top.ID,
+	return &LimitEntry{Limit: top.Price, Quantity: top.Remaining(), MarketID: k.market, ParticipantID: top.ParticipantID, OfferID: top.ID,
 		IsExecutable: true, IsMarketOrder: top.MarketOrder, IsOffer: true}
 }
 

@@ -367,11 +367,11 @@ func toLogBest(e *LimitEntry) *logBest {
 		Quantity: toLogNum(e.Quantity), MarketOrder: e.IsMarketOrder}
 }
 
-func (l *logBest) entry(d *logDecoder) *LimitEntry {
+func (l *logBest) entry(d *logDecoder, market string) *LimitEntry {
 	if l == nil {
 		return nil
 	}
-	return &LimitEntry{Limit: d.num(l.Limit), Quantity: d.num(l.Quantity), ParticipantID: l.ParticipantID,
+	return &LimitEntry{Limit: d.num(l.Limit), Quantity: d.num(l.Quantity), MarketID: market, ParticipantID: l.ParticipantID,
 		OfferID: l.OfferID, IsExecutable: true, IsMarketOrder: l.MarketOrder, IsOffer: true}
 }
 
@@ -385,7 +385,7 @@ func toLogPriceChange(pc *PriceChange) logPriceChange {
 }
 
 func (l *logPriceChange) priceChange(d *logDecoder) *PriceChange {
-	pc := &PriceChange{InstrumentID: l.InstrumentID, MarketID: l.MarketID, Bid: l.Bid.entry(d), Ask: l.Ask.entry(d),
+	pc := &PriceChange{InstrumentID: l.InstrumentID, MarketID: l.MarketID, Bid: l.Bid.entry(d, l.MarketID), Ask: l.Ask.entry(d, l.MarketID),
 		LastPrice: d.numPtr(l.LastPrice), LastQuantity: d.numPtr(l.LastQuantity)}
 	for _, p := range l.Trades {
 		pc.Trades = append(pc.Trades, Print{Price: d.num(p.Price), Quantity: d.num(p.Quantity)})

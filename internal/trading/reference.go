@@ -40,7 +40,10 @@ type InstrumentLimits struct {
 
 // LimitEntry is one resting offer in instrument_limits.
 type LimitEntry struct {
-	Limit, Quantity       udecimal.Decimal
+	Limit, Quantity udecimal.Decimal
+	// MarketID names the entry's market (an instrument view may span
+	// markets).
+	MarketID              string
 	ParticipantID         string
 	ParticipantName       string
 	ParticipantLEI        string
@@ -229,7 +232,7 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 	for _, in := range ins {
 		v := InstrumentView{Instrument: in, Limits: InstrumentLimits{Ask: []LimitEntry{}, Bid: []LimitEntry{}}}
 		for _, e := range byInstrument[in.ID] {
-			le := LimitEntry{Limit: e.Price.Price, Quantity: e.Price.Quantity.Sub(e.Price.Filled), ParticipantID: e.ParticipantID,
+			le := LimitEntry{Limit: e.Price.Price, Quantity: e.Price.Quantity.Sub(e.Price.Filled), MarketID: e.MarketID, ParticipantID: e.ParticipantID,
 				ParticipantName: e.ParticipantName, ParticipantLEI: e.ParticipantLEI, OfferID: e.OfferID,
 				IsCounterpartyEnabled: contains(cps, e.ParticipantID), IsExecutable: true, IsMarketOrder: e.MarketOrder, IsOffer: true}
 			if !p.IsOperator() && e.ParticipantID != p.ParticipantID && !le.IsCounterpartyEnabled {

@@ -8,6 +8,7 @@ import (
 type LimitEntry struct {
 	Limit                 Num     `json:"limit"`
 	Quantity              Num     `json:"quantity"`
+	MarketID              string  `json:"market_id,omitempty"`
 	ParticipantID         *string `json:"participant_id"`
 	ParticipantName       *string `json:"participant_name"`
 	ParticipantLEI        *string `json:"participant_lei"`
@@ -20,7 +21,7 @@ type LimitEntry struct {
 
 // LimitEntryOf renders e.
 func LimitEntryOf(e trading.LimitEntry) LimitEntry {
-	return LimitEntry{Limit: NumOf(e.Limit), Quantity: NumOf(e.Quantity), ParticipantID: Nullable(e.ParticipantID),
+	return LimitEntry{Limit: NumOf(e.Limit), Quantity: NumOf(e.Quantity), MarketID: e.MarketID, ParticipantID: Nullable(e.ParticipantID),
 		ParticipantName: Nullable(e.ParticipantName), ParticipantLEI: Nullable(e.ParticipantLEI),
 		OfferID: Nullable(e.OfferID), IsCounterpartyEnabled: e.IsCounterpartyEnabled, IsExecutable: e.IsExecutable,
 		IsMarketOrder: e.IsMarketOrder, IsOffer: e.IsOffer}
