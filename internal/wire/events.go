@@ -35,7 +35,15 @@ type PriceChange struct {
 	Ask          *LimitEntry `json:"ask"`
 	LastPrice    *Num        `json:"last_price"`
 	LastQuantity *Num        `json:"last_quantity"`
+	Trades       []Print     `json:"trades"`
 	OccurredAt   string      `json:"occurred_at"`
+}
+
+// Print is one trade of a price change as market data (extension): clean
+// price and nominal, no parties.
+type Print struct {
+	Price    Num `json:"price"`
+	Quantity Num `json:"quantity"`
 }
 
 // PriceChangeOf renders the record of a price_change event.
@@ -48,8 +56,12 @@ func PriceChangeOf(e trading.Event) PriceChange {
 		out := LimitEntryOf(*le)
 		return &out
 	}
+	prints := make([]Print, 0, len(pc.Trades))
+	for _, t := range pc.Trades {
+		prints = append(prints, Print{Price: NumOf(t.Price), Quantity: NumOf(t.Quantity)})
+	}
 	return PriceChange{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Bid: entry(pc.Bid), Ask: entry(pc.Ask),
-		LastPrice: numPtr(pc.LastPrice), LastQuantity: numPtr(pc.LastQuantity), OccurredAt: Time(e.OccurredAt)}
+		LastPrice: numPtr(pc.LastPrice), LastQuantity: numPtr(pc.LastQuantity), Trades: prints, OccurredAt: Time(e.OccurredAt)}
 }
 
 // Event is an event of the log as GET /events answers it.
