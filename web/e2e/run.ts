@@ -1,0 +1,389 @@
+// Browser tests of the trading screen: Debian's Chromium driven by
+// playwright-core against a running venue (`bondvenue serve --demo`), as
+// traders of several firms use it at once. cmd/bondvenue's
+// TestBrowser starts the venue and runs this; by hand:
+//
+//   BASE_URL=http://127.0.0.1:8080 CREDENTIALS=bondvenue-data/demo-credentials.json \
+//     node web/e2e/dist/run.js
+//
+// Environment: BASE_URL, CREDENTIALS (the demo credentials file), CHROMIUM
+// (default /usr/bin/chromium), SCREENSHOTS (folder for the screenshots of
+// each main view; default web/e2e/screenshots).
+import { strict as assert } from "node:assert";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+
+
+interface UserCred {
+  email: string;
+  role?: string;
+  client_id: string;
+  client_secret: string;
+  user_id?: string;
+}
+interface Creds {
+  operator: UserCred;
+  participants: { id: string; name: string; users: UserCred[] }[];
+}
+
+const base = process.env.BASE_URL ?? "http://127.0.0.1:8080";
+const creds = JSON.parse(readFileSync(process.env.CREDENTIALS ?? "bondvenue-data/demo-credentials.json", "utf8")) as Creds;
+const shots = process.env.SCREENSHOTS ?? "web/e2e/screenshots";
+mkdirSync(shots, { recursive: true });
+const timeout = 15_000;
+
+function user(firm: number, role: "ADMIN" | "TRADER" | "VIEWER"): UserCred {
+  const u = creds.participants[firm]?.users.find((x) => x.role === "PARTICIPANT_" + role);
+  assert.ok(u, `demo firm ${firm} has a ${role}`);
+  return u;
+}
+
+function firmName(firm: number): string {
+  return creds.participants[firm]!.name;
+}
+
+async function step(name: string, fn: () => Promise<void>): Promise<void> {
+  const t0 = Date.now();
+  try {
+    await fn();
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    console.log(`FAIL ${name}: ${(e as Error).stack ?? e}`);
+    throw e;
+  }
+}
+
+async function newPage(browser: Browser, opts: { timezoneId?: string } = {}): Promise<[BrowserContext, Page]> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: opts.timezoneId ?? "Europe/Berlin" });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(timeout);
+  page.on("pageerror", (e) => console.log("page error:", e.message));
+  return [ctx, page];
+}
+
+async function signIn(page: Page, u: UserCred): Promise<void> {
+  await page.goto(base + "/");
+  await page.getByLabel("Client ID", { exact: true }).fill(u.client_id);
+  await page.getByLabel("Client secret", { exact: true }).fill(u.client_secret);
+  await page.getByLabel("Client secret", { exact: true }).press("Enter"); // keyboard: Enter submits
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  await page.getByRole("status", { name: "Stream live" }).waitFor();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByLabel("Client ID", { exact: true }).waitFor();
+}
+
+async function openInstrument(page: Page, name: string): Promise<void> {
+  await page.getByRole("link", { name: "Market", exact: true }).click();
+  await page.getByRole("searchbox").fill(name);
+  await page.getByRole("link", { name }).click();
+  await page.getByRole("heading", { level: 1, name }).waitFor();
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(shots, name + ".png") });
+}
+
+async function text(page: Page, selector: string): Promise<string> {
+  return (await page.locator(selector).first().innerText()).trim();
+}
+
+async function main(): Promise<void> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+  const bond = "DBR 2.30 15/02/2033";
+  const rfqBond = "FRTR 3.00 25/11/2034";
+  try {
+    await step("sign-in refuses a wrong secret in words", async () => {
+      const [ctx, page] = await newPage(browser);
+      await page.goto(base + "/");
+      await shot(page, "01-sign-in");
+      await page.getByLabel("Client ID", { exact: true }).fill(user(0, "TRADER").client_id);
+      await page.getByLabel("Client secret", { exact: true }).fill("wrong");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").filter({ hasText: "client_id and/or client_secret is wrong" }).waitFor();
+      await ctx.close();
+    });
+
+    await step("viewer reads the market and cannot trade", async () => {
+      const [ctx, page] = await newPage(browser);
+      await signIn(page, user(0, "VIEWER"));
+      assert.equal(await text(page, ".role"), "viewer");
+      const rows = page.getByRole("table", { name: "Instruments" }).locator("tbody tr");
+      assert.ok((await rows.count()) >= 12, "every demo instrument is listed");
+      await page.getByRole("searchbox").fill("XS2246589126");
+      assert.equal(await rows.count(), 1, "search by ISIN");
+      await page.getByRole("searchbox").fill("");
+      await page.getByLabel("Maturity from (year)", { exact: true }).fill("2035");
+      for (const m of await rows.locator("td:nth-child(4)").allInnerTexts()) assert.ok(m >= "2035", `maturity filter keeps ${m}`);
+      await page.getByLabel("Maturity from (year)", { exact: true }).fill("");
+      await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "Euro area sovereigns" });
+      assert.equal(await rows.count(), 8, "the public bucket holds the eight sovereign and supranational issues");
+      await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "All" });
+      await openInstrument(page, bond);
+      await page.getByText("Your role reads the market").waitFor();
+      assert.equal(await page.getByRole("button", { name: "Place bid" }).count(), 0, "no order ticket for a viewer");
+      assert.equal(await page.getByRole("link", { name: "Admin", exact: true }).count(), 0, "no admin tab for a viewer");
+      await signOut(page);
+      await ctx.close();
+    });
+
+    await step("admin manages its firm's buckets, providers and users", async () => {
+      const [ctx, page] = await newPage(browser);
+      await signIn(page, user(0, "ADMIN"));
+      assert.equal(await text(page, ".role"), "admin");
+      await page.getByRole("link", { name: "Admin", exact: true }).click();
+      await page.getByRole("table", { name: "Settlement providers" }).locator("tbody tr").first().waitFor();
+      await page.getByRole("table", { name: "Users" }).getByText(user(0, "VIEWER").email).waitFor();
+      await page.getByLabel("New bucket name", { exact: true }).fill("Short end");
+      await page.getByRole("group", { name: "Instruments" }).getByLabel("BASGR 1.50 22/05/2030", { exact: true }).check();
+      await page.getByRole("button", { name: "Create bucket" }).click();
+      await page.getByRole("table", { name: "Buckets" }).getByRole("rowheader", { name: "Short end" }).waitFor();
+      await shot(page, "07-admin");
+      await page.getByRole("link", { name: "Market", exact: true }).click();
+      await page.getByRole("table", { name: "Instruments" }).waitFor();
+      await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "Short end" });
+      assert.equal(await page.getByRole("table", { name: "Instruments" }).locator("tbody tr").count(), 1);
+      await signOut(page);
+      await ctx.close();
+    });
+
+    // Two firms trade on the book, each in its own browser.
+    const [ctxA, a] = await newPage(browser, { timezoneId: "Europe/Berlin" });
+    const [ctxB, b] = await newPage(browser, { timezoneId: "America/New_York" });
+    await step("two traders sign in", async () => {
+      await signIn(a, user(0, "TRADER"));
+      await signIn(b, user(1, "TRADER"));
+      assert.equal(await text(a, ".role"), "trader");
+      assert.equal(await text(a, ".firm"), firmName(0));
+      await shot(a, "02-market");
+    });
+
+    await step("the ticket checks min piece and increment as the trader types", async () => {
+      await openInstrument(a, bond);
+      const qty = a.getByLabel("Quantity (nominal)", { exact: true });
+      await qty.fill("1500.5");
+      await a.getByText("Quantity must be a whole amount").waitFor();
+      await qty.fill("1500");
+      await a.getByText("Quantity must be a multiple of 1,000").waitFor();
+      await qty.fill("1000000");
+      await a.getByLabel("Clean price (%)", { exact: true }).fill("99.12345");
+      await a.getByText("Price has at most 4 decimal places").waitFor();
+    });
+
+    await step("a bid shows yield, accrued and settlement amount before it is sent", async () => {
+      await a.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
+      const preview = a.getByRole("definition").filter({ hasText: "%" }).first();
+      await preview.waitFor();
+      const amount = a.locator(".ticket .preview dd").nth(2);
+      await expectText(amount, /^1,0\d\d,\d{3}\.\d{2} EUR$/);
+      await a.getByRole("button", { name: "Place bid" }).click();
+      await a.getByText("Bid placed").last().waitFor();
+    });
+
+    await step("the other firm sees the bid live in the depth and lifts it", async () => {
+      await openInstrument(b, bond);
+      const depth = b.getByRole("table", { name: "Depth on bondvenue Continuous" });
+      await depth.getByRole("cell", { name: "99.5000" }).first().waitFor();
+      await depth.getByText(firmName(0)).waitFor();
+      await b.getByRole("radio", { name: "Sell (ask)" }).click();
+      await b.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
+      await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
+      await b.getByRole("button", { name: "Place ask" }).click();
+      await b.getByText("Ask placed").last().waitFor();
+    });
+
+    await step("the trade appears live on both tapes and in both blotters", async () => {
+      for (const p of [a, b]) {
+        const tape = p.getByRole("table", { name: "Trade tape" });
+        await tape.getByRole("cell", { name: "99.5000" }).waitFor();
+        await tape.getByRole("cell", { name: "1,000,000" }).waitFor();
+      }
+      await shot(a, "03-instrument");
+      for (const [p, verb, cpty] of [
+        [a, "Bought", firmName(1)],
+        [b, "Sold", firmName(0)],
+      ] as const) {
+        await p.getByRole("link", { name: "Blotter", exact: true }).click();
+        const row = p.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: bond });
+        await row.first().waitFor();
+        const cells = await row.first().locator("td").allInnerTexts();
+        assert.equal(cells[1], verb);
+        assert.equal(cells[3], cpty);
+        assert.equal(cells[4], "99.5000");
+        assert.equal(cells[5], "1,000,000");
+        assert.match(cells[6] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
+        assert.match(cells[7] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
+        assert.match(cells[10] ?? "", /\S{10,}/, "TVTIC");
+        const title = await row.first().locator("time").first().getAttribute("title");
+        assert.match(title ?? "", / UTC$/, "UTC on hover");
+      }
+      await shot(a, "04-blotter");
+    });
+
+    await step("amend and cancel from the blotter", async () => {
+      await openInstrument(a, bond);
+      await a.getByLabel("Clean price (%)", { exact: true }).fill("98.25");
+      await a.getByLabel("Quantity (nominal)", { exact: true }).fill("2000000");
+      await a.getByRole("button", { name: "Place bid" }).click();
+      await a.getByText("Bid placed").last().waitFor();
+      await a.getByRole("link", { name: "Blotter", exact: true }).click();
+      const label = `Buy 2,000,000 ${bond} at 98.2500`;
+      await a.getByRole("button", { name: "Amend " + label }).click();
+      await a.getByLabel("New price for " + label).fill("98.5");
+      await a.getByRole("button", { name: "Save " + label }).click();
+      const amended = `Buy 2,000,000 ${bond} at 98.5000`;
+      await a.getByRole("button", { name: "Cancel " + amended }).waitFor();
+      // the other firm's screen follows the amendment live
+      await openInstrument(b, bond);
+      await b.getByRole("table", { name: "Depth on bondvenue Continuous" }).getByRole("cell", { name: "98.5000" }).waitFor();
+      await a.getByRole("button", { name: "Cancel " + amended }).click();
+      await a.getByText("Offer cancelled").last().waitFor();
+      await b.getByRole("table", { name: "Depth on bondvenue Continuous" }).getByRole("cell", { name: "98.5000" }).waitFor({ state: "detached" });
+    });
+
+    await step("a risk-limit breach is shown in words", async () => {
+      await openInstrument(a, bond);
+      await a.getByLabel("Clean price (%)", { exact: true }).fill("95");
+      await a.getByLabel("Quantity (nominal)", { exact: true }).fill("60000000");
+      await a.getByRole("button", { name: "Place bid" }).click();
+      await a.getByRole("alert").filter({ hasText: "risk limit MAX_OFFER breached" }).waitFor();
+      await a.getByRole("link", { name: "Blotter", exact: true }).click();
+      const row = a.getByRole("table", { name: "Risk limits" }).locator("tr", { hasText: "MAX_OFFER" });
+      await row.waitFor();
+      assert.equal((await row.locator("td").allInnerTexts())[0], "50,000,000");
+    });
+
+    // The RFQ workflow: a requester and two dealers.
+    const [ctxC, c] = await newPage(browser, { timezoneId: "Asia/Tokyo" });
+    await step("a requester asks two dealers for quotes", async () => {
+      await signIn(c, user(2, "TRADER"));
+      await c.getByRole("link", { name: "RFQ", exact: true }).click();
+      const option = c.getByLabel("Instrument", { exact: true }).locator("option", { hasText: rfqBond });
+      await c.getByLabel("Instrument", { exact: true }).selectOption((await option.getAttribute("value")) ?? "");
+      await c.getByRole("radio", { name: "Buy" }).click();
+      await c.getByLabel("RFQ quantity (nominal)", { exact: true }).fill("5000000");
+      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(0), { exact: true }).check();
+      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).check();
+      await a.getByRole("link", { name: "RFQ", exact: true }).click();
+      await b.getByRole("link", { name: "RFQ", exact: true }).click();
+      await c.getByRole("button", { name: "Send request" }).click();
+      await c.getByText("Request sent").last().waitFor();
+      await c.getByText("Waiting for quotes…").waitFor();
+    });
+
+    const title = `${firmName(2)} buys 5,000,000 ${rfqBond}`;
+    await step("both dealers see the request live and quote", async () => {
+      for (const [p, price] of [
+        [a, "101.25"],
+        [b, "101.10"],
+      ] as const) {
+        await p.getByLabel("Quote price for " + title).fill(price);
+        await p.getByRole("button", { name: "Send quote for " + title }).click();
+        await p.getByText("Quote sent").last().waitFor();
+      }
+      await shot(b, "06-rfq-dealer");
+    });
+
+    await step("the requester sees both quotes arrive, the best highlighted, and accepts it", async () => {
+      const quotes = c.getByRole("table", { name: `Quotes for Buy 5,000,000 ${rfqBond}` });
+      await quotes.locator("tbody tr").nth(1).waitFor();
+      const best = quotes.locator("tr.best");
+      await best.getByText(firmName(1)).waitFor();
+      assert.equal(await best.getByRole("cell", { name: "101.1000" }).count(), 1);
+      assert.match(await c.locator(".request header").first().innerText(), /expires in \d+:\d\d/);
+      await shot(c, "05-rfq-requester");
+      await c.getByRole("button", { name: `Accept quote from ${firmName(1)}` }).click();
+      await c.getByText("Quote accepted: trade done").last().waitFor();
+      await c.locator(".request header").first().getByText("closed").waitFor();
+    });
+
+    await step("the dealers see the outcome", async () => {
+      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("my quote 101.1000 closed").waitFor();
+      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("my quote 101.2500 rejected").waitFor();
+      await b.getByRole("link", { name: "Blotter", exact: true }).click();
+      await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
+    });
+
+    await step("a dealer declines a request", async () => {
+      await c.getByLabel("RFQ quantity (nominal)", { exact: true }).fill("2000000");
+      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).uncheck();
+      await c.getByRole("button", { name: "Send request" }).click();
+      const t2 = `${firmName(2)} buys 2,000,000 ${rfqBond}`;
+      await a.getByRole("button", { name: "Decline " + t2 }).click();
+      await a.getByText("Request declined").last().waitFor();
+      await c.locator(".request header").first().getByText("rejected").waitFor();
+    });
+
+    await step("news arrives live", async () => {
+      await a.getByRole("link", { name: "News", exact: true }).click();
+      await a.getByRole("heading", { name: "ECB holds deposit facility rate" }).waitFor();
+      const op = await token(creds.operator);
+      const res = await fetch(base + "/api/v1/admin/news", {
+        method: "POST",
+        headers: { Authorization: "Bearer " + op, "Content-Type": "application/json" },
+        body: JSON.stringify({ title: "Screen test bulletin", body: "Published while the screen is open.", source: "bondvenue operations" }),
+      });
+      assert.equal(res.status < 300, true, `publish news: ${res.status}`);
+      await a.getByRole("heading", { name: "Screen test bulletin" }).waitFor();
+      await shot(a, "08-news");
+    });
+
+    await step("a revoked credential ends the session with a clear message", async () => {
+      const [ctx, page] = await newPage(browser);
+      const op = await token(creds.operator);
+      const viewer = creds.participants[3]!.users.find((u) => u.role === "PARTICIPANT_VIEWER")!;
+      const issued = await (
+        await fetch(`${base}/api/v1/admin/users/${viewer.user_id}/credentials`, { method: "POST", headers: { Authorization: "Bearer " + op } })
+      ).json() as { client_id: string; client_secret: string };
+      await signIn(page, { ...viewer, client_id: issued.client_id, client_secret: issued.client_secret });
+      const res = await fetch(`${base}/api/v1/admin/credentials/${issued.client_id}`, { method: "DELETE", headers: { Authorization: "Bearer " + op } });
+      assert.equal(res.status, 200);
+      await page.getByRole("alert").filter({ hasText: "Your session has expired" }).waitFor();
+      await page.getByLabel("Client ID", { exact: true }).waitFor();
+      await ctx.close();
+    });
+
+    await step("sign-out", async () => {
+      for (const p of [a, b, c]) await signOut(p);
+    });
+    await ctxA.close();
+    await ctxB.close();
+    await ctxC.close();
+  } finally {
+    await browser.close();
+  }
+}
+
+async function token(u: UserCred): Promise<string> {
+  const res = await fetch(base + "/api/v1/auth/token", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ grant_type: "client_credentials", client_id: u.client_id, client_secret: u.client_secret }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function expectText(loc: ReturnType<Page["locator"]>, re: RegExp): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last = "";
+  while (Date.now() < deadline) {
+    last = (await loc.innerText()).trim();
+    if (re.test(last)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`expected ${re}, got ${JSON.stringify(last)}`);
+}
+
+main().then(
+  () => console.log("browser tests passed"),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,126 @@
+// The REST client: one bearer token, held in memory only (never in
+// storage or a cookie), and errors turned into sentences for people.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+export interface TokenAnswer {
+  access_token: string;
+  expires_in: number;
+}
+
+/** describe turns an error answer of the venue into one readable sentence. */
+export function describe(status: number, body: unknown): string {
+  if (body && typeof body === "object") {
+    const b = body as Record<string, unknown>;
+    const err = typeof b.error === "string" ? b.error : typeof b.message === "string" ? b.message : "";
+    const details = Array.isArray(b.details) ? (b.details as unknown[]).map(detail).filter(Boolean) : [];
+    if (details.length > 0 && (err === "" || err === "Validation Error")) return details.join("; ");
+    if (err) return err;
+  }
+  switch (status) {
+    case 401:
+      return "Your session has ended; sign in again";
+    case 403:
+      return "Your role may not do this";
+    case 404:
+      return "Not found";
+    case 429:
+      return "Too many requests; try again in a moment";
+    case 503:
+      return "The venue is busy or failing over; try again in a moment";
+    default:
+      return `The venue answered ${status}`;
+  }
+}
+
+function detail(e: unknown): string {
+  if (e && typeof e === "object") {
+    const r = e as Record<string, unknown>;
+    const field = typeof r.field === "string" ? r.field.replace(/_/g, " ") : "";
+    const issue = typeof r.issue === "string" ? r.issue : "";
+    return field && issue ? `${field} ${issue}` : issue || field;
+  }
+  return "";
+}
+
+export class Api {
+  private token = "";
+  /** onUnauthorized is called when the venue refuses the token (expired or revoked). */
+  onUnauthorized: () => void = () => {};
+
+  constructor(private readonly base = "/api/v1") {}
+
+  get accessToken(): string {
+    return this.token;
+  }
+
+  async signIn(clientId: string, clientSecret: string): Promise<TokenAnswer> {
+    const res = await fetch(this.base + "/auth/token", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
+    });
+    const body = await readBody(res);
+    if (!res.ok) {
+      throw new ApiError(res.status, res.status === 401 ? "client_id and/or client_secret is wrong" : describe(res.status, body), body);
+    }
+    const t = body as TokenAnswer;
+    this.token = t.access_token;
+    return t;
+  }
+
+  signOut(): void {
+    this.token = "";
+  }
+
+  async call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    const headers: Record<string, string> = { Authorization: "Bearer " + this.token };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+    } catch {
+      throw new ApiError(0, "The venue cannot be reached; check the connection");
+    }
+    const answer = await readBody(res);
+    if (res.status === 401 && this.token) this.onUnauthorized();
+    if (!res.ok) throw new ApiError(res.status, describe(res.status, answer), answer);
+    return answer as T;
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.call<T>("GET", path);
+  }
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** query builds a query string from the set values. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? "?" + s : "";
+}
+
+/** newKey is a fresh Idempotency-Key for one user action (retries reuse it). */
+export function newKey(): string {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,105 @@
+// How numbers and times look on the screen: prices at the instrument's
+// precision, amounts with two places and thousands separators, yields in
+// percent, times in the browser's zone (UTC on hover, see utcTitle).
+import { fixed, parse, text } from "./decimal";
+
+type Num = string | number | null | undefined;
+
+const dash = "–";
+
+/** price renders a clean price in percent of par at the instrument's precision. */
+export function price(v: Num, precision = 4): string {
+  const d = parse(v);
+  return d ? fixed(d, precision) : dash;
+}
+
+/** quantity renders a nominal amount grouped by thousands, without decimals unless it has them. */
+export function quantity(v: Num): string {
+  const d = parse(v);
+  return d ? fixed(d, Math.min(d.s, 2), true) : dash;
+}
+
+/** amount renders money with two places, grouped by thousands. */
+export function amount(v: Num): string {
+  const d = parse(v);
+  return d ? fixed(d, 2, true) : dash;
+}
+
+/** yieldPct renders a yield in percent with three places and a % sign. */
+export function yieldPct(v: Num): string {
+  const d = parse(v);
+  return d ? fixed(d, 3) + " %" : dash;
+}
+
+/** coupon renders a coupon rate exactly, in percent. */
+export function coupon(v: Num): string {
+  const d = parse(v);
+  return d ? text(d) + " %" : dash;
+}
+
+/** compact renders a nominal in millions/thousands for narrow columns (1.5M, 250k), exactly. */
+export function compact(v: Num): string {
+  const d = parse(v);
+  if (!d) return dash;
+  const abs = d.c < 0n ? { c: -d.c, s: d.s } : d;
+  const whole = abs.c / 10n ** BigInt(abs.s);
+  const sgn = d.c < 0n ? "-" : "";
+  if (whole >= 1_000_000n) return sgn + text(parse(text(abs) + "e-6")!) + "M";
+  if (whole >= 1_000n) return sgn + text(parse(text(abs) + "e-3")!) + "k";
+  return sgn + text(abs);
+}
+
+function pad(n: number): string {
+  return n < 10 ? "0" + n : String(n);
+}
+
+/** time renders a timestamp in the browser's zone, HH:MM:SS today or YYYY-MM-DD HH:MM otherwise. */
+export function time(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return dash;
+  const t = new Date(iso);
+  if (isNaN(t.getTime())) return dash;
+  const hms = `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`;
+  if (t.toDateString() === now.toDateString()) return hms;
+  return `${localDate(t)} ${pad(t.getHours())}:${pad(t.getMinutes())}`;
+}
+
+/** utcTitle is the hover text of a time: the instant in UTC. */
+export function utcTitle(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const t = new Date(iso);
+  if (isNaN(t.getTime())) return "";
+  return t.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC").replace(/Z$/, " UTC");
+}
+
+/** localDate is YYYY-MM-DD of a Date in the browser's zone. */
+export function localDate(t: Date): string {
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
+}
+
+/** date renders a date (or the date part of a timestamp) as YYYY-MM-DD. */
+export function date(v: string | null | undefined): string {
+  if (!v) return dash;
+  return v.slice(0, 10);
+}
+
+/** countdown renders the time left until an instant: 4:05, 0:09, or "expired". */
+export function countdown(until: string | null | undefined, now: number): string {
+  if (!until) return dash;
+  const ms = new Date(until).getTime() - now;
+  if (isNaN(ms)) return dash;
+  if (ms <= 0) return "expired";
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+/** side names a direction for people. */
+export function side(direction: string): string {
+  return direction === "bid" || direction === "buy" ? "Buy" : "Sell";
+}
+
+/** status names a record status for people. */
+export function status(s: string): string {
+  return s === "created" ? "open" : s;
+}

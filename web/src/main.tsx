@@ -1,0 +1,117 @@
+// The bondvenue trading screen: a client of the public REST API and the
+// Socket.IO stream, served by the venue binary from embedded assets.
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import "./style.css";
+import { Venue } from "./store";
+import { useVenue } from "./ui";
+import { Admin } from "./views/Admin";
+import { Blotter } from "./views/Blotter";
+import { Instrument } from "./views/Instrument";
+import { Market } from "./views/Market";
+import { NewsView } from "./views/News";
+import { Rfq } from "./views/Rfq";
+import { SignIn } from "./views/SignIn";
+
+const venue = new Venue();
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const on = () => setHash(location.hash);
+    addEventListener("hashchange", on);
+    return () => removeEventListener("hashchange", on);
+  }, []);
+  return hash;
+}
+
+const roleNames: Record<string, string> = {
+  VENUE_OPERATOR: "operator",
+  PARTICIPANT_ADMIN: "admin",
+  PARTICIPANT_TRADER: "trader",
+  PARTICIPANT_VIEWER: "viewer",
+};
+
+function App() {
+  const v = useVenue(venue);
+  const hash = useHash();
+  if (!v.user) return <SignIn venue={v} />;
+  const [path, search = ""] = hash.replace(/^#/, "").split("?");
+  const params = new URLSearchParams(search);
+  const parts = (path || "/market").split("/").filter(Boolean);
+  const page = parts[0] ?? "market";
+  const tabs: [string, string][] = [
+    ["market", "Market"],
+    ["blotter", "Blotter"],
+    ["rfq", "RFQ"],
+    ["news", "News"],
+  ];
+  if (v.isAdmin) tabs.push(["admin", "Admin"]);
+  let view;
+  switch (page) {
+    case "instrument":
+      view = <Instrument venue={v} id={parts[1] ?? ""} />;
+      break;
+    case "blotter":
+      view = <Blotter venue={v} />;
+      break;
+    case "rfq":
+      view = <Rfq venue={v} instrumentId={params.get("instrument") ?? undefined} />;
+      break;
+    case "news":
+      view = <NewsView venue={v} />;
+      break;
+    case "admin":
+      view = v.isAdmin ? <Admin venue={v} /> : <p class="banner">Administration needs an admin credential.</p>;
+      break;
+    default:
+      view = <Market venue={v} />;
+  }
+  const current = page === "instrument" ? "market" : page;
+  return (
+    <div class="app">
+      <header class="top">
+        <a class="brand" href="#/market" aria-label="bondvenue home">
+          <span class="logo" aria-hidden="true" /> bondvenue
+        </a>
+        <nav aria-label="Main">
+          {tabs.map(([id, label]) => (
+            <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <div class="who">
+          <span class={"status " + v.status} role="status" aria-label={"Stream " + v.status} title="Live stream">
+            {v.status}
+          </span>
+          <span class="firm" title={v.user.email}>
+            {v.participant?.name ?? "Venue operator"}
+          </span>
+          <span class="role" title={v.user.email}>
+            {roleNames[v.user.role] ?? v.user.role}
+          </span>
+          <button
+            type="button"
+            onClick={() => {
+              v.signOut();
+              location.hash = "";
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main>{view}</main>
+      <div class="notices" aria-live="polite">
+        {v.notices.map((n) => (
+          <p key={n.id} class={"notice " + n.kind} role={n.kind === "error" ? "alert" : "status"}>
+            {n.text}
+          </p>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,419 @@
+// The screen's state: REST snapshots kept current by the stream. Every
+// record event carries the whole record, so applying it is an upsert; a
+// namespace being reloaded by REST buffers its events and applies them
+// after the snapshot, in order, so the result is never older than either.
+import { Api, ApiError, query } from "./api";
+import { type Dec, add, dec, parse, sub } from "./decimal";
+import { Stream, type StreamStatus } from "./stream";
+import type {
+  Bar, Bucket, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PriceChange, RiskLimit,
+  Trade, User,
+} from "./types";
+
+export interface Best {
+  bid: Limit | null;
+  ask: Limit | null;
+  lastPrice: string | number | null;
+  lastQuantity: string | number | null;
+}
+
+export interface Print {
+  instrumentId: string;
+  marketId: string;
+  price: string | number;
+  quantity: string | number;
+  at: string;
+  seq: number;
+}
+
+export interface Notice {
+  id: number;
+  kind: "info" | "error";
+  text: string;
+}
+
+type Listener = () => void;
+
+const namespaces = ["/offers", "/trades", "/instruments", "/news", "/indicative-prices"] as const;
+
+export class Venue {
+  readonly api = new Api();
+  stream: Stream | null = null;
+  status: StreamStatus = "offline";
+  user: User | null = null;
+  participant: Participant | null = null;
+  expired = false;
+
+  markets: Market[] = [];
+  instruments: Instrument[] = [];
+  buckets: Bucket[] = [];
+  /** best[instrumentId][marketId] */
+  best = new Map<string, Map<string, Best>>();
+  offers = new Map<string, Offer>(); // own offers and quotes
+  rfqs = new Map<string, Offer>(); // RFQs sent or received
+  trades = new Map<string, Trade>();
+  news: News[] = [];
+  indicative = new Map<string, IndicativePrice>();
+  risk: RiskLimit[] = [];
+  tape: Print[] = [];
+  /** bookVersion counts the book changes of each instrument (depth views refetch on it). */
+  bookVersion = new Map<string, number>();
+  /** chart receives /ohlc bars and reloads for the instrument page's chart. */
+  chart: { bar(b: Bar): void; reload(): void } | null = null;
+  notices: Notice[] = [];
+  now = Date.now();
+
+  private listeners = new Set<Listener>();
+  private scheduled = false;
+  private loading = new Set<string>();
+  private buffered = new Map<string, [string, unknown, Meta][]>();
+  private riskTimer: ReturnType<typeof setTimeout> | null = null;
+  private noticeSeq = 0;
+  private clock: ReturnType<typeof setInterval> | null = null;
+
+  constructor() {
+    this.api.onUnauthorized = () => this.expire();
+  }
+
+  subscribe(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  /** changed schedules one render for any number of changes in a frame. */
+  changed(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      for (const l of this.listeners) l();
+    });
+  }
+
+  get role(): string {
+    return this.user?.role ?? "";
+  }
+  get canTrade(): boolean {
+    return this.role === "PARTICIPANT_TRADER" || this.role === "PARTICIPANT_ADMIN";
+  }
+  get isAdmin(): boolean {
+    return this.role === "PARTICIPANT_ADMIN";
+  }
+  get accountId(): string {
+    return this.user?.accounts?.[0]?.id ?? this.participant?.accounts?.[0]?.id ?? "";
+  }
+
+  notify(kind: Notice["kind"], text: string): void {
+    const n = { id: ++this.noticeSeq, kind, text };
+    this.notices = [...this.notices.slice(-3), n];
+    this.changed();
+    setTimeout(() => {
+      this.notices = this.notices.filter((x) => x.id !== n.id);
+      this.changed();
+    }, kind === "error" ? 12000 : 6000);
+  }
+
+  async signIn(clientId: string, clientSecret: string): Promise<void> {
+    await this.api.signIn(clientId, clientSecret);
+    this.expired = false;
+    const me = await this.api.get<User>("/auth/me");
+    this.user = me;
+    const [markets, instruments, participants] = await Promise.all([
+      this.api.get<Market[]>("/markets"),
+      this.api.get<Instrument[]>("/instruments"),
+      this.api.get<Participant[]>("/participants"),
+    ]);
+    this.markets = markets.filter((m) => m.is_enabled);
+    this.instruments = instruments.sort((a, b) => a.maturity.localeCompare(b.maturity) || a.name.localeCompare(b.name));
+    this.participant = participants.find((p) => p.id === me.participant_id) ?? null;
+    this.buckets = await this.api.get<Bucket[]>("/participant/buckets").catch(() => []);
+    this.clock = setInterval(() => {
+      this.now = Date.now();
+      this.changed();
+    }, 1000);
+    this.stream = new Stream(() => this.api.accessToken, {
+      event: (nsp, type, record, meta) => this.onEvent(nsp, type, record, meta),
+      reload: (nsp) => void this.reload(nsp),
+      expired: () => this.expire(),
+      status: (s) => {
+        this.status = s;
+        this.changed();
+      },
+    });
+    for (const nsp of namespaces) {
+      if (nsp === "/offers" && !this.user.participant_id) continue;
+      this.stream.open(nsp);
+    }
+    if (this.user.participant_id) void this.loadRisk();
+    this.changed();
+  }
+
+  signOut(): void {
+    this.stream?.close();
+    this.stream = null;
+    this.api.signOut();
+    if (this.clock) clearInterval(this.clock);
+    this.user = null;
+    this.participant = null;
+    this.offers.clear();
+    this.rfqs.clear();
+    this.trades.clear();
+    this.best.clear();
+    this.indicative.clear();
+    this.news = [];
+    this.tape = [];
+    this.risk = [];
+    this.status = "offline";
+    this.changed();
+  }
+
+  private expire(): void {
+    if (!this.user) return;
+    this.signOut();
+    this.expired = true;
+    this.changed();
+  }
+
+  /** reload fetches a namespace's state by REST, buffering its live events meanwhile. */
+  async reload(nsp: string): Promise<void> {
+    if (this.loading.has(nsp)) return;
+    this.loading.add(nsp);
+    this.buffered.set(nsp, []);
+    try {
+      switch (nsp) {
+        case "/offers": {
+          const [offers, rfqs] = await Promise.all([
+            this.api.get<Offer[]>("/participant/offers" + query({ limit: 500 })),
+            this.api.get<Offer[]>("/participant/rfq" + query({ limit: 500 })),
+          ]);
+          this.offers = new Map(offers.filter((o) => o.type !== "request_for_quote").map((o) => [o.id, o]));
+          this.rfqs = new Map(rfqs.map((o) => [o.id, o]));
+          for (const r of rfqs) for (const q of r.matched_offers ?? []) if (q.participant_id === this.user?.participant_id) this.offers.set(q.id, q);
+          break;
+        }
+        case "/trades": {
+          const trades = await this.api.get<Trade[]>("/trades" + query({ limit: 500 }));
+          this.trades = new Map(trades.map((t) => [t.id, t]));
+          break;
+        }
+        case "/instruments": {
+          const best = new Map<string, Map<string, Best>>();
+          await Promise.all(
+            this.markets.map(async (m) => {
+              const list = await this.api.get<Instrument[]>("/instruments" + query({ market_id: m.id }));
+              for (const i of list) {
+                const per = best.get(i.id) ?? new Map<string, Best>();
+                const prev = this.best.get(i.id)?.get(m.id);
+                per.set(m.id, {
+                  bid: i.instrument_limits.bid[0] ?? null,
+                  ask: i.instrument_limits.ask[0] ?? null,
+                  lastPrice: prev?.lastPrice ?? null,
+                  lastQuantity: prev?.lastQuantity ?? null,
+                });
+                best.set(i.id, per);
+              }
+            }),
+          );
+          this.best = best;
+          break;
+        }
+        case "/ohlc":
+          this.chart?.reload();
+          break;
+        case "/news":
+          this.news = await this.api.get<News[]>("/news" + query({ limit: 50 }));
+          break;
+        case "/indicative-prices": {
+          const list = await this.api.get<IndicativePrice[]>("/participant/indicative-price" + query({ limit: 500 }));
+          this.indicative = new Map(list.map((p) => [p.id, p]));
+          break;
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 401)) this.notify("error", `Could not load ${nsp.slice(1)}: ${(e as Error).message}`);
+    } finally {
+      this.loading.delete(nsp);
+      const pending = this.buffered.get(nsp) ?? [];
+      this.buffered.delete(nsp);
+      for (const [type, record, meta] of pending) this.apply(type, record, meta);
+      this.changed();
+    }
+  }
+
+  private onEvent(nsp: string, type: string, record: unknown, meta: Meta): void {
+    const buf = this.buffered.get(nsp);
+    if (buf) {
+      buf.push([type, record, meta]);
+      return;
+    }
+    this.apply(type, record, meta);
+    this.changed();
+  }
+
+  private apply(type: string, record: unknown, meta: Meta): void {
+    const family = type.slice(0, type.indexOf("."));
+    switch (family) {
+      case "offer":
+      case "quote": {
+        const o = record as Offer;
+        this.offers.set(o.id, o);
+        if (o.type === "quote" && o.matched_offer_id) this.attachQuote(o);
+        this.riskSoon();
+        break;
+      }
+      case "rfq": {
+        const r = record as Offer;
+        const prev = this.rfqs.get(r.id);
+        // Stream records are flat: keep the quotes already known.
+        this.rfqs.set(r.id, { ...r, matched_offers: r.matched_offers ?? prev?.matched_offers ?? [] });
+        break;
+      }
+      case "trade": {
+        const t = record as Trade;
+        this.trades.set(t.id, t);
+        this.riskSoon();
+        break;
+      }
+      case "instrument": {
+        this.applyPriceChange(record as PriceChange & { trades?: { price: string | number; quantity: string | number }[] }, meta);
+        break;
+      }
+      case "ohlc":
+        this.chart?.bar(record as Bar);
+        break;
+      case "news": {
+        const n = record as News;
+        this.news = [n, ...this.news.filter((x) => x.id !== n.id)];
+        if (type === "news.create") this.notify("info", "News: " + n.title);
+        break;
+      }
+      case "indicative_price": {
+        const p = record as IndicativePrice;
+        if (type.endsWith(".delete")) this.indicative.delete(p.id);
+        else this.indicative.set(p.id, p);
+        break;
+      }
+    }
+  }
+
+  private attachQuote(q: Offer): void {
+    const r = this.rfqs.get(q.matched_offer_id!);
+    if (!r) return;
+    const quotes = (r.matched_offers ?? []).filter((x) => x.id !== q.id);
+    this.rfqs.set(r.id, { ...r, matched_offers: [...quotes, q] });
+  }
+
+  private applyPriceChange(pc: PriceChange & { trades?: { price: string | number; quantity: string | number }[] }, meta: Meta): void {
+    const per = this.best.get(pc.instrument_id) ?? new Map<string, Best>();
+    per.set(pc.market_id, { bid: pc.bid, ask: pc.ask, lastPrice: pc.last_price, lastQuantity: pc.last_quantity });
+    this.best.set(pc.instrument_id, per);
+    this.bookVersion.set(pc.instrument_id, (this.bookVersion.get(pc.instrument_id) ?? 0) + 1);
+    for (const t of pc.trades ?? []) {
+      this.tape = [
+        { instrumentId: pc.instrument_id, marketId: pc.market_id, price: t.price, quantity: t.quantity, at: pc.occurred_at || meta.occurred_at, seq: meta.seq },
+        ...this.tape,
+      ].slice(0, 500);
+    }
+  }
+
+  private riskSoon(): void {
+    if (!this.user?.participant_id || this.riskTimer) return;
+    this.riskTimer = setTimeout(() => {
+      this.riskTimer = null;
+      void this.loadRisk();
+    }, 150);
+  }
+
+  async loadRisk(): Promise<void> {
+    try {
+      this.risk = await this.api.get<RiskLimit[]>("/participant/risk-limits");
+      this.changed();
+    } catch {
+      /* shown as stale; the next event retries */
+    }
+  }
+
+  private yields = new Map<string, string | null>();
+
+  /** yieldAt is the yield to maturity of an instrument at a clean price (settlement on the default date), fetched once and cached. */
+  yieldAt(instrumentId: string, price: string | number | null | undefined): string | null | undefined {
+    if (price === null || price === undefined) return null;
+    const key = instrumentId + "@" + String(price);
+    if (this.yields.has(key)) return this.yields.get(key);
+    this.yields.set(key, null); // in flight: asked once
+    void this.api
+      .get<{ yield: string }>(`/instruments/${instrumentId}/analytics` + query({ price: String(price) }))
+      .then((a) => {
+        this.yields.set(key, a.yield);
+        this.changed();
+      })
+      .catch(() => this.yields.set(key, null));
+    return undefined;
+  }
+
+  instrument(id: string): Instrument | undefined {
+    return this.instruments.find((i) => i.id === id);
+  }
+
+  market(id: string): Market | undefined {
+    return this.markets.find((m) => m.id === id);
+  }
+
+  get continuousMarkets(): Market[] {
+    return this.markets.filter((m) => m.facility_type !== "OTC");
+  }
+
+  get rfqMarkets(): Market[] {
+    return this.markets.filter((m) => m.facility_type === "OTC");
+  }
+
+  /** bestOf is an instrument's best bid and ask over the given markets (all continuous when none). */
+  bestOf(instrumentId: string, marketId?: string): Best {
+    const per = this.best.get(instrumentId);
+    const out: Best = { bid: null, ask: null, lastPrice: null, lastQuantity: null };
+    if (!per) return out;
+    for (const [mid, b] of per) {
+      if (marketId ? mid !== marketId : this.market(mid)?.facility_type === "OTC") continue;
+      if (b.bid && (!out.bid || cmpNum(b.bid.limit, out.bid.limit) > 0)) out.bid = b.bid;
+      if (b.ask && (!out.ask || cmpNum(b.ask.limit, out.ask.limit) < 0)) out.ask = b.ask;
+      if (b.lastPrice !== null) {
+        out.lastPrice = b.lastPrice;
+        out.lastQuantity = b.lastQuantity;
+      }
+    }
+    return out;
+  }
+
+  /** indicativeOf is the tightest indicative bid and ask published for an instrument. */
+  indicativeOf(instrumentId: string): { bid: IndicativePrice | null; ask: IndicativePrice | null } {
+    let bid: IndicativePrice | null = null;
+    let ask: IndicativePrice | null = null;
+    for (const p of this.indicative.values()) {
+      if (p.instrument_id !== instrumentId) continue;
+      if (p.valid_until && new Date(p.valid_until).getTime() < this.now) continue;
+      if (p.bid_price !== null && (!bid || cmpNum(p.bid_price, bid.bid_price) > 0)) bid = p;
+      if (p.ask_price !== null && (!ask || cmpNum(p.ask_price, ask.ask_price) < 0)) ask = p;
+    }
+    return { bid, ask };
+  }
+
+  counterpartyName(id: string | null | undefined): string {
+    if (!id) return "";
+    if (id === this.participant?.id) return this.participant.name;
+    return this.participant?.counterparties?.find((c) => c.id === id)?.name ?? id.slice(0, 8);
+  }
+}
+
+/** cmpNum compares two decimal values exactly; unparsable values sort last. */
+export function cmpNum(a: string | number | null | undefined, b: string | number | null | undefined): number {
+  const x = parse(a);
+  const y = parse(b);
+  if (!x || !y) return x ? -1 : y ? 1 : 0;
+  const d: Dec = sub(x, y);
+  return d.c < 0n ? -1 : d.c > 0n ? 1 : 0;
+}
+
+/** sumOf adds decimal values exactly. */
+export function sumOf(values: (string | number)[]): Dec {
+  return values.reduce<Dec>((acc, v) => add(acc, parse(v) ?? dec(0)), dec(0));
+}

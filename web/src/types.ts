@@ -1,0 +1,235 @@
+// The records of the REST API and the stream, as far as the screen reads
+// them. Numbers that are money or quantity stay as the API sends them
+// (decimal text or exact JSON numbers) and go through decimal.ts.
+
+export type Num = string | number;
+
+export type Role = "VENUE_OPERATOR" | "PARTICIPANT_ADMIN" | "PARTICIPANT_TRADER" | "PARTICIPANT_VIEWER";
+
+export interface Account {
+  id: string;
+  number: string;
+  participant_id: string;
+  default_settlement_provider_id?: string | null;
+}
+
+export interface Counterparty {
+  id: string;
+  lei: string;
+  name: string;
+  country?: string;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  role: Role;
+  status: string;
+  participant_id: string | null;
+  accounts?: Account[];
+  participant?: { id: string; name: string; lei: string } | null;
+}
+
+export interface Participant {
+  id: string;
+  name: string;
+  lei: string;
+  accounts?: Account[];
+  users?: User[];
+  counterparties?: Counterparty[];
+}
+
+export interface Market {
+  id: string;
+  name: string;
+  facility_type: string;
+  is_enabled: boolean;
+  is_partial_fill_allowed: boolean;
+  settlement_lag: number;
+  calendar: string;
+}
+
+export interface Limit {
+  limit: Num;
+  quantity: Num;
+  participant_id: string | null;
+  participant_name: string | null;
+  participant_lei?: string | null;
+  offer_id: string | null;
+  is_counterparty_enabled: boolean;
+  is_executable?: boolean;
+  is_market_order?: boolean;
+  is_offer?: boolean;
+}
+
+export interface Instrument {
+  id: string;
+  name: string;
+  isin: string;
+  issuer: string;
+  coupon: string;
+  coupon_frequency: string;
+  day_count: string;
+  maturity: string;
+  currency: string;
+  industry: string;
+  country_region: string;
+  rank: string;
+  precision: number;
+  min_piece: Num;
+  min_increment: Num;
+  par_amount: Num;
+  interest_accrual_date: string;
+  first_coupon_date: string;
+  amt_outstanding: string;
+  instrument_limits: { ask: Limit[]; bid: Limit[] };
+  static_data?: Record<string, string | boolean>;
+  markets?: Market[];
+}
+
+export interface Bucket {
+  id: string;
+  name: string;
+  type: string;
+  participant_id: string | null;
+  is_enabled: boolean;
+  instruments: { id: string; name?: string }[];
+}
+
+export interface Offer {
+  id: string;
+  type: "offer" | "request_for_quote" | "quote";
+  direction: string;
+  status: string;
+  price_per_unit: Num | { limit_price: Num } | null;
+  price_per_unit_clean?: Num | null;
+  quantity: Num;
+  filled_quantity: Num;
+  validity: string;
+  valid_until: string | null;
+  settlement_date: string | null;
+  matched_offer_id?: string | null;
+  matched_offers?: Offer[];
+  counterparties?: string[];
+  participant_id: string;
+  account_id: string;
+  market_id: string;
+  instrument_id: string;
+  user_id: string;
+  accrued_interest?: string;
+  message?: string | null;
+  notes?: string;
+  is_executable?: boolean;
+  participant?: { id: string; name: string } | null;
+  instrument?: { id: string; name: string; isin: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Order {
+  id: string;
+  direction: string;
+  participant_id: string;
+  account_id: string;
+  offer_id: string;
+  instrument_id?: string;
+  participant?: { id: string; name: string } | null;
+}
+
+export interface Trade {
+  id: string;
+  transaction_identification_code: string;
+  ask_order: Order;
+  bid_order: Order;
+  market_id: string;
+  quantity: Num;
+  price: Num;
+  price_per_unit: Num;
+  fee: Num;
+  accrued_interest?: Num;
+  settlement_date: string;
+  execution_type: string;
+  createdAt: string;
+  instrument_id?: string;
+}
+
+export interface RiskLimit {
+  id: string;
+  name: string;
+  value: Num;
+  used: Num;
+}
+
+export interface News {
+  id: string;
+  title: string;
+  body: string;
+  source: string;
+  url: string | null;
+  published_at: string;
+}
+
+export interface IndicativePrice {
+  id: string;
+  instrument_id: string;
+  participant_id?: string;
+  participant_name?: string;
+  bid_price: Num | null;
+  ask_price: Num | null;
+  bid_yield?: Num | null;
+  ask_yield?: Num | null;
+  valid_until?: string | null;
+  updatedAt?: string;
+}
+
+export interface SettlementProvider {
+  id: string;
+  provider: string;
+  status: string;
+  type: string;
+  enabled: boolean;
+  account_id: string;
+  agent_name: string;
+  custody_account_number: string;
+}
+
+export interface PriceChange {
+  instrument_id: string;
+  market_id: string;
+  bid: Limit | null;
+  ask: Limit | null;
+  last_price: Num | null;
+  last_quantity: Num | null;
+  occurred_at: string;
+}
+
+export interface Bar {
+  instrument_id: string;
+  market_id: string;
+  interval: string;
+  open_time: string;
+  open: Num;
+  high: Num;
+  low: Num;
+  close: Num;
+  volume: Num;
+  trades: number;
+}
+
+export interface Analytics {
+  clean_price: string;
+  dirty_price: string;
+  yield: string;
+  accrued_interest: string;
+  accrued_interest_per_100: string;
+  accrued_days: number;
+  settlement_date: string;
+  previous_coupon_date: string;
+  next_coupon_date: string;
+}
+
+export interface Meta {
+  seq: number;
+  type: string;
+  occurred_at: string;
+}

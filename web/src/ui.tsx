@@ -1,0 +1,114 @@
+// Small pieces every view uses: the store hook, numeric and time cells,
+// labelled fields, and an action button that shows its error in words.
+import { type ComponentChildren, type VNode, cloneElement } from "preact";
+import { useEffect, useId, useReducer, useState } from "preact/hooks";
+import * as f from "./format";
+import type { Venue } from "./store";
+
+/** useVenue re-renders the component whenever the venue's state changes. */
+export function useVenue(v: Venue): Venue {
+  const [, bump] = useReducer((n: number, _: void) => n + 1, 0);
+  useEffect(() => v.subscribe(() => bump()), [v]);
+  return v;
+}
+
+export function Num(props: { children: ComponentChildren; class?: string; label?: string }) {
+  return (
+    <td class={"num " + (props.class ?? "")} aria-label={props.label}>
+      {props.children}
+    </td>
+  );
+}
+
+export function Time(props: { at: string | null | undefined; now?: Date }) {
+  return (
+    <time dateTime={props.at ?? ""} title={f.utcTitle(props.at)}>
+      {f.time(props.at, props.now)}
+    </time>
+  );
+}
+
+/** Field labels one control (its only child) by id, with its error or hint described by id too. */
+export function Field(props: { label: string; error?: string | null; hint?: string; children: VNode }) {
+  const id = useId();
+  const note = props.error || props.hint ? id + "-note" : undefined;
+  return (
+    <div class={"field" + (props.error ? " invalid" : "")}>
+      <label class="label" for={id}>
+        {props.label}
+      </label>
+      {cloneElement(props.children, { id, "aria-describedby": note, "aria-invalid": props.error ? true : undefined })}
+      {props.error ? (
+        <span class="error" id={note} role="alert">
+          {props.error}
+        </span>
+      ) : props.hint ? (
+        <span class="hint" id={note}>
+          {props.hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** Action is a button running an async action: disabled while it runs, errors reported to the venue's notices. */
+export function Action(props: {
+  venue: Venue;
+  run: () => Promise<unknown>;
+  label: string;
+  children?: ComponentChildren;
+  class?: string;
+  disabled?: boolean;
+  done?: string;
+  type?: "button" | "submit";
+}) {
+  const [busy, setBusy] = useState(false);
+  const click = async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      await props.run();
+      if (props.done) props.venue.notify("info", props.done);
+    } catch (err) {
+      props.venue.notify("error", (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type={props.type ?? "button"} class={props.class} aria-label={props.label} disabled={props.disabled || busy} onClick={click}>
+      {props.children ?? props.label}
+    </button>
+  );
+}
+
+export function Empty(props: { cols: number; children: ComponentChildren }) {
+  return (
+    <tr class="empty">
+      <td colSpan={props.cols}>{props.children}</td>
+    </tr>
+  );
+}
+
+export function Section(props: { title: string; children: ComponentChildren; class?: string; actions?: ComponentChildren }) {
+  const id = "h-" + props.title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  return (
+    <section class={"panel " + (props.class ?? "")} aria-labelledby={id}>
+      <header>
+        <h2 id={id}>{props.title}</h2>
+        {props.actions}
+      </header>
+      {props.children}
+    </section>
+  );
+}
+
+/** limitPrice reads an offer's clean price whatever its shape. */
+export function limitPrice(o: { price_per_unit: unknown; price_per_unit_clean?: unknown }): string | number | null {
+  const p = o.price_per_unit;
+  if (p && typeof p === "object" && "limit_price" in p) return (p as { limit_price: string | number }).limit_price;
+  if (typeof p === "string" || typeof p === "number") return p;
+  const c = o.price_per_unit_clean;
+  return typeof c === "string" || typeof c === "number" ? c : null;
+}

@@ -1,0 +1,189 @@
+import { useEffect, useState } from "preact/hooks";
+import type { Venue } from "../store";
+import type { Bucket, SettlementProvider, User } from "../types";
+import { Action, Empty, Field, Section, useVenue } from "../ui";
+
+/** Admin is what a participant admin manages for its firm: buckets, settlement providers, users. */
+export function Admin(props: { venue: Venue }) {
+  const v = useVenue(props.venue);
+  const [buckets, setBuckets] = useState<Bucket[]>([]);
+  const [providers, setProviders] = useState<SettlementProvider[]>([]);
+  const [users, setUsers] = useState<User[]>([]);
+  const [version, setVersion] = useState(0);
+  const refresh = () => setVersion((n) => n + 1);
+  useEffect(() => {
+    void v.api.get<Bucket[]>("/participant/buckets").then(setBuckets).catch(() => {});
+    void v.api.get<SettlementProvider[]>("/settlement-providers").then(setProviders).catch(() => {});
+    void v.api.get<User[]>("/users").then(setUsers).catch(() => {});
+  }, [version]);
+  const [name, setName] = useState("");
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const create = async () => {
+    if (!name.trim()) throw new Error("Name the bucket");
+    if (picked.size === 0) throw new Error("Pick at least one instrument");
+    await v.api.call("POST", "/participant/buckets", {
+      name: name.trim(),
+      type: "private",
+      participant_id: v.user?.participant_id,
+      is_enabled: true,
+      instruments: [...picked].map((id) => ({ id })),
+    });
+    setName("");
+    setPicked(new Set());
+    refresh();
+    v.buckets = await v.api.get<Bucket[]>("/participant/buckets");
+  };
+  const own = buckets.filter((b) => b.participant_id === v.user?.participant_id);
+  return (
+    <div class="admin cols">
+      <div class="col">
+        <Section title="Buckets">
+          <table class="grid" aria-label="Buckets">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col" class="num">Instruments</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {buckets.length === 0 && <Empty cols={4}>No buckets.</Empty>}
+              {buckets.map((b) => (
+                <tr key={b.id}>
+                  <th scope="row">{b.name}</th>
+                  <td>{b.type}</td>
+                  <td class="num">{b.instruments.length}</td>
+                  <td>
+                    {own.includes(b) && (
+                      <Action
+                        venue={v}
+                        label={"Delete bucket " + b.name}
+                        run={async () => {
+                          await v.api.call("DELETE", `/participant/buckets/${b.id}`);
+                          refresh();
+                        }}
+                        done="Bucket deleted"
+                      >
+                        Delete
+                      </Action>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <form class="stack" onSubmit={(e) => e.preventDefault()} aria-label="New bucket">
+            <Field label="New bucket name">
+              <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            </Field>
+            <fieldset class="picker">
+              <legend>Instruments</legend>
+              {v.instruments.map((i) => (
+                <label key={i.id} class="inline">
+                  <input
+                    type="checkbox"
+                    checked={picked.has(i.id)}
+                    onChange={(e) => {
+                      const next = new Set(picked);
+                      if (e.currentTarget.checked) next.add(i.id);
+                      else next.delete(i.id);
+                      setPicked(next);
+                    }}
+                  />{" "}
+                  {i.name}
+                </label>
+              ))}
+            </fieldset>
+            <Action venue={v} type="submit" class="primary" label="Create bucket" run={create} done="Bucket created" />
+          </form>
+        </Section>
+      </div>
+      <div class="col">
+        <Section title="Settlement providers">
+          <table class="grid" aria-label="Settlement providers">
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Custody account</th>
+                <th scope="col">Status</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {providers.length === 0 && <Empty cols={5}>No settlement providers.</Empty>}
+              {providers.map((p) => (
+                <tr key={p.id}>
+                  <th scope="row">{p.provider}</th>
+                  <td class="mono">{p.custody_account_number}</td>
+                  <td>{p.status}</td>
+                  <td>{p.enabled ? "yes" : "no"}</td>
+                  <td class="actions">
+                    <Action
+                      venue={v}
+                      label={(p.enabled ? "Disable " : "Enable ") + p.provider}
+                      run={async () => {
+                        await v.api.call("PUT", `/settlement-providers/${p.id}/toggle`);
+                        refresh();
+                      }}
+                    >
+                      {p.enabled ? "Disable" : "Enable"}
+                    </Action>
+                    {p.status !== "default" && (
+                      <Action
+                        venue={v}
+                        label={"Make " + p.provider + " the default"}
+                        run={async () => {
+                          await v.api.call("PUT", `/settlement-providers/${p.id}/participant/${v.user?.participant_id}/default`);
+                          refresh();
+                        }}
+                      >
+                        Make default
+                      </Action>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Section>
+        <Section title="Users">
+          <table class="grid" aria-label="Users">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <th scope="row">{u.email}</th>
+                  <td>{u.role.replace("PARTICIPANT_", "").toLowerCase()}</td>
+                  <td>{u.status}</td>
+                  <td>
+                    {u.id !== v.user?.id && (
+                      <Action
+                        venue={v}
+                        label={(u.status === "active" ? "Disable " : "Enable ") + u.email}
+                        run={async () => {
+                          await v.api.call("PUT", `/admin/users/${u.id}`, { status: u.status === "active" ? "disabled" : "active" });
+                          refresh();
+                        }}
+                      >
+                        {u.status === "active" ? "Disable" : "Enable"}
+                      </Action>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,422 @@
+import { useEffect, useState } from "preact/hooks";
+import { newKey, query } from "../api";
+import { add, mul, parse, shift, text } from "../decimal";
+import * as f from "../format";
+import type { Venue } from "../store";
+import type { Analytics, Instrument as Ins, Limit } from "../types";
+import { Action, Empty, Field, Num, Section, Time, useVenue } from "../ui";
+import { priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../validate";
+import { Chart } from "./Chart";
+
+export function Instrument(props: { venue: Venue; id: string }) {
+  const v = useVenue(props.venue);
+  const [detail, setDetail] = useState<Ins | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const version = v.bookVersion.get(props.id) ?? 0;
+  useEffect(() => {
+    let stale = false;
+    v.api
+      .get<Ins>(`/instruments/${props.id}` + query({ market_depth: 10 }))
+      .then((d) => !stale && setDetail(d))
+      .catch((e: Error) => !stale && setError(e.message));
+    return () => {
+      stale = true;
+    };
+  }, [props.id, version]);
+  const ins = detail ?? v.instrument(props.id);
+  if (error && !ins) return <p class="banner error" role="alert">{error}</p>;
+  if (!ins) return <p class="muted">Loading…</p>;
+  // The market that allows partial fills first: it is where most trading is.
+  const markets = [...v.continuousMarkets].sort((x, y) => Number(y.is_partial_fill_allowed) - Number(x.is_partial_fill_allowed));
+  const chartMarket = markets.find((m) => m.is_partial_fill_allowed) ?? markets[0];
+  return (
+    <div class="instrument">
+      <header class="title">
+        <div>
+          <h1>{ins.name}</h1>
+          <p class="muted">
+            <span class="mono">{ins.isin}</span> · {ins.issuer} · {f.coupon(ins.coupon)} {ins.coupon_frequency} · matures {f.date(ins.maturity)} · {ins.currency}
+          </p>
+        </div>
+        <nav class="actions" aria-label="Instrument actions">
+          <a class="button" href="#/market">
+            Back to market
+          </a>
+          {v.canTrade && (
+            <a class="button" href={`#/rfq?instrument=${ins.id}`}>
+              Request quotes
+            </a>
+          )}
+        </nav>
+      </header>
+      <div class="cols">
+        <div class="col">
+          {markets.map((m) => (
+            <Depth key={m.id} venue={v} ins={ins} marketId={m.id} title={m.name} partial={m.is_partial_fill_allowed} />
+          ))}
+          <Section title="OHLC chart">{chartMarket && <Chart venue={v} instrumentId={ins.id} marketId={chartMarket.id} precision={ins.precision} />}</Section>
+          <Tape venue={v} ins={ins} />
+        </div>
+        <div class="col narrow">
+          {v.canTrade ? <Ticket venue={v} ins={ins} /> : <p class="banner">Your role reads the market; trading needs a trader or admin credential.</p>}
+          <Calculator venue={v} ins={ins} />
+          <Static ins={ins} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string; partial: boolean }) {
+  const { ins } = props;
+  const bids = ins.instrument_limits.bid.filter((l) => (l as Limit & { market_id?: string }).market_id === props.marketId);
+  const asks = ins.instrument_limits.ask.filter((l) => (l as Limit & { market_id?: string }).market_id === props.marketId);
+  const rows = Math.max(bids.length, asks.length, 1);
+  const side = (l: Limit | undefined, s: "bid" | "ask") =>
+    l ? (
+      <>
+        <td class={"cp " + (l.is_counterparty_enabled ? "yes" : "no")} title={l.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty"}>
+          {l.is_counterparty_enabled ? "✓" : "–"}
+          <span class="sr">{l.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
+        </td>
+        <td class="who">{l.participant_name ?? "anonymous"}</td>
+        <Num>{f.quantity(l.quantity)}</Num>
+        <Num class={s}>{f.price(l.limit, ins.precision)}</Num>
+      </>
+    ) : (
+      <>
+        <td /> <td /> <td /> <td />
+      </>
+    );
+  return (
+    <Section title={`Depth · ${props.title}`} class="depth" actions={<span class="muted small">{props.partial ? "partial fills" : "all-or-none"}</span>}>
+      <table class="grid" aria-label={`Depth on ${props.title}`}>
+        <thead>
+          <tr>
+            <th scope="col" title="Counterparty enabled">Cpty</th>
+            <th scope="col">Bidder</th>
+            <th scope="col" class="num">Bid size</th>
+            <th scope="col" class="num">Bid</th>
+            <th scope="col" class="num">Ask</th>
+            <th scope="col" class="num">Ask size</th>
+            <th scope="col">Seller</th>
+            <th scope="col" title="Counterparty enabled">Cpty</th>
+          </tr>
+        </thead>
+        <tbody>
+          {bids.length === 0 && asks.length === 0 ? (
+            <Empty cols={8}>No orders on this market.</Empty>
+          ) : (
+            Array.from({ length: rows }, (_, i) => {
+              const b = bids[i];
+              const a = asks[i];
+              return (
+                <tr key={i}>
+                  {side(b, "bid")}
+                  {a ? (
+                    <>
+                      <Num class="ask">{f.price(a.limit, ins.precision)}</Num>
+                      <Num>{f.quantity(a.quantity)}</Num>
+                      <td class="who">{a.participant_name ?? "anonymous"}</td>
+                      <td class={"cp " + (a.is_counterparty_enabled ? "yes" : "no")} title={a.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty"}>
+                        {a.is_counterparty_enabled ? "✓" : "–"}
+                        <span class="sr">{a.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
+                      </td>
+                    </>
+                  ) : (
+                    <>
+                      <td /> <td /> <td /> <td />
+                    </>
+                  )}
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
+function Tape(props: { venue: Venue; ins: Ins }) {
+  const v = props.venue;
+  const prints = v.tape.filter((p) => p.instrumentId === props.ins.id).slice(0, 30);
+  return (
+    <Section title="Trade tape">
+      <table class="grid" aria-label="Trade tape">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Market</th>
+            <th scope="col" class="num">Price</th>
+            <th scope="col" class="num">Quantity</th>
+          </tr>
+        </thead>
+        <tbody>
+          {prints.length === 0 && <Empty cols={4}>No trades since you signed in.</Empty>}
+          {prints.map((p, i) => (
+            <tr key={p.seq + ":" + i}>
+              <td>
+                <Time at={p.at} />
+              </td>
+              <td>{v.market(p.marketId)?.name ?? ""}</td>
+              <Num>{f.price(p.price, props.ins.precision)}</Num>
+              <Num>{f.quantity(p.quantity)}</Num>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
+/** useAnalytics asks the venue for an instrument's figures at a price (debounced as the trader types). */
+function useAnalytics(v: Venue, id: string, price: string, settlement: string, nominal: string, valid: boolean) {
+  const [a, setA] = useState<Analytics | null>(null);
+  useEffect(() => {
+    if (!valid) {
+      setA(null);
+      return;
+    }
+    let stale = false;
+    const t = setTimeout(() => {
+      v.api
+        .get<Analytics>(`/instruments/${id}/analytics` + query({ price, settlement_date: settlement, nominal }))
+        .then((r) => !stale && setA(r))
+        .catch(() => !stale && setA(null));
+    }, 150);
+    return () => {
+      stale = true;
+      clearTimeout(t);
+    };
+  }, [id, price, settlement, nominal, valid]);
+  return a;
+}
+
+function today(): string {
+  return f.localDate(new Date());
+}
+
+function Ticket(props: { venue: Venue; ins: Ins }) {
+  const v = props.venue;
+  const { ins } = props;
+  const markets = v.continuousMarkets;
+  const [direction, setDirection] = useState<"bid" | "ask">("bid");
+  const [price, setPrice] = useState("");
+  const [qty, setQty] = useState(String(ins.min_piece));
+  const [marketId, setMarketId] = useState(markets.find((m) => m.is_partial_fill_allowed)?.id ?? markets[0]?.id ?? "");
+  const [validity, setValidity] = useState<"gtc" | "gtd">("gtc");
+  const [validUntil, setValidUntil] = useState("");
+  const [settlement, setSettlement] = useState("");
+  const [touched, setTouched] = useState(false);
+  const pErr = priceError(price, ins);
+  const qErr = quantityError(qty, ins);
+  const sErr = settlementDateError(settlement, today());
+  const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
+  const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
+  const amount = a && parse(qty) && parse(price) ? add(shift(mul(parse(qty)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
+  const submit = async () => {
+    setTouched(true);
+    if (pErr || qErr || sErr || vErr) throw new Error(pErr ?? qErr ?? sErr ?? vErr ?? "");
+    const body: Record<string, unknown> = {
+      instrument_id: ins.id,
+      market_id: marketId,
+      account_id: v.accountId,
+      direction,
+      price_per_unit: price.trim(),
+      quantity: qty.trim(),
+      validity,
+    };
+    if (settlement) body.settlement_date = settlement;
+    if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
+    await v.api.call("POST", "/participant/offers", body, newKey());
+  };
+  return (
+    <Section title="Order ticket" class="ticket">
+      <form onSubmit={(e) => e.preventDefault()} aria-label="Order ticket">
+        <div class="segmented sides" role="radiogroup" aria-label="Side">
+          <button type="button" role="radio" aria-checked={direction === "bid"} class="bid" onClick={() => setDirection("bid")}>
+            Buy (bid)
+          </button>
+          <button type="button" role="radio" aria-checked={direction === "ask"} class="ask" onClick={() => setDirection("ask")}>
+            Sell (ask)
+          </button>
+        </div>
+        <Field label="Market">
+          <select value={marketId} onChange={(e) => setMarketId(e.currentTarget.value)}>
+            {markets.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Clean price (%)" error={touched || price ? pErr : null}>
+          <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
+        </Field>
+        <Field label="Quantity (nominal)" error={qErr} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
+          <input
+            inputMode="numeric"
+            class="num"
+            value={qty}
+            onInput={(e) => setQty(e.currentTarget.value.replace(/[,\s_]/g, ""))}
+            onKeyDown={(e) => {
+              if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+                e.preventDefault();
+                setQty(stepQuantity(qty, ins, e.key === "ArrowUp" ? 1 : -1));
+              }
+            }}
+          />
+        </Field>
+        <div class="row">
+          <Field label="Validity">
+            <select value={validity} onChange={(e) => setValidity(e.currentTarget.value as "gtc" | "gtd")}>
+              <option value="gtc">Good till cancelled</option>
+              <option value="gtd">Good till date</option>
+            </select>
+          </Field>
+          {validity === "gtd" && (
+            <Field label="Valid until" error={touched ? vErr : null}>
+              <input type="datetime-local" value={validUntil} onInput={(e) => setValidUntil(e.currentTarget.value)} />
+            </Field>
+          )}
+        </div>
+        <Field label="Settlement date" error={sErr} hint={a ? `Default ${a.settlement_date} (T+2 TARGET2)` : "Default: T+2 on TARGET2"}>
+          <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
+        </Field>
+        <dl class="preview" aria-label="Preview" aria-live="polite">
+          <dt>Yield</dt>
+          <dd class="num">{a ? f.yieldPct(a.yield) : "–"}</dd>
+          <dt>Accrued interest</dt>
+          <dd class="num">{a ? f.amount(a.accrued_interest) : "–"}</dd>
+          <dt>Settlement amount</dt>
+          <dd class="num">{amount ? f.amount(text(amount)) + " " + ins.currency : "–"}</dd>
+          <dt>Settles</dt>
+          <dd class="num">{a ? a.settlement_date : "–"}</dd>
+        </dl>
+        <Action
+          venue={v}
+          type="submit"
+          class={"primary " + direction}
+          label={direction === "bid" ? "Place bid" : "Place ask"}
+          run={submit}
+          done={direction === "bid" ? "Bid placed" : "Ask placed"}
+        />
+      </form>
+    </Section>
+  );
+}
+
+function Calculator(props: { venue: Venue; ins: Ins }) {
+  const v = props.venue;
+  const { ins } = props;
+  const [settlement, setSettlement] = useState("");
+  const [price, setPrice] = useState("100");
+  const [yld, setYld] = useState("");
+  const [res, setRes] = useState<{ clean_price: string; dirty_price: string; yield?: string; accrued_interest_per_100: string } | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  useEffect(() => {
+    // The venue's default settlement date: its trade date (not the
+    // browser's), plus the market's lag on TARGET2.
+    v.api
+      .get<Analytics>(`/instruments/${ins.id}/analytics`)
+      .then((r) => setSettlement(r.settlement_date))
+      .catch(() => {});
+  }, [ins.id]);
+  const terms = {
+    day_count: ins.day_count,
+    coupon: ins.coupon,
+    frequency: ins.coupon_frequency,
+    accrual_start: ins.interest_accrual_date.slice(0, 10),
+    first_coupon_date: ins.first_coupon_date.slice(0, 10),
+    maturity: ins.maturity.slice(0, 10),
+    settlement_date: settlement,
+  };
+  const toYield = async () => {
+    const e = priceError(price, { precision: 10 });
+    if (e) throw new Error(e);
+    const r = await v.api.call<{ yield: string; dirty_price: string; accrued_interest_per_100: string }>("POST", "/analytics/yield", { ...terms, clean_price: price.trim() });
+    setRes({ ...r, clean_price: price.trim() });
+    setYld(f.yieldPct(r.yield).replace(" %", ""));
+    setErr(null);
+  };
+  const toPrice = async () => {
+    const e = yieldError(yld);
+    if (e) throw new Error(e);
+    const r = await v.api.call<{ clean_price: string; dirty_price: string; accrued_interest_per_100: string }>("POST", "/analytics/price", { ...terms, yield: yld.trim() });
+    setRes({ ...r, yield: yld.trim() });
+    setPrice(f.price(r.clean_price, ins.precision));
+    setErr(null);
+  };
+  return (
+    <Section title="Bond calculator" class="calc">
+      <form onSubmit={(e) => e.preventDefault()} aria-label="Bond calculator">
+        <Field label="Settlement date (TARGET2)">
+          <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
+        </Field>
+        <div class="row">
+          <Field label="Calculator clean price (%)">
+            <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+          </Field>
+          <Action venue={v} label="Price to yield" run={toYield}>
+            → yield
+          </Action>
+        </div>
+        <div class="row">
+          <Field label="Calculator yield (%)">
+            <input inputMode="decimal" class="num" value={yld} onInput={(e) => setYld(e.currentTarget.value)} />
+          </Field>
+          <Action venue={v} label="Yield to price" run={toPrice}>
+            → price
+          </Action>
+        </div>
+        {err && <p class="error">{err}</p>}
+        <dl class="preview" aria-label="Calculator result" aria-live="polite">
+          <dt>Clean price</dt>
+          <dd class="num">{res ? f.price(res.clean_price, ins.precision) : "–"}</dd>
+          <dt>Dirty price</dt>
+          <dd class="num">{res ? f.price(res.dirty_price, 6) : "–"}</dd>
+          <dt>Accrued per 100</dt>
+          <dd class="num">{res ? f.price(res.accrued_interest_per_100, 6) : "–"}</dd>
+          <dt>Yield</dt>
+          <dd class="num">{res?.yield ? f.yieldPct(res.yield) : "–"}</dd>
+        </dl>
+        <p class="muted small">
+          {ins.day_count}, {ins.coupon_frequency.toLowerCase()} coupon {f.coupon(ins.coupon)}, accrual from {f.date(ins.interest_accrual_date)}.
+        </p>
+      </form>
+    </Section>
+  );
+}
+
+function Static(props: { ins: Ins }) {
+  const { ins } = props;
+  const rows: [string, string][] = [
+    ["Issuer", ins.issuer],
+    ["ISIN", ins.isin],
+    ["Coupon", f.coupon(ins.coupon) + " " + ins.coupon_frequency],
+    ["Day count", ins.day_count],
+    ["Maturity", f.date(ins.maturity)],
+    ["Currency", ins.currency],
+    ["Industry", ins.industry],
+    ["Country", ins.country_region],
+    ["Rank", ins.rank],
+    ["Min piece", f.quantity(ins.min_piece)],
+    ["Min increment", f.quantity(ins.min_increment)],
+    ["Amount outstanding", f.quantity(ins.amt_outstanding)],
+  ];
+  const sd = ins.static_data ?? {};
+  for (const k of ["ticker", "settlement_calendar", "settlement_days", "pay_rank"]) if (typeof sd[k] === "string") rows.push([k.replace(/_/g, " "), sd[k] as string]);
+  return (
+    <Section title="Static data">
+      <dl class="static">
+        {rows.map(([k, val]) => (
+          <>
+            <dt key={k + "t"}>{k}</dt>
+            <dd key={k + "d"}>{val}</dd>
+          </>
+        ))}
+      </dl>
+    </Section>
+  );
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { describe as describeError } from "../src/api";
+import { priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/validate";
+
+const bond = { min_piece: "100000", min_increment: "1000", precision: 4 };
+
+describe("order ticket validation", () => {
+  it("enforces min piece and increment on quantities", () => {
+    expect(quantityError("100000", bond)).toBeNull();
+    expect(quantityError("101000", bond)).toBeNull();
+    expect(quantityError("99000", bond)).toBe("Minimum piece is 100,000");
+    expect(quantityError("100500", bond)).toBe("Quantity must be a multiple of 1,000");
+    expect(quantityError("100000.5", bond)).toBe("Quantity must be a whole amount");
+    expect(quantityError("", bond)).toBe("Enter a quantity");
+    expect(quantityError("-5", bond)).toBe("Quantity must be greater than 0");
+    expect(quantityError("ten", bond)).toBe("Quantity must be a number");
+  });
+  it("limits price precision to the instrument's", () => {
+    expect(priceError("99.1234", bond)).toBeNull();
+    expect(priceError("99.12345", bond)).toBe("Price has at most 4 decimal places");
+    expect(priceError("0", bond)).toBe("Price must be greater than 0");
+    expect(priceError("", bond)).toBe("Enter a price");
+  });
+  it("checks yields", () => {
+    expect(yieldError("3.25")).toBeNull();
+    expect(yieldError("-0.5")).toBeNull();
+    expect(yieldError("-100")).toBe("Yield must be above -100 %");
+    expect(yieldError("x")).toBe("Yield must be a number");
+  });
+  it("steps quantities by the increment, never below min piece", () => {
+    expect(stepQuantity("100000", bond, 1)).toBe("101000");
+    expect(stepQuantity("100000", bond, -1)).toBe("100000");
+    expect(stepQuantity("", bond, 1)).toBe("100000");
+    expect(stepQuantity("250000", bond, -1)).toBe("249000");
+  });
+  it("checks settlement dates", () => {
+    expect(settlementDateError("", "2026-11-25")).toBeNull();
+    expect(settlementDateError("2026-11-27", "2026-11-25")).toBeNull();
+    expect(settlementDateError("2026-11-28", "2026-11-25")).toBe("Settlement date falls on a weekend");
+    expect(settlementDateError("2026-11-24", "2026-11-25")).toBe("Settlement date is in the past");
+    expect(settlementDateError("2026-02-30", "2026-01-01")).toBe("Not a date");
+    expect(settlementDateError("27/11/2026", "2026-11-25")).toBe("Use YYYY-MM-DD");
+  });
+});
+
+describe("error messages", () => {
+  it("turns the venue's error bodies into sentences", () => {
+    expect(
+      describeError(400, {
+        message: "Bad Request",
+        error: "risk limit MAX_OFFER breached: limit 50000000, in use 0, this request needs 60000000",
+        details: [{ field: "quantity", issue: "MAX_OFFER limit 50000000, in use 0" }],
+      }),
+    ).toBe("risk limit MAX_OFFER breached: limit 50000000, in use 0, this request needs 60000000");
+    expect(
+      describeError(400, {
+        message: "Validation Error",
+        error: "Validation Error",
+        details: [
+          { field: "quantity", issue: "must be at least min_piece 100000" },
+          { field: "valid_until", issue: "must be in the future" },
+        ],
+      }),
+    ).toBe("quantity must be at least min_piece 100000; valid until must be in the future");
+    expect(describeError(503, null)).toBe("The venue is busy or failing over; try again in a moment");
+    expect(describeError(403, "")).toBe("Your role may not do this");
+  });
+});
