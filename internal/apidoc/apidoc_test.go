@@ -24,6 +24,9 @@ var public = map[string]bool{
 	"getFixDictionary":    true,
 	"getDocs":             true,
 	"getDocsAsset":        true,
+	"getWebApp":           true,
+	"getWebAppAsset":      true,
+	"getWebAppIcon":       true,
 	"issueToken":          true,
 }
 

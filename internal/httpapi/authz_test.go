@@ -100,6 +100,16 @@ func authzTable() []authzRow {
 				}
 				return "/api/v1/auth/token", body
 			}},
+		// The web app: its files need no token.
+		{"GET /{$}", map[string]statuses{noObject: everyone200}, static("/")},
+		{"GET /assets/", map[string]statuses{publicObject: everyone200, missing: {404, 404, 404, 404, 404}},
+			func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+				if obj == missing {
+					return "/assets/missing.js", nil
+				}
+				return f.asset, nil
+			}},
+		{"GET /favicon.svg", map[string]statuses{noObject: everyone200}, static("/favicon.svg")},
 		{"/", map[string]statuses{
 			unknownPath: {404, 404, 404, 404, 404},
 			wrongMethod: {405, 405, 405, 405, 405},
@@ -446,13 +456,14 @@ type fixture struct {
 	otc      string            // the RFQ market
 	book     string            // a continuous market with partial fills
 	trades   map[string]string // object → trade id
+	asset    string            // the web app's script
 	n        atomic.Int64
 }
 
 func newFixture(t *testing.T, v *env) *fixture {
 	t.Helper()
 	f := &fixture{v: v, ins: v.instruments(t), markets: v.markets(t), buckets: map[string]string{},
-		toggles: map[int]string{}, defaults: map[int]string{}}
+		toggles: map[int]string{}, defaults: map[int]string{}, asset: appAsset(t, v)}
 	for obj, firm := range firmOf {
 		f.buckets[obj] = v.privateBucket(t, trader(firm), "Watchlist "+obj)
 		for _, m := range []map[int]string{f.toggles, f.defaults} {

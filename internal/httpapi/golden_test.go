@@ -19,6 +19,9 @@ var noGolden = map[string]string{
 	"GET /api/v1/fix/dictionary": "a document, checked by internal/fix/spec's tests and TestFIXDictionary",
 	"GET /docs":                  "HTML",
 	"GET /docs/":                 "static assets",
+	"GET /{$}":                   "the web app's page, tested by internal/webui",
+	"GET /assets/":               "the web app's files, tested by internal/webui",
+	"GET /favicon.svg":           "the web app's icon",
 	"/":                          "has no success",
 }
 

@@ -60,6 +60,11 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) error {
 	return venue.NotFound("route " + r.Method + " " + r.URL.Path)
 }
 
+// noFile answers a path under the web app's that its build lacks.
+func (s *Server) noFile(w http.ResponseWriter, r *http.Request) error {
+	return venue.NotFound("file " + r.URL.Path)
+}
+
 // token implements the OAuth 2.0 client-credentials grant with the client
 // authenticating by JSON body, form body, or HTTP Basic.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) error {

@@ -310,6 +310,9 @@ func (s *sweep) pathValue(t *testing.T, o sweptOp, name, obj string) string {
 	case "name":
 		return "MAX_OFFER"
 	case "asset":
+		if strings.HasPrefix(o.path, "/assets/") {
+			return strings.TrimPrefix(s.f.asset, "/assets/")
+		}
 		return "swagger-ui.css"
 	}
 	return missingID

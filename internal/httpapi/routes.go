@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/bondvenue/bondvenue/internal/apidoc"
 	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/webui"
 	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -25,6 +26,13 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/fix/dictionary", s.public(s.fixDictionary))
 	m.Handle("GET /docs", docs)
 	m.Handle("GET /docs/", docs)
+
+	// The web app (internal/webui): static files of a client of this API
+	// and the streams; a file it lacks gets the API's 404.
+	app := webui.NewHandler(s.public(s.noFile))
+	m.Handle("GET /{$}", app)
+	m.Handle("GET /assets/", app)
+	m.Handle("GET /favicon.svg", app)
 
 	// Authentication.
 	m.Handle("POST "+v1+"/auth/token", s.public(s.token))

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,6 +81,33 @@ func testSystem(t *testing.T, v *env) {
 		v.get(t, anon, "/docs/swagger-initializer.js", http.StatusOK)
 	})
 
+	t.Run("web app", func(t *testing.T) {
+		page := v.get(t, viewer(0), "/", http.StatusOK)
+		if ct := page.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Errorf("GET /: Content-Type = %q, want text/html", ct)
+		}
+		if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+			t.Errorf("GET /: Content-Security-Policy = %q, want this origin only", csp)
+		}
+		script := appAsset(t, v)
+		r := v.get(t, anon, script, http.StatusOK)
+		if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") {
+			t.Errorf("GET %s: Content-Type = %q, want text/javascript", script, ct)
+		}
+		v.get(t, anon, "/favicon.svg", http.StatusOK)
+		// A file the build lacks, and any other path, get the API's 404
+		// (the harness checks the error body).
+		v.get(t, anon, "/assets/missing.js", http.StatusNotFound)
+		v.get(t, anon, "/assets/", http.StatusNotFound)
+		v.get(t, anon, "/index.html", http.StatusNotFound)
+		v.get(t, viewer(0), "/nowhere", http.StatusNotFound)
+		v.run(t, call{as: anon, method: "POST", path: "/", want: http.StatusMethodNotAllowed})
+		metrics := v.get(t, anon, "/metrics", http.StatusOK)
+		if !strings.Contains(string(metrics.body), `route="GET /assets/"`) {
+			t.Error("metrics do not count the web app's files under their route pattern")
+		}
+	})
+
 	t.Run("request id on every answer", func(t *testing.T) {
 		for _, p := range []string{"/healthz", "/api/v1/markets", "/api/v1/nowhere"} {
 			r := v.do(t, viewer(0), "GET", p, nil, nil)
@@ -130,10 +158,26 @@ type route struct{ method, path string }
 
 // documentedPath turns a ServeMux pattern path into the document's path.
 func documentedPath(p string) string {
-	if p == "/docs/" {
+	switch p {
+	case "/docs/":
 		return "/docs/{asset}"
+	case "/assets/":
+		return "/assets/{asset}"
+	case "/{$}":
+		return "/"
 	}
 	return p
+}
+
+// appAsset is the path of the web app's script, as its page loads it.
+func appAsset(t *testing.T, v *env) string {
+	t.Helper()
+	page := v.get(t, anon, "/", http.StatusOK)
+	m := regexp.MustCompile(`src="(/assets/[^"]+\.js)"`).FindStringSubmatch(string(page.body))
+	if m == nil {
+		t.Fatalf("the web app's page loads no script from /assets/:\n%s", page.body)
+	}
+	return m[1]
 }
 
 // TestEngineMetrics checks that /metrics counts the sequencer's batches,
