@@ -1,12 +1,16 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/base64"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/google/go-cmp/cmp"
 )
 
 // testTokenEndpoint covers POST /api/v1/auth/token: JSON, form and HTTP
@@ -150,6 +154,70 @@ func TestRevocation(t *testing.T) {
 			body: map[string]any{"entity": map[string]any{"status": "active"}}, want: 200})
 		v.run(t, call{as: anon, method: "POST", path: "/api/v1/auth/token",
 			body: map[string]string{"grant_type": "client_credentials", "client_id": w.ClientID, "client_secret": w.ClientSecret}, want: 200})
+	})
+}
+
+// TestAuthMe: GET /api/v1/auth/me answers every caller, the operator
+// too, its own user record exactly as GET /api/v1/users/{userId} does;
+// without a token, or with one that no longer holds, 401.
+func TestAuthMe(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		golden := map[who]string{trader(0): "auth_me", operator: "auth_me_operator"}
+		for _, w := range everyone {
+			t.Run(w.String(), func(t *testing.T) {
+				got := v.run(t, call{name: golden[w], as: w, method: "GET", path: "/api/v1/auth/me", want: http.StatusOK}).object(t)
+				if got["id"] != v.user(w) || got["role"] != string(w.role) {
+					t.Errorf("me as %s: id %v, role %v; want %s, %s", w, got["id"], got["role"], v.user(w), w.role)
+				}
+				accounts, _ := got["accounts"].([]any)
+				if w.participant() {
+					participant, _ := got["participant"].(map[string]any)
+					if got["participant_id"] != v.participant(w.firm) || participant["id"] != v.participant(w.firm) || len(accounts) == 0 {
+						t.Errorf("me as %s: participant_id %v, participant %v, %d accounts; want firm %s in full with its accounts",
+							w, got["participant_id"], participant["id"], len(accounts), v.participant(w.firm))
+					}
+				} else if got["participant_id"] != nil || got["participant"] != nil || len(accounts) != 0 {
+					t.Errorf("me as the operator: participant_id %v, participant %v, %d accounts; want null, null, none",
+						got["participant_id"], got["participant"], len(accounts))
+				}
+				byID := v.get(t, w, "/api/v1/users/"+v.user(w), http.StatusOK).object(t)
+				if diff := cmp.Diff(byID, got); diff != "" {
+					t.Errorf("me as %s differs from its GET /api/v1/users/{userId} (-users +me):\n%s", w, diff)
+				}
+			})
+		}
+
+		v.runAll(t, []call{
+			{name: "auth_me_no_token", as: anon, method: "GET", path: "/api/v1/auth/me", want: http.StatusUnauthorized},
+			{as: anon, method: "GET", path: "/api/v1/auth/me", header: map[string]string{"Authorization": "Bearer not-a-token"},
+				want: http.StatusUnauthorized},
+		})
+
+		t.Run("revoked", func(t *testing.T) {
+			// A credential of its own, so the callers' tokens above stay.
+			w := viewer(2)
+			cred, err := v.svc.IssueCredential(context.Background(), trading.System, v.user(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tok struct {
+				AccessToken string `json:"access_token"`
+			}
+			v.run(t, call{as: anon, method: "POST", path: "/api/v1/auth/token", want: http.StatusOK,
+				body: map[string]string{"grant_type": "client_credentials", "client_id": cred.ClientID, "client_secret": cred.Secret}}).decode(t, &tok)
+			bearer := map[string]string{"Authorization": "Bearer " + tok.AccessToken}
+			me := v.run(t, call{as: anon, method: "GET", path: "/api/v1/auth/me", header: bearer, want: http.StatusOK}).object(t)
+			if me["id"] != v.user(w) {
+				t.Errorf("me with %s's new token: id %v, want %s", w, me["id"], v.user(w))
+			}
+			v.run(t, call{as: admin(2), method: "DELETE", path: "/api/v1/admin/credentials/" + cred.ClientID, want: http.StatusOK})
+			r := v.run(t, call{as: anon, method: "GET", path: "/api/v1/auth/me", header: bearer, want: http.StatusUnauthorized})
+			if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("WWW-Authenticate = %q, want Bearer", r.header.Get("WWW-Authenticate"))
+			}
+			// The user's other credential still works.
+			v.get(t, w, "/api/v1/auth/me", http.StatusOK)
+		})
 	})
 }
 

@@ -100,6 +100,8 @@ func authzTable() []authzRow {
 				}
 				return "/api/v1/auth/token", body
 			}},
+		{"GET /api/v1/auth/me", map[string]statuses{noObject: readers200}, static("/api/v1/auth/me")},
+
 		// The web app: its files need no token.
 		{"GET /{$}", map[string]statuses{noObject: everyone200}, static("/")},
 		{"GET /assets/", map[string]statuses{publicObject: everyone200, missing: {404, 404, 404, 404, 404}},

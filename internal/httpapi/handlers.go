@@ -134,6 +134,17 @@ func clientAddr(r *http.Request) string {
 	return host
 }
 
+// me answers the caller's own user record, as GET /users/{userId} does:
+// how a client learns its role, firm and accounts from its token alone.
+func (s *Server) me(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	u, err := s.use(r).User(r.Context(), p, p.UserID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, userRecord(u))
+	return nil
+}
+
 func (s *Server) listParticipants(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	page, err := pageParams(r.URL.Query())
 	if err != nil {

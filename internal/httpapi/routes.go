@@ -36,6 +36,7 @@ func (s *Server) routes() {
 
 	// Authentication.
 	m.Handle("POST "+v1+"/auth/token", s.public(s.token))
+	m.Handle("GET "+v1+"/auth/me", s.authed(s.me))
 
 	// Reference data.
 	m.Handle("GET "+v1+"/participants", s.authed(s.listParticipants))
