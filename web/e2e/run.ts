@@ -102,6 +102,22 @@ async function main(): Promise<void> {
     await step("sign-in refuses a wrong secret in words", async () => {
       const [ctx, page] = await newPage(browser);
       await page.goto(base + "/");
+      await page.getByLabel("Client ID", { exact: true }).waitFor();
+      const paint = await page.evaluate(() => {
+        const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+        const res = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+        return {
+          fcp: fcp ? Math.round(fcp.startTime) : -1,
+          dcl: nav ? Math.round(nav.domContentLoadedEventEnd) : -1,
+          transferred: res.reduce((n, r) => n + r.transferSize, nav?.transferSize ?? 0),
+          decoded: res.reduce((n, r) => n + r.decodedBodySize, nav?.decodedBodySize ?? 0),
+        };
+      });
+      console.log(
+        `     first contentful paint ${paint.fcp} ms, DOMContentLoaded ${paint.dcl} ms; ` +
+          `page and assets ${paint.transferred} bytes transferred (${paint.decoded} bytes decoded)`,
+      );
       await shot(page, "01-sign-in");
       await page.getByLabel("Client ID", { exact: true }).fill(user(0, "TRADER").client_id);
       await page.getByLabel("Client secret", { exact: true }).fill("wrong");
@@ -224,6 +240,27 @@ async function main(): Promise<void> {
         assert.match(title ?? "", / UTC$/, "UTC on hover");
       }
       await shot(a, "04-blotter");
+    });
+
+    await step("a dropped connection resumes without losing events", async () => {
+      await a.getByRole("link", { name: "Market", exact: true }).click();
+      const bestBid = a.getByRole("cell", { name: "Best bid " + bond });
+      await ctxA.setOffline(true);
+      await a.getByRole("status", { name: /Stream (reconnecting|connecting)/ }).waitFor();
+      // While A is away, B bids: A must see it after the reconnect.
+      await openInstrument(b, bond);
+      await b.getByRole("radio", { name: "Buy (bid)" }).click();
+      await b.getByLabel("Clean price (%)", { exact: true }).fill("97.125");
+      await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
+      await b.getByRole("button", { name: "Place bid" }).click();
+      await b.getByText("Bid placed").last().waitFor();
+      await ctxA.setOffline(false);
+      await a.getByRole("status", { name: "Stream live" }).waitFor({ timeout: 30_000 });
+      await expectText(bestBid, /^97\.1250$/);
+      await b.getByRole("link", { name: "Blotter", exact: true }).click();
+      await b.getByRole("button", { name: `Cancel Buy 1,000,000 ${bond} at 97.1250` }).click();
+      await b.getByText("Offer cancelled").last().waitFor();
+      await expectText(bestBid, /^–$/);
     });
 
     await step("amend and cancel from the blotter", async () => {

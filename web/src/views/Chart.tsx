@@ -1,4 +1,4 @@
-import { CandlestickSeries, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
+import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { query } from "../api";
 import type { Venue } from "../store";
@@ -26,30 +26,41 @@ export function Chart(props: { venue: Venue; instrumentId: string; marketId: str
   const [interval, setInterval] = useState<(typeof intervals)[number]>("1m");
   const [count, setCount] = useState(0);
 
+  const [ready, setReady] = useState(false);
   useEffect(() => {
-    if (!box.current) return;
-    const chart: IChartApi = createChart(box.current, {
-      height: 220,
-      layout: { background: { color: "#ffffff" }, textColor: "#1d2733", attributionLogo: false },
-      grid: { vertLines: { color: "#eef1f5" }, horzLines: { color: "#eef1f5" } },
-      timeScale: { timeVisible: true, secondsVisible: false },
-      localization: { priceFormatter: (p: number) => p.toFixed(props.precision) },
-      autoSize: true,
-    });
-    series.current = chart.addSeries(CandlestickSeries, {
-      upColor: "#1a7f5a",
-      downColor: "#c0392b",
-      borderVisible: false,
-      wickUpColor: "#1a7f5a",
-      wickDownColor: "#c0392b",
+    // The charting library is the largest part of the screen: it loads
+    // when a chart is first shown, not with the sign-in page.
+    let chart: IChartApi | null = null;
+    let gone = false;
+    void import("lightweight-charts").then(({ createChart, CandlestickSeries }) => {
+      if (gone || !box.current) return;
+      chart = createChart(box.current, {
+        height: 220,
+        layout: { background: { color: "#ffffff" }, textColor: "#1d2733", attributionLogo: false },
+        grid: { vertLines: { color: "#eef1f5" }, horzLines: { color: "#eef1f5" } },
+        timeScale: { timeVisible: true, secondsVisible: false },
+        localization: { priceFormatter: (p: number) => p.toFixed(props.precision) },
+        autoSize: true,
+      });
+      series.current = chart.addSeries(CandlestickSeries, {
+        upColor: "#1a7f5a",
+        downColor: "#c0392b",
+        borderVisible: false,
+        wickUpColor: "#1a7f5a",
+        wickDownColor: "#c0392b",
+      });
+      setReady(true);
     });
     return () => {
-      chart.remove();
+      gone = true;
+      chart?.remove();
       series.current = null;
+      setReady(false);
     };
   }, [props.precision]);
 
   useEffect(() => {
+    if (!ready) return;
     let stale = false;
     const load = async () => {
       try {
@@ -77,7 +88,7 @@ export function Chart(props: { venue: Venue; instrumentId: string; marketId: str
       stale = true;
       v.chart = null;
     };
-  }, [props.instrumentId, props.marketId, interval]);
+  }, [props.instrumentId, props.marketId, interval, ready]);
 
   return (
     <div class="chart">

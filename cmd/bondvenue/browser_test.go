@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+)
+
+// TestBrowser runs the web screen's browser tests (web/e2e/run.ts): the
+// binary serves its demo as a user starts it, and Debian's Chromium,
+// driven by playwright-core, signs in as each role, trades on the book
+// between two firms, runs the RFQ workflow between a requester and two
+// dealers, breaches a risk limit and signs out, on each storage engine.
+// Screenshots of each main view go to $BONDVENUE_SCREENSHOTS/<engine>
+// (default web/e2e/screenshots/<engine>).
+//
+// It needs node, web/node_modules (npm ci --prefix web) and Chromium
+// ($BONDVENUE_TEST_CHROMIUM, default /usr/bin/chromium); without them it
+// is skipped, unless BONDVENUE_TEST_REQUIRE_BROWSER=1.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives a real browser")
+	}
+	web, err := filepath.Abs(filepath.Join("..", "..", "web"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chromium := os.Getenv("BONDVENUE_TEST_CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	_, nodeErr := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(web, "node_modules", "playwright-core"))
+	_, chromeErr := os.Stat(chromium)
+	if nodeErr != nil || modErr != nil || chromeErr != nil {
+		if os.Getenv("BONDVENUE_TEST_REQUIRE_BROWSER") == "1" {
+			t.Fatalf("the browser tests need node (%v), web/node_modules (%v; npm ci --prefix web) and Chromium (%v; apt-get install chromium)",
+				nodeErr, modErr, chromeErr)
+		}
+		t.Skipf("node, web/node_modules or %s missing (npm ci --prefix web; apt-get install chromium)", chromium)
+	}
+	if out, err := exec.Command(filepath.Join(web, "node_modules", ".bin", "tsc"), "-p", filepath.Join(web, "e2e")).CombinedOutput(); err != nil {
+		t.Fatalf("compile web/e2e: %v\n%s", err, out)
+	}
+	shots := os.Getenv("BONDVENUE_SCREENSHOTS")
+	if shots == "" {
+		shots = filepath.Join(web, "e2e", "screenshots")
+	}
+	bin := buildBinary(t)
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
+		p := h.spawn(true)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "run.js"))
+		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
+			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
+			"SCREENSHOTS="+filepath.Join(shots, string(e)))
+		out, err := cmd.CombinedOutput()
+		t.Logf("browser tests on %s:\n%s", e, out)
+		if err != nil {
+			t.Fatalf("browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
+		}
+	})
+}
