@@ -149,6 +149,18 @@ async function main(): Promise<void> {
       await ctx.close();
     });
 
+    await step("the venue operator reads the market", async () => {
+      const [ctx, page] = await newPage(browser);
+      await signIn(page, creds.operator);
+      assert.equal(await text(page, ".role"), "operator");
+      assert.equal(await text(page, ".firm"), "Venue operator");
+      assert.ok((await page.getByRole("table", { name: "Instruments" }).locator("tbody tr").count()) >= 12);
+      await openInstrument(page, bond);
+      await page.getByText("Your role reads the market").waitFor();
+      await signOut(page);
+      await ctx.close();
+    });
+
     await step("admin manages its firm's buckets, providers and users", async () => {
       const [ctx, page] = await newPage(browser);
       await signIn(page, user(0, "ADMIN"));
@@ -341,8 +353,8 @@ async function main(): Promise<void> {
     });
 
     await step("the dealers see the outcome", async () => {
-      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("my quote 101.1000 closed").waitFor();
-      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("my quote 101.2500 rejected").waitFor();
+      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("101.1000 closed").waitFor();
+      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("101.2500 rejected").waitFor();
       await b.getByRole("link", { name: "Blotter", exact: true }).click();
       await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
     });

@@ -81,7 +81,7 @@ function App() {
             </a>
           ))}
         </nav>
-        <div class="who">
+        <div class="me">
           <span class={"status " + v.status} role="status" aria-label={"Stream " + v.status} title="Live stream">
             {v.status}
           </span>

@@ -30,15 +30,16 @@ export function Rfq(props: { venue: Venue; instrumentId?: string }) {
               <tr>
                 <th scope="col">Received</th>
                 <th scope="col">From</th>
-                <th scope="col">Client</th>
+                <th scope="col">Side</th>
                 <th scope="col">Instrument</th>
                 <th scope="col" class="num">Quantity</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Status</th>
+                <th scope="col">My quote</th>
               </tr>
             </thead>
             <tbody>
-              {received.length === 0 && <Empty cols={7}>No requests for quotes.</Empty>}
+              {received.length === 0 && <Empty cols={8}>No requests for quotes.</Empty>}
               {received.slice(0, 50).map((r) => (
                 <Incoming key={r.id} venue={v} r={r} />
               ))}
@@ -261,19 +262,12 @@ function Incoming(props: { venue: Venue; r: Offer }) {
         <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
         <Num>{f.quantity(r.quantity)}</Num>
         <td>{open ? f.countdown(r.valid_until, v.now) : ""}</td>
-        <td>
-          {f.status(r.status)}
-          {myQuote && (
-            <span class="muted">
-              {" "}
-              · my quote {f.price(limitPrice(myQuote), ins?.precision ?? 4)} {f.status(myQuote.status)}
-            </span>
-          )}
-        </td>
+        <td>{f.status(r.status)}</td>
+        <td>{myQuote ? `${f.price(limitPrice(myQuote), ins?.precision ?? 4)} ${f.status(myQuote.status)}` : ""}</td>
       </tr>
       {quoting && (
         <tr class="quote-form">
-          <td colSpan={7}>
+          <td colSpan={8}>
             <form class="row" onSubmit={(e) => e.preventDefault()} aria-label={"Quote " + title}>
               <Field label="Quote price (%)" error={pErr}>
                 <input inputMode="decimal" class="num" aria-label={"Quote price for " + title} value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
