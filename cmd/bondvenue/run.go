@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -207,6 +208,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("serving", "url", baseURL, "engine", database.Engine())
 	fmt.Fprintf(stdout, "bondvenue listening on %s (%s)\n", baseURL, database.Engine())
+	if *demoFlag {
+		fmt.Fprintf(stdout, "trading screen: open %s/ and sign in with a client_id and client_secret from %s\n",
+			baseURL, filepath.Join(db.dataDir, demo.CredentialsFile))
+	}
 
 	select {
 	case err := <-errc:
