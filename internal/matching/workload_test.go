@@ -1,0 +1,337 @@
+package matching
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/quagmt/udecimal"
+)
+
+// The book workloads W1–W4 of issue 15. Each is a fixed command stream
+// drawn from a fixed seed, generated in plain integers (wop) so the same
+// stream can be replayed against another order book for comparison (see
+// docs/decisions.md, "The order book: slabs and handles"). Prices are in
+// ticks of 0.01 around a mid of 100.00, quantities in whole units of
+// nominal. Bids come from participants p0 and p1 and asks from p2 and p3,
+// all eligible with each other, so no order ever meets its own firm and
+// every book that matches on price and time makes the same trades. Order
+// ids are UUIDs made from the order's number, as the venue's are.
+//
+//   - W1: 1 000 000 limit orders, bid or ask at random, priced at the mid
+//     minus (bids) or plus (asks) a uniform offset of -100 to +309 ticks;
+//     quantity 1 000 when the offset is negative (a marketable order),
+//     else 1 000 to 10 000 in steps of 1 000. 22.9 % of them cross and
+//     trade; 717 132 are left resting.
+//   - W2: 1 000 000 commands, 70 % adds of non-crossing limit orders
+//     (1 to 50 ticks off the mid on their side), 30 % cancels of an order
+//     picked at random among the 64 most recently added that still rest.
+//   - W3: a book of 100 000 non-crossing resting orders (untimed), then
+//     1 000 000 commands alternating an add of a non-crossing order and a
+//     cancel of the oldest resting order.
+//   - W4: a book of 100 levels a side, each of 10 orders of 1 000 to
+//     10 000 (untimed); then 10 000 sweeps, each a limit order on a random
+//     side that takes exactly the best k levels of the other side (k
+//     uniform in 1–20: its price is the k-th level's, its quantity their
+//     sum), followed by the 10·k adds that put those levels back.
+//
+// Each benchmark op replays the whole workload on a new book (the book's
+// construction and the workload's orders are made outside the timer),
+// reports ns and allocations per command, and ends by checking the
+// checksum of the final book (bookChecksum) against the value recorded
+// below, so a change of behaviour cannot pass as a speed-up.
+
+// wop is one command of a workload.
+type wop struct {
+	cancel bool
+	side   Side
+	price  int64 // ticks of 0.01
+	qty    int64 // whole units
+	id     int   // order number; a cancel names the order to cancel
+}
+
+// workload is a generated command stream: setup is applied untimed, ops
+// timed.
+type workload struct {
+	name       string
+	setup, ops []wop
+	checksum   uint64 // bookChecksum of the final book
+}
+
+const wMid = 10_000 // 100.00 in ticks
+
+// Checksums of the final books, recorded from the book that passes the
+// model test. A change of matching behaviour changes them.
+const (
+	w1Checksum = 0xdc2c214e352ae31d
+	w2Checksum = 0xf68b58f617f414a3
+	w3Checksum = 0xc2b65c96bd58f288
+	w4Checksum = 0x5a79d64a94df5a62
+)
+
+func w1() workload {
+	rng := rand.New(rand.NewPCG(15, 1))
+	w := workload{name: "W1", checksum: w1Checksum}
+	for i := range 1_000_000 {
+		s := Side(1 + rng.IntN(2))
+		off := int64(rng.IntN(410)) - 100
+		p := int64(wMid) - off
+		if s == Ask {
+			p = wMid + off
+		}
+		q := int64(1+rng.IntN(10)) * 1000
+		if off < 0 {
+			q = 1000 // marketable orders are small
+		}
+		w.ops = append(w.ops, wop{side: s, price: p, qty: q, id: i})
+	}
+	return w
+}
+
+// quiet returns a non-crossing order number id on a random side.
+func quiet(rng *rand.Rand, id int) wop {
+	s := Side(1 + rng.IntN(2))
+	off := int64(1 + rng.IntN(50))
+	p := int64(wMid) - off
+	if s == Ask {
+		p = wMid + off
+	}
+	return wop{side: s, price: p, qty: int64(1+rng.IntN(10)) * 1000, id: id}
+}
+
+func w2() workload {
+	rng := rand.New(rand.NewPCG(15, 2))
+	w := workload{name: "W2", checksum: w2Checksum}
+	var recent []int // resting orders, most recent last
+	next := 0
+	for range 1_000_000 {
+		if len(recent) == 0 || rng.IntN(10) < 7 {
+			w.ops = append(w.ops, quiet(rng, next))
+			recent = append(recent, next)
+			next++
+			continue
+		}
+		k := len(recent) - 1 - rng.IntN(min(64, len(recent)))
+		w.ops = append(w.ops, wop{cancel: true, id: recent[k]})
+		recent = append(recent[:k], recent[k+1:]...)
+	}
+	return w
+}
+
+func w3() workload {
+	rng := rand.New(rand.NewPCG(15, 3))
+	w := workload{name: "W3", checksum: w3Checksum}
+	next := 0
+	for range 100_000 {
+		w.setup = append(w.setup, quiet(rng, next))
+		next++
+	}
+	oldest := 0
+	for range 500_000 {
+		w.ops = append(w.ops, quiet(rng, next), wop{cancel: true, id: oldest})
+		next++
+		oldest++
+	}
+	return w
+}
+
+func w4() workload {
+	const levels, perLevel = 100, 10
+	rng := rand.New(rand.NewPCG(15, 4))
+	w := workload{name: "W4", checksum: w4Checksum}
+	next := 0
+	level := func(dst []wop, s Side, k int) []wop {
+		p := int64(wMid - 1 - k)
+		if s == Ask {
+			p = int64(wMid + 1 + k)
+		}
+		for j := range perLevel {
+			dst = append(dst, wop{side: s, price: p, qty: int64(j+1) * 1000, id: next})
+			next++
+		}
+		return dst
+	}
+	for k := range levels {
+		w.setup = level(level(w.setup, Bid, k), Ask, k)
+	}
+	for range 10_000 {
+		s := Side(1 + rng.IntN(2))
+		k := 1 + rng.IntN(20)
+		// The sweep takes levels 0..k-1 of the other side: 55 000 each.
+		p := int64(wMid + k)
+		if s == Ask {
+			p = int64(wMid - k)
+		}
+		w.ops = append(w.ops, wop{side: s, price: p, qty: int64(k) * 55_000, id: next})
+		next++
+		for lv := range k {
+			w.ops = level(w.ops, s.Opposite(), lv)
+		}
+	}
+	return w
+}
+
+// wID returns the order id of order number n, a version 7 UUID.
+func wID(n int) string {
+	return fmt.Sprintf("0190d4a0-%04x-7000-8000-%012x", n>>48, n&(1<<48-1))
+}
+
+var wParticipants = [...]string{
+	"0190d4a0-0000-7000-8000-0000000000a0", "0190d4a0-0000-7000-8000-0000000000a1",
+	"0190d4a0-0000-7000-8000-0000000000a2", "0190d4a0-0000-7000-8000-0000000000a3",
+}
+
+// wOrder returns the book order of an add.
+func wOrder(op wop) Order {
+	p := op.id % 2
+	if op.side == Ask {
+		p += 2
+	}
+	return Order{ID: wID(op.id), Participant: wParticipants[p], User: wParticipants[p], Side: op.side,
+		Price: udecimal.MustFromInt64(op.price, 2), Quantity: udecimal.MustFromInt64(op.qty, 0)}
+}
+
+// wEligible is the venue's kind of eligibility: a map lookup.
+func wEligible() func(a, b string) bool {
+	ok := map[[2]string]bool{}
+	for _, a := range wParticipants {
+		for _, b := range wParticipants {
+			ok[[2]string{a, b}] = a != b
+		}
+	}
+	return func(a, b string) bool { return ok[[2]string{a, b}] }
+}
+
+// cmd is a workload command ready for the book.
+type cmd struct {
+	cancel bool
+	id     string
+	o      Order
+}
+
+func commands(ops []wop) []cmd {
+	out := make([]cmd, len(ops))
+	for i, op := range ops {
+		if op.cancel {
+			out[i] = cmd{cancel: true, id: wID(op.id)}
+		} else {
+			out[i] = cmd{o: wOrder(op)}
+		}
+	}
+	return out
+}
+
+// replay applies cmds to bk; it counts the adds that traded.
+func replay(tb testing.TB, bk *Book, cmds []cmd, fills []Fill) (crossed int) {
+	for i := range cmds {
+		c := &cmds[i]
+		if c.cancel {
+			if _, err := bk.Cancel(c.id); err != nil {
+				tb.Fatal(err)
+			}
+			continue
+		}
+		r, err := bk.AddInto(c.o, fills[:0])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(r.Fills) > 0 {
+			crossed++
+		}
+	}
+	return crossed
+}
+
+// bookChecksum is FNV-1a over every resting order of bk, bids then asks,
+// each in priority order: side, price, remaining quantity, id, sequence
+// number.
+func bookChecksum(bk *Book) uint64 {
+	h := fnv.New64a()
+	var buf []byte
+	for _, s := range []Side{Bid, Ask} {
+		for o := range bk.Orders(s) {
+			buf = append(buf[:0], byte(s))
+			buf = append(buf, o.Price.String()...)
+			buf = append(buf, '/')
+			buf = append(buf, o.Remaining().String()...)
+			buf = append(buf, '/')
+			buf = append(buf, o.ID...)
+			buf = strconv.AppendUint(append(buf, '/'), o.Seq, 10)
+			h.Write(buf)
+		}
+	}
+	return h.Sum64()
+}
+
+func benchWorkload(b *testing.B, w workload) {
+	setup, ops := commands(w.setup), commands(w.ops)
+	fills := make([]Fill, 0, 256)
+	var crossed int
+	var bk *Book
+	var ms runtime.MemStats
+	var mallocs uint64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		bk = New(Config{Eligible: wEligible()})
+		replay(b, bk, setup, fills)
+		runtime.ReadMemStats(&ms)
+		mallocs -= ms.Mallocs
+		b.StartTimer()
+		crossed = replay(b, bk, ops, fills)
+		b.StopTimer()
+		runtime.ReadMemStats(&ms)
+		mallocs += ms.Mallocs
+		b.StartTimer()
+	}
+	b.StopTimer()
+	n := float64(b.N) * float64(len(ops))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/cmd")
+	b.ReportMetric(float64(mallocs)/n, "allocs/cmd")
+	b.ReportMetric(float64(crossed)/float64(len(ops)), "crossed/cmd")
+	b.ReportMetric(float64(bk.Len()), "resting")
+	if got := bookChecksum(bk); got != w.checksum {
+		b.Fatalf("%s: final book checksum %#x, want %#x", w.name, got, w.checksum)
+	}
+}
+
+// BenchmarkW1 is workload W1: 1 M limit orders, ~23 % crossing, ~750 k
+// left resting.
+func BenchmarkW1(b *testing.B) { benchWorkload(b, w1()) }
+
+// BenchmarkW2 is workload W2: 70 % adds, 30 % cancels of recent orders.
+func BenchmarkW2(b *testing.B) { benchWorkload(b, w2()) }
+
+// BenchmarkW3 is workload W3: 100 k resting, then add one / cancel the
+// oldest.
+func BenchmarkW3(b *testing.B) { benchWorkload(b, w3()) }
+
+// BenchmarkW4 is workload W4: sweeps of 1–20 levels and their
+// replenishment.
+func BenchmarkW4(b *testing.B) { benchWorkload(b, w4()) }
+
+// TestWorkloads replays W1–W4 once and checks their final books against
+// the recorded checksums, so that the benchmarks measure the behaviour the
+// model test checks.
+func TestWorkloads(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("replays 3.6 M commands")
+	}
+	for _, w := range []workload{w1(), w2(), w3(), w4()} {
+		t.Run(w.name, func(t *testing.T) {
+			bk := New(Config{Eligible: wEligible()})
+			fills := make([]Fill, 0, 256)
+			replay(t, bk, commands(w.setup), fills)
+			crossed := replay(t, bk, commands(w.ops), fills)
+			got := bookChecksum(bk)
+			t.Logf("%s: %d commands, %d crossed, %d resting, checksum %#x", w.name, len(w.ops), crossed, bk.Len(), got)
+			if got != w.checksum {
+				t.Errorf("%s: final book checksum %#x, want %#x", w.name, got, w.checksum)
+			}
+		})
+	}
+}
