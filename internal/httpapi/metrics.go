@@ -52,7 +52,9 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_takeovers_total", Help: "Times this instance became the leader after standing by (failovers it took).",
 		}, func() float64 { return float64(eng.Takeovers()) }))
-	_ = reg.Register(collectors.NewGoCollector())
+	for _, c := range runtimeCollectors() {
+		_ = reg.Register(c)
+	}
 	_ = reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -1,0 +1,107 @@
+// Package gcstats reads the garbage collector's cycles and stop-the-world
+// pauses from runtime/metrics, for /metrics and for the load command, which
+// reports the pauses of its measured window.
+//
+// The runtime keeps its pauses in a histogram whose buckets are a quarter
+// of a power of two wide (ranges such as 4.29–5.37 ms), not as a list, so a
+// pause is known to within its bucket. Every figure here is the upper
+// bound of a bucket: the true value is at most that and more than the
+// bucket's lower bound, which is up to a fifth below it.
+package gcstats
+
+import (
+	"math"
+	"runtime/metrics"
+	"time"
+)
+
+// The runtime/metrics names read.
+const (
+	pausesMetric = "/sched/pauses/total/gc:seconds"
+	cyclesMetric = "/gc/cycles/total:gc-cycles"
+)
+
+// A Snapshot is the collector's counts since the process started, or,
+// from Since, over a window.
+type Snapshot struct {
+	// Cycles is the number of completed collection cycles.
+	Cycles uint64
+	// counts[i] is the number of pauses in [buckets[i], buckets[i+1]).
+	counts  []uint64
+	buckets []float64
+}
+
+// Read returns the counts now.
+func Read() Snapshot {
+	s := []metrics.Sample{{Name: pausesMetric}, {Name: cyclesMetric}}
+	metrics.Read(s)
+	var out Snapshot
+	if s[0].Value.Kind() == metrics.KindFloat64Histogram {
+		h := s[0].Value.Float64Histogram()
+		out.counts, out.buckets = h.Counts, h.Buckets
+	}
+	if s[1].Value.Kind() == metrics.KindUint64 {
+		out.Cycles = s[1].Value.Uint64()
+	}
+	return out
+}
+
+// Since returns the cycles and pauses between an earlier snapshot and s.
+func (s Snapshot) Since(earlier Snapshot) Snapshot {
+	out := Snapshot{Cycles: s.Cycles - earlier.Cycles, buckets: s.buckets, counts: make([]uint64, len(s.counts))}
+	for i, n := range s.counts {
+		if i < len(earlier.counts) {
+			n -= earlier.counts[i]
+		}
+		out.counts[i] = n
+	}
+	return out
+}
+
+// Pauses is the number of stop-the-world pauses (a cycle has two).
+func (s Snapshot) Pauses() uint64 {
+	var n uint64
+	for _, c := range s.counts {
+		n += c
+	}
+	return n
+}
+
+// Max is the longest pause: the upper bound of the highest bucket that
+// holds one (0 if there was none).
+func (s Snapshot) Max() time.Duration {
+	for i := len(s.counts) - 1; i >= 0; i-- {
+		if s.counts[i] > 0 {
+			return s.bound(i)
+		}
+	}
+	return 0
+}
+
+// Quantile is the q-quantile of the pauses (nearest rank): the upper bound
+// of the bucket that holds it (0 if there was no pause).
+func (s Snapshot) Quantile(q float64) time.Duration {
+	total := s.Pauses()
+	if total == 0 {
+		return 0
+	}
+	rank := uint64(math.Ceil(q * float64(total)))
+	rank = min(max(rank, 1), total)
+	var seen uint64
+	for i, c := range s.counts {
+		if seen += c; seen >= rank {
+			return s.bound(i)
+		}
+	}
+	return s.Max()
+}
+
+// bound is the upper bound of bucket i, or its lower bound for the last,
+// unbounded bucket.
+func (s Snapshot) bound(i int) time.Duration {
+	b := s.buckets[i+1]
+	if math.IsInf(b, 1) {
+		b = s.buckets[i]
+	}
+	return time.Duration(b * float64(time.Second))
+}
