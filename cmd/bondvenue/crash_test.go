@@ -220,7 +220,10 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "BONDVENUE_TOKEN_TTL=2h", "BONDVENUE_RATE_LIMIT=1000000", "BONDVENUE_LOG_LEVEL=warn")
+	// The harness's load is meant to reach the sequencer: the per-credential
+	// rate limit and the queue budget (admission control, tested on its own
+	// in internal/trading) are lifted.
+	cmd.Env = append(cmd.Env, "BONDVENUE_TOKEN_TTL=2h", "BONDVENUE_RATE_LIMIT=1000000", "BONDVENUE_QUEUE_BUDGET=0", "BONDVENUE_LOG_LEVEL=warn")
 	p := &proc{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
 	if err := cmd.Start(); err != nil {

@@ -17,6 +17,7 @@ type metrics struct {
 // engineStats is where the sequencer's counters come from.
 type engineStats interface {
 	EngineStats() trading.EngineStats
+	AdmissionStats() trading.AdmissionStats
 	Role() string
 	Takeovers() int64
 }
@@ -49,6 +50,16 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 			}
 			return 0
 		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bondvenue_engine_queue_length", Help: "Commands waiting for the sequencer, both lanes.",
+		}, func() float64 { return float64(eng.AdmissionStats().Queued) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bondvenue_engine_queue_budget_seconds", Help: "How long an ordinary command may wait for the sequencer before it is refused as busy (0: no bound).",
+		}, func() float64 { return eng.AdmissionStats().Budget.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bondvenue_engine_command_cost_seconds", Help: "The sequencer's recent time per command (moving average), on which the expected queue wait is based.",
+		}, func() float64 { return eng.AdmissionStats().CostPerCommand.Seconds() }),
+		refusals(eng),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_takeovers_total", Help: "Times this instance became the leader after standing by (failovers it took).",
 		}, func() float64 { return float64(eng.Takeovers()) }))
@@ -58,6 +69,31 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 	_ = reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
+
+// refusals is bondvenue_engine_refused_total by reason.
+func refusals(eng engineStats) prometheus.Collector {
+	desc := prometheus.NewDesc("bondvenue_engine_refused_total",
+		"Commands refused as busy before they were applied, by reason: expected (the expected queue wait exceeded the budget), waited (it waited past the budget), full (the queue was full).",
+		[]string{"reason"}, nil)
+	return collectorFunc{desc: desc, collect: func(ch chan<- prometheus.Metric) {
+		a := eng.AdmissionStats()
+		for _, r := range []struct {
+			name string
+			n    int64
+		}{{"expected", a.Expected}, {"waited", a.Waited}, {"full", a.Full}} {
+			ch <- prometheus.MustNewConstMetric(desc, prometheus.CounterValue, float64(r.n), r.name)
+		}
+	}}
+}
+
+// collectorFunc is a collector of one metric family computed on scrape.
+type collectorFunc struct {
+	desc    *prometheus.Desc
+	collect func(chan<- prometheus.Metric)
+}
+
+func (c collectorFunc) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+func (c collectorFunc) Collect(ch chan<- prometheus.Metric) { c.collect(ch) }
 
 func (m *metrics) observe(method, route string, status int, elapsed time.Duration) {
 	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()

@@ -53,6 +53,9 @@ type command struct {
 	// refusal is the answer of a command that returned an error, sent
 	// after its batch commits.
 	refusal result
+	// queued is when the command entered the ordinary lane (zero in the
+	// priority lane): admission refuses it if it waits past the budget.
+	queued time.Time
 }
 
 type result struct {
@@ -65,7 +68,8 @@ type engine struct {
 	db   *store.DB
 	log  *slog.Logger
 	now  func() time.Time
-	in   chan *command
+	in   chan *command // the ordinary lane (admission.go)
+	pri  chan *command // the priority lane, drained first
 	quit chan struct{}
 	done chan struct{}
 	st   *state
@@ -84,11 +88,17 @@ type engine struct {
 	batches, commands, batchNanos atomic.Int64
 	// watched is closed when watchReference has returned.
 	watched chan struct{}
+	// budget bounds an ordinary command's wait in the queue (0: no bound);
+	// cost is the moving average of the sequencer's nanoseconds per
+	// command; refused counts refusals by reason (admission.go).
+	budget  time.Duration
+	cost    atomic.Int64
+	refused [refusalKinds]atomic.Int64
 }
 
-func newEngine(db *store.DB, log *slog.Logger, now func() time.Time) *engine {
-	return &engine{db: db, log: log, now: now, in: make(chan *command, 1024), quit: make(chan struct{}),
-		done: make(chan struct{})}
+func newEngine(db *store.DB, log *slog.Logger, now func() time.Time, budget time.Duration) *engine {
+	return &engine{db: db, log: log, now: now, in: make(chan *command, queueCap), pri: make(chan *command, queueCap),
+		quit: make(chan struct{}), done: make(chan struct{}), budget: budget}
 }
 
 // start takes the sequencer lease, rebuilds the state from the database
@@ -192,7 +202,10 @@ func (e *engine) notRunning() error {
 }
 
 // do submits a command and waits for its answer. Once submitted, a command
-// runs to completion even if ctx ends, so its answer is never lost.
+// runs to completion even if ctx ends, so its answer is never lost. A
+// command of an ordinary request may be refused as too late to start
+// (admission.go); one whose ctx is marked withPriority goes in the priority
+// lane.
 func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func(*state, *batch) (any, error)) (any, error) {
 	if e.standby.Load() || !e.running.Load() {
 		return nil, e.notRunning()
@@ -201,12 +214,30 @@ func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func
 	if claim != nil {
 		c.claim, c.hasClaim = *claim, true
 	}
-	select {
-	case e.in <- c:
-	case <-e.done:
-		return nil, errStopped
-	case <-ctx.Done():
-		return nil, &venue.Error{Kind: venue.KindUnavailable, Message: "request cancelled before it reached the engine"}
+	lane := e.pri
+	if !isPriority(ctx) {
+		lane = e.in
+		if e.budget > 0 {
+			if wait := e.expectedWait(); wait > e.budget {
+				return nil, e.busy(refusedEstimate, wait)
+			}
+			c.queued = time.Now()
+			select {
+			case e.in <- c:
+			default:
+				return nil, e.busy(refusedFull, e.expectedWait())
+			}
+			lane = nil // queued
+		}
+	}
+	if lane != nil {
+		select {
+		case lane <- c:
+		case <-e.done:
+			return nil, errStopped
+		case <-ctx.Done():
+			return nil, &venue.Error{Kind: venue.KindUnavailable, Message: "request cancelled before it reached the engine"}
+		}
 	}
 	select {
 	case r := <-c.reply:
@@ -231,33 +262,70 @@ func (e *engine) loop() {
 	for {
 		e.arm(timer)
 		select {
+		case c := <-e.pri:
+			cmds = e.take(append(cmds[:0], c), &last)
+			e.runBatch(cmds)
 		case c := <-e.in:
-			cmds = append(cmds[:0], c)
-		drain:
-			for len(cmds) < maxBatch {
-				select {
-				case c := <-e.in:
-					cmds = append(cmds, c)
-				default:
-					break drain
-				}
-			}
-			if last >= lingerSiblings && len(cmds) < lingerBatch {
-				cmds = e.linger(cmds)
-			}
-			last = len(cmds)
+			cmds = e.take(append(cmds[:0], c), &last)
 			e.runBatch(cmds)
 		case <-timer.C:
 			e.runBatch(nil) // expires what is due
 		case <-e.quit:
 			for {
 				select {
+				case c := <-e.pri:
+					e.runBatch([]*command{c})
 				case c := <-e.in:
 					e.runBatch([]*command{c})
 				default:
 					return
 				}
 			}
+		}
+	}
+}
+
+// take fills a batch begun with cmds: the priority lane first, then the
+// ordinary lane, lingering under load (see commitLinger), and refuses the
+// ordinary commands that waited past the budget.
+func (e *engine) take(cmds []*command, last *int) []*command {
+	e.drain(&cmds)
+	if *last >= lingerSiblings && len(cmds) < lingerBatch {
+		cmds = e.linger(cmds)
+	}
+	*last = len(cmds)
+	if e.budget <= 0 {
+		return cmds
+	}
+	now := time.Now()
+	kept := cmds[:0]
+	for _, c := range cmds {
+		if !c.queued.IsZero() {
+			if wait := now.Sub(c.queued); wait > e.budget {
+				c.reply <- result{err: e.busy(refusedWaited, wait)}
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	return kept
+}
+
+// drain moves what waits in the lanes into the batch, priority first, up
+// to maxBatch.
+func (e *engine) drain(cmds *[]*command) {
+	for len(*cmds) < maxBatch {
+		select {
+		case c := <-e.pri:
+			*cmds = append(*cmds, c)
+			continue
+		default:
+		}
+		select {
+		case c := <-e.in:
+			*cmds = append(*cmds, c)
+		default:
+			return
 		}
 	}
 }
@@ -283,6 +351,8 @@ func (e *engine) linger(cmds []*command) []*command {
 	defer t.Stop()
 	for len(cmds) < lingerBatch {
 		select {
+		case c := <-e.pri:
+			cmds = append(cmds, c)
 		case c := <-e.in:
 			cmds = append(cmds, c)
 		case <-t.C:
@@ -295,9 +365,11 @@ func (e *engine) linger(cmds []*command) []*command {
 func (e *engine) runBatch(cmds []*command) {
 	start, n := time.Now(), len(cmds)
 	defer func() {
+		elapsed := time.Since(start)
 		e.batches.Add(1)
 		e.commands.Add(int64(n))
-		e.batchNanos.Add(int64(time.Since(start)))
+		e.batchNanos.Add(int64(elapsed))
+		e.observe(elapsed, n)
 	}()
 	b := &batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}
 	e.st.now = b.now
@@ -404,7 +476,7 @@ func (e *engine) recover() {
 // refresh reloads reference data (markets, instruments, limits,
 // counterparties) inside the sequencer, after an operator changed them.
 func (e *engine) refresh(ctx context.Context) error {
-	_, err := e.do(ctx, nil, func(st *state, b *batch) (any, error) {
+	_, err := e.do(withPriority(ctx), nil, func(st *state, b *batch) (any, error) {
 		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := e.db.SequencerTx(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) }); err != nil {

@@ -402,7 +402,7 @@ func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth 
 	if !e.running.Load() {
 		return nil, false, nil
 	}
-	v, err := e.do(ctx, nil, func(st *state, b *batch) (any, error) {
+	v, err := e.do(withPriority(ctx), nil, func(st *state, b *batch) (any, error) {
 		out := []store.BookEntry{}
 		add := func(o *venue.Offer) {
 			out = append(out, store.BookEntry{OfferID: o.ID, InstrumentID: o.InstrumentID, MarketID: o.MarketID,

@@ -673,7 +673,8 @@ func (s *Service) CancelOrder(ctx context.Context, p venue.Principal, id, client
 	if err := v.Err(); err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.cancelOffer(b, p, id, clientOrderID) })
+	// A cancel takes the priority lane: it is never refused as late.
+	res, err := s.submit(withPriority(ctx), func(st *state, b *batch) (OfferResult, error) { return st.cancelOffer(b, p, id, clientOrderID) })
 	if err != nil {
 		return OfferView{}, fmt.Errorf("delete offer: %w", s.engineErr(ctx, p, id, err))
 	}

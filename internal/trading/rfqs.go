@@ -132,7 +132,7 @@ func (s *Service) CancelRFQ(ctx context.Context, p venue.Principal, id string) (
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.cancelRFQ(b, p, id) })
+	res, err := s.submit(withPriority(ctx), func(st *state, b *batch) (OfferResult, error) { return st.cancelRFQ(b, p, id) })
 	if err != nil {
 		return OfferView{}, fmt.Errorf("cancel rfq: %w", s.engineErr(ctx, p, id, err))
 	}
@@ -144,7 +144,7 @@ func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) 
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.declineRFQ(b, p, id) })
+	res, err := s.submit(withPriority(ctx), func(st *state, b *batch) (OfferResult, error) { return st.declineRFQ(b, p, id) })
 	if err != nil {
 		if errors.Is(err, venue.ErrNotFound) {
 			err = s.engineErr(ctx, p, id, errNotOpen)

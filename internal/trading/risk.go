@@ -127,7 +127,7 @@ func (s *Service) RiskLimits(ctx context.Context, p venue.Principal) ([]venue.Ri
 	}
 	// Use is the engine's: the open offer and quote quantity it counts,
 	// for the caller's firm and the caller itself.
-	v, err := s.do(ctx, func(st *state, b *batch) (any, error) {
+	v, err := s.do(withPriority(ctx), func(st *state, b *batch) (any, error) {
 		used := map[string]udecimal.Decimal{}
 		for _, k := range riskKinds {
 			used[k.name] = st.use(k, p.ParticipantID, p.UserID)

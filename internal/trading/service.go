@@ -40,6 +40,11 @@ type Config struct {
 	// CampaignInterval is how often a standby tries for the leadership
 	// (default DefaultCampaignInterval).
 	CampaignInterval time.Duration
+	// QueueBudget bounds how long a new offer, amendment, RFQ, quote or
+	// accept may wait for the sequencer before it is refused as busy (0 or
+	// negative: never refused; the serve command's default is
+	// DefaultQueueBudget). See admission.go.
+	QueueBudget time.Duration
 }
 
 // Service is the venue's application layer. A Service bound to an
@@ -98,7 +103,7 @@ func New(db *store.DB, cfg Config) *Service {
 		s.log = slog.Default()
 	}
 	s.dummyHash, _ = s.hasher.Hash(auth.NewSecret())
-	s.eng = newEngine(db, s.log, s.now)
+	s.eng = newEngine(db, s.log, s.now, max(cfg.QueueBudget, 0))
 	s.feedBuffer = cfg.FeedBuffer
 	if s.feedBuffer <= 0 {
 		s.feedBuffer = DefaultFeedBuffer

@@ -1,0 +1,26 @@
+package trading
+
+import (
+	"context"
+	"time"
+)
+
+// HoldSequencer makes the sequencer wait inside a priority command until
+// release is called, so tests can queue work behind it. It returns once
+// the sequencer is held.
+func (s *Service) HoldSequencer() (release func()) {
+	held, rel := make(chan struct{}), make(chan struct{})
+	go func() {
+		_, _ = s.eng.do(withPriority(context.Background()), nil, func(*state, *batch) (any, error) {
+			close(held)
+			<-rel
+			return nil, nil
+		})
+	}()
+	<-held
+	return func() { close(rel) }
+}
+
+// SetCommandCost sets the sequencer's moving average of time per command,
+// on which admission bases the expected wait.
+func (s *Service) SetCommandCost(d time.Duration) { s.eng.cost.Store(int64(d)) }
