@@ -1,10 +1,8 @@
 package matching
 
 import (
-	"cmp"
 	"fmt"
 	"iter"
-	"math"
 	"slices"
 
 	"github.com/quagmt/udecimal"
@@ -20,52 +18,101 @@ type Config struct {
 	// counterparties of each other. The book calls it with distinct
 	// participants only (it never matches a participant with itself) and
 	// expects the answer not to depend on the order of a and b. Nil means
-	// every two distinct participants are eligible.
+	// every two distinct participants are eligible. It is asked at match
+	// time, at most once per resting participant and incoming order, so a
+	// change of relations applies from the next command on.
 	Eligible func(a, b string) bool
 }
 
 // Book is the order book of one instrument in one market. The zero value
 // is not usable; call New. A Book is not safe for concurrent use.
+//
+// The book is laid out for the garbage collector to have next to nothing
+// to scan however many orders rest (docs/decisions.md, "The order book:
+// slabs and handles"): resting orders live in a slab of pointer-free slots
+// addressed by integer handles, queued through handles, with prices and
+// quantities as 128-bit fixed-point integers (fixed); ids in the canonical
+// UUID form are kept as their 16 bytes and indexed by them; participants
+// and users are interned to integers.
 type Book struct {
 	allOrNone bool
 	eligible  func(a, b string) bool
 
 	bids, asks side
-	index      map[string]*node
 	seq        uint64
+	count      int
 
-	freeNodes  *node    // free list linked through next
-	freeLevels []*level // released levels, reused
-	fills      []Fill   // scratch for Add and Amend
-	takes      []*node  // scratch for all-or-none candidates
+	slots  [][]slot // chunks of slotChunk slots; handle h is slots[h>>slotBits][h&slotMask]
+	nslots uint32   // handles handed out, the unused handle 0 included
+	free   uint32   // free slots, linked through next; 0 when none
+
+	levels     []level  // by level handle; handle 0 unused
+	freeLevels []uint32 // released level handles
+
+	uuids map[[16]byte]uint32 // slot of each resting order whose id is a UUID
+	named map[string]uint32   // slot of each resting order with another id
+	shown map[uint32]string   // id of a slot with shown set: every named id, and UUIDs already returned
+
+	owners    []owner              // interned (participant, user) pairs
+	ownerIx   map[[2]string]uint32 // owner number of each pair
+	parts     map[string]uint32    // participant → participant number
+	lastOwner uint32               // the last owner interned, tried first
+
+	fills []Fill   // scratch for Add and Amend
+	takes []uint32 // scratch for all-or-none candidates
+}
+
+// slot is one resting order: no pointers, so a slab of them is not
+// scanned by the collector.
+type slot struct {
+	rem, filled fixed // open and traded quantity; the order's quantity is their sum
+	seq         uint64
+	key         [16]byte // the id's bytes when uuid
+	prev, next  uint32   // neighbours in the level's queue (next also links the free list)
+	level       uint32
+	owner       uint32
+	side        Side
+	uuid        bool // the id is the UUID in key, else it is in Book.shown
+	shown       bool // the id string is in Book.shown
+}
+
+const (
+	slotBits  = 12
+	slotChunk = 1 << slotBits // slots allocated at once
+	slotMask  = slotChunk - 1
+)
+
+// level is the FIFO queue of the orders resting at one price.
+type level struct {
+	price      fixed
+	head, tail uint32 // slot handles, 0 when empty
 }
 
 // side is one side of the book: its price levels sorted from worst to best
 // price, so the best level is last and taking or adding at the top of the
 // book moves nothing.
 type side struct {
-	levels []*level
+	levels []pricedLevel
 	bid    bool
 }
 
-// level is the FIFO queue of the orders resting at one price.
-type level struct {
-	price      udecimal.Decimal
-	key        int64 // priceKey(price)
-	head, tail *node
+// pricedLevel is a level handle with its price, so searching a side reads
+// one array.
+type pricedLevel struct {
+	price fixed
+	lv    uint32
 }
 
-// node is one resting order in its level's queue.
-type node struct {
-	o          Order
-	rem        udecimal.Decimal // o.Quantity - o.Filled, kept to save a subtraction per visit
-	lvl        *level
-	prev, next *node
+// owner is an interned (participant, user) pair.
+type owner struct {
+	participant, user string
+	part              uint32 // participant number: equal numbers, same participant
 }
 
-// nodeChunk is how many nodes are allocated at once when the free list is
-// empty.
-const nodeChunk = 128
+// depthCached is how many orders a side's AppendDepth and Orders keep the
+// id strings of, so that reading the top of the book over and over does
+// not allocate; deeper UUID ids are formatted afresh each time.
+const depthCached = 64
 
 // New returns an empty book with the rules in cfg.
 func New(cfg Config) *Book {
@@ -73,12 +120,18 @@ func New(cfg Config) *Book {
 		allOrNone: cfg.AllOrNone,
 		eligible:  cfg.Eligible,
 		bids:      side{bid: true},
-		index:     make(map[string]*node),
+		nslots:    1,
+		levels:    make([]level, 1),
+		uuids:     make(map[[16]byte]uint32),
+		named:     make(map[string]uint32),
+		shown:     make(map[uint32]string),
+		ownerIx:   make(map[[2]string]uint32),
+		parts:     make(map[string]uint32),
 	}
 }
 
 // Len returns the number of resting orders.
-func (b *Book) Len() int { return len(b.index) }
+func (b *Book) Len() int { return b.count }
 
 // Seq returns the last sequence number the book assigned (or restored), 0
 // for a new book.
@@ -86,11 +139,11 @@ func (b *Book) Seq() uint64 { return b.seq }
 
 // Get returns the resting order with that id, if any.
 func (b *Book) Get(id string) (Order, bool) {
-	n, ok := b.index[id]
+	h, ok := b.lookup(id)
 	if !ok {
 		return Order{}, false
 	}
-	return n.o, true
+	return b.order(b.slot(h), id), true
 }
 
 // Best returns the best price on side s (highest bid or lowest ask),
@@ -100,25 +153,28 @@ func (b *Book) Best(s Side) (price udecimal.Decimal, ok bool) {
 	if sd == nil || len(sd.levels) == 0 {
 		return udecimal.Zero, false
 	}
-	return sd.levels[len(sd.levels)-1].price, true
+	return sd.levels[len(sd.levels)-1].price.decimal(), true
 }
 
 // AppendDepth appends to dst up to n resting orders of side s in priority
 // order (best price first, then time) and returns the extended slice; n <= 0
-// means all. It does not allocate when dst has room.
+// means all. It does not allocate when dst has room, apart from the ids of
+// orders deeper than the first few dozen, which are made afresh.
 func (b *Book) AppendDepth(dst []Order, s Side, n int) []Order {
 	sd := b.side(s)
 	if sd == nil {
 		return dst
 	}
-	count := 0
+	rank := 0
 	for i := len(sd.levels) - 1; i >= 0; i-- {
-		for nd := sd.levels[i].head; nd != nil; nd = nd.next {
-			if n > 0 && count == n {
+		for h := b.levels[sd.levels[i].lv].head; h != 0; {
+			if n > 0 && rank == n {
 				return dst
 			}
-			dst = append(dst, nd.o)
-			count++
+			sl := b.slot(h)
+			dst = append(dst, b.order(sl, b.idString(h, sl, rank < depthCached)))
+			rank++
+			h = sl.next
 		}
 	}
 	return dst
@@ -133,11 +189,15 @@ func (b *Book) Orders(s Side) iter.Seq[Order] {
 		if sd == nil {
 			return
 		}
+		rank := 0
 		for i := len(sd.levels) - 1; i >= 0; i-- {
-			for nd := sd.levels[i].head; nd != nil; nd = nd.next {
-				if !yield(nd.o) {
+			for h := b.levels[sd.levels[i].lv].head; h != 0; {
+				sl := b.slot(h)
+				if !yield(b.order(sl, b.idString(h, sl, rank < depthCached))) {
 					return
 				}
+				rank++
+				h = sl.next
 			}
 		}
 	}
@@ -156,30 +216,35 @@ func (b *Book) Add(o Order) (Result, error) {
 
 // AddInto is Add appending the fills to dst: Result.Fills is dst extended
 // with this command's fills (dst itself when nothing traded). With room in
-// dst it allocates nothing in a steady state; a growing book allocates
-// resting-order nodes a block at a time and grows its id index.
+// dst an order that rests allocates nothing in a steady state (a growing
+// book allocates slots a block at a time and grows its id index); a fill
+// allocates the resting order's id string the first time it is returned.
 func (b *Book) AddInto(o Order, dst []Fill) (r Result, err error) {
-	if err := b.check("add", &o); err != nil {
+	var in incoming
+	if err := b.check("add", &o, &in); err != nil {
 		return Result{Fills: dst}, err
 	}
-	if _, dup := b.index[o.ID]; dup {
+	key, isUUID := parseUUID(o.ID)
+	if b.has(o.ID, key, isUUID) {
 		return Result{Fills: dst}, fmt.Errorf("add order %s: %w", o.ID, ErrDuplicateID)
 	}
 	b.seq++
 	o.Seq = b.seq
 	r.Order = o
-	b.enter(&r, dst)
+	in.o = &r.Order
+	in.key, in.uuid = key, isUUID
+	b.enter(&r, &in, dst)
 	return r, nil
 }
 
 // Cancel removes a resting order and returns its final state.
 func (b *Book) Cancel(id string) (Order, error) {
-	n, ok := b.index[id]
+	h, ok := b.lookup(id)
 	if !ok {
 		return Order{}, fmt.Errorf("cancel order %s: %w", id, ErrNotFound)
 	}
-	o := n.o
-	b.remove(n)
+	o := b.order(b.slot(h), id)
+	b.remove(h)
 	return o, nil
 }
 
@@ -200,7 +265,7 @@ func (b *Book) Amend(id string, price, quantity udecimal.Decimal) (Result, error
 
 // AmendInto is Amend appending the fills to dst, as AddInto does.
 func (b *Book) AmendInto(id string, price, quantity udecimal.Decimal, dst []Fill) (r Result, err error) {
-	n, ok := b.index[id]
+	h, ok := b.lookup(id)
 	if !ok {
 		return Result{Fills: dst}, fmt.Errorf("amend order %s: %w", id, ErrNotFound)
 	}
@@ -210,29 +275,38 @@ func (b *Book) AmendInto(id string, price, quantity udecimal.Decimal, dst []Fill
 	case !quantity.IsPos():
 		return Result{Fills: dst}, fmt.Errorf("amend order %s: quantity %s must be positive: %w", id, quantity, ErrInvalid)
 	}
-	qc := quantity.Cmp(n.o.Filled)
+	pf, pok := toFixed(price)
+	qf, qok := toFixed(quantity)
+	switch {
+	case !pok:
+		return Result{Fills: dst}, fmt.Errorf("amend order %s: price %s out of range: %w", id, price, ErrInvalid)
+	case !qok:
+		return Result{Fills: dst}, fmt.Errorf("amend order %s: quantity %s out of range: %w", id, quantity, ErrInvalid)
+	}
+	sl := b.slot(h)
+	qc := qf.cmp(sl.filled)
 	if qc < 0 {
-		return Result{Fills: dst}, fmt.Errorf("amend order %s: quantity %s below filled quantity %s: %w", id, quantity, n.o.Filled, ErrInvalid)
+		return Result{Fills: dst}, fmt.Errorf("amend order %s: quantity %s below filled quantity %s: %w", id, quantity, sl.filled.decimal(), ErrInvalid)
 	}
 	if qc == 0 {
-		o := n.o
+		o := b.order(sl, id)
 		o.Quantity = quantity
-		b.remove(n)
+		b.remove(h)
 		return Result{Order: o, Status: StatusFilled, Fills: dst}, nil
 	}
-	if price.Cmp(n.o.Price) == 0 && quantity.Cmp(n.o.Quantity) <= 0 {
+	if pf == b.levels[sl.level].price && qf.cmp(sl.filled.add(sl.rem)) <= 0 {
 		// Same price, no increase: amend in place, keeping priority.
-		n.o.Quantity = quantity
-		n.rem = quantity.Sub(n.o.Filled)
-		return Result{Order: n.o, Status: StatusResting, Fills: dst}, nil
+		sl.rem = qf.sub(sl.filled)
+		return Result{Order: b.order(sl, id), Status: StatusResting, Fills: dst}, nil
 	}
-	r.Order = n.o
+	r.Order = b.order(sl, id)
 	r.Order.Price = price
 	r.Order.Quantity = quantity
-	b.remove(n)
+	in := incoming{o: &r.Order, price: pf, rem: qf.sub(sl.filled), filled: sl.filled, owner: sl.owner, key: sl.key, uuid: sl.uuid}
+	b.remove(h)
 	b.seq++
 	r.Order.Seq = b.seq
-	b.enter(&r, dst)
+	b.enter(&r, &in, dst)
 	return r, nil
 }
 
@@ -246,13 +320,15 @@ func (b *Book) AmendInto(id string, price, quantity udecimal.Decimal, dst []Fill
 // trusts the caller that the orders were resting: it does not match them,
 // so it does not check that the book is uncrossed.
 func (b *Book) Restore(o Order) error {
-	if err := b.check("restore", &o); err != nil {
+	var in incoming
+	if err := b.check("restore", &o, &in); err != nil {
 		return err
 	}
 	if o.Market {
 		return fmt.Errorf("restore order %s: a market order never rests: %w", o.ID, ErrInvalid)
 	}
-	if _, dup := b.index[o.ID]; dup {
+	key, isUUID := parseUUID(o.ID)
+	if b.has(o.ID, key, isUUID) {
 		return fmt.Errorf("restore order %s: %w", o.ID, ErrDuplicateID)
 	}
 	if o.Seq == 0 {
@@ -261,12 +337,27 @@ func (b *Book) Restore(o Order) error {
 	} else if o.Seq > b.seq {
 		b.seq = o.Seq
 	}
-	b.rest(&o, priceKey(o.Price), o.Quantity.Sub(o.Filled))
+	in.o = &o
+	in.key, in.uuid = key, isUUID
+	in.owner = b.owner(o.Participant, o.User)
+	b.rest(&in)
 	return nil
 }
 
-// check validates an order entering the book by Add or Restore.
-func (b *Book) check(op string, o *Order) error {
+// incoming is an order entering the book (by Add, Amend or Restore) in the
+// book's own terms.
+type incoming struct {
+	o           *Order
+	price       fixed // limit price; unused for a market order
+	rem, filled fixed
+	owner       uint32
+	key         [16]byte
+	uuid        bool
+}
+
+// check validates an order entering the book by Add or Restore and
+// converts its price and quantities into in.
+func (b *Book) check(op string, o *Order, in *incoming) error {
 	var reason string
 	switch {
 	case o.ID == "":
@@ -280,207 +371,200 @@ func (b *Book) check(op string, o *Order) error {
 	case !o.Market && !o.Price.IsPos():
 		reason = "limit price " + o.Price.String() + " must be positive"
 	default:
-		return nil
+		q, qok := toFixed(o.Quantity)
+		f, _ := toFixed(o.Filled) // below the quantity, so in range when it is
+		p, pok := toFixed(o.Price)
+		switch {
+		case !qok:
+			reason = "quantity " + o.Quantity.String() + " out of range"
+		case !o.Market && !pok:
+			reason = "limit price " + o.Price.String() + " out of range"
+		default:
+			in.price, in.filled, in.rem = p, f, q.sub(f)
+			return nil
+		}
 	}
 	return fmt.Errorf("%s order %s: %s: %w", op, o.ID, reason, ErrInvalid)
 }
 
-// enter matches incoming order r.Order, which already has its sequence
-// number, then rests or cancels the remainder, completing r.
-func (b *Book) enter(r *Result, dst []Fill) {
-	o := &r.Order
-	rem := o.Quantity.Sub(o.Filled)
-	key := int64(-1)
-	if !o.Market {
-		key = priceKey(o.Price)
-	}
+// enter matches incoming order r.Order (in), which already has its
+// sequence number, then rests or cancels the remainder, completing r.
+func (b *Book) enter(r *Result, in *incoming, dst []Fill) {
+	o := in.o
+	in.owner = b.owner(o.Participant, o.User)
 	if b.allOrNone {
-		r.Fills, rem = b.matchAllOrNone(o, key, rem, dst)
+		r.Fills = b.matchAllOrNone(in, dst)
 	} else {
-		r.Fills, rem = b.match(o, key, rem, dst)
+		r.Fills = b.match(in, dst)
+	}
+	if len(r.Fills) > len(dst) {
+		o.Filled = in.filled.decimal()
 	}
 	switch {
-	case rem.IsZero():
+	case in.rem.isZero():
 		r.Status = StatusFilled
 	case o.Market:
 		r.Status = StatusCancelled
 	default:
 		r.Status = StatusResting
-		b.rest(o, key, rem)
+		b.rest(in)
 	}
 }
 
-// crosses reports whether an incoming order o, whose price has key ok,
-// may trade at level lv on the other side.
-func crosses(o *Order, ok int64, lv *level) bool {
-	if o.Market {
+// crosses reports whether in may trade at price p on the other side.
+func (in *incoming) crosses(p fixed) bool {
+	switch {
+	case in.o.Market:
 		return true
+	case in.o.Side == Bid:
+		return in.price.cmp(p) >= 0
 	}
-	c := cmpPrice(o.Price, ok, lv.price, lv.key)
-	if o.Side == Bid {
-		return c >= 0
-	}
-	return c <= 0
+	return in.price.cmp(p) <= 0
 }
 
-// priceKey returns price p as an integer number of 10^-9 when that is exact
-// and fits, else -1. Comparing keys is much cheaper than comparing
-// decimals, and every realistic bond price has a key.
-func priceKey(p udecimal.Decimal) int64 {
-	neg, hi, lo, prec, ok := p.ToHiLo()
-	if !ok || neg || hi != 0 || lo > math.MaxInt64 {
-		return -1
-	}
-	if prec > keyScale {
-		f := pow10[prec-keyScale]
-		if lo%f != 0 {
-			return -1
-		}
-		return int64(lo / f)
-	}
-	f := pow10[keyScale-prec]
-	if lo > math.MaxInt64/f {
-		return -1
-	}
-	return int64(lo * f)
-}
-
-// keyScale is the number of decimal places of a price key.
-const keyScale = 9
-
-var pow10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-
-// cmpPrice compares prices a and b given their keys.
-func cmpPrice(a udecimal.Decimal, ak int64, b udecimal.Decimal, bk int64) int {
-	if ak >= 0 && bk >= 0 {
-		return cmp.Compare(ak, bk)
-	}
-	return a.Cmp(b)
-}
-
-// counterparties remembers eligibility answers during one match: a book
-// holds orders of few participants, and asking Config.Eligible (typically a
-// map lookup) costs more than comparing a few ids.
+// counterparties remembers eligibility answers during one match: asking
+// Config.Eligible (typically a map lookup) costs more than comparing a few
+// participant numbers.
 type counterparties struct {
-	n  int
-	id [4]string
-	ok [4]bool
+	n    int
+	part [8]uint32
+	ok   [8]bool
 }
 
-// canTrade reports whether incoming participant in may trade with resting
-// participant p.
-func (b *Book) canTrade(in, p string, c *counterparties) bool {
-	if p == in {
+// canTrade reports whether incoming in may trade with a resting order of
+// owner ow.
+func (b *Book) canTrade(in *incoming, ow uint32, c *counterparties) bool {
+	if ow == in.owner {
+		return false
+	}
+	rest := &b.owners[ow]
+	if rest.part == b.owners[in.owner].part {
 		return false
 	}
 	if b.eligible == nil {
 		return true
 	}
 	for i := range c.n {
-		if c.id[i] == p {
+		if c.part[i] == rest.part {
 			return c.ok[i]
 		}
 	}
-	ok := b.eligible(in, p)
-	if c.n < len(c.id) {
-		c.id[c.n], c.ok[c.n] = p, ok
+	ok := b.eligible(in.o.Participant, rest.participant)
+	if c.n < len(c.part) {
+		c.part[c.n], c.ok[c.n] = rest.part, ok
 		c.n++
 	}
 	return ok
 }
 
-// match fills o (price key ok, rem open) against the other side with
-// partial fills.
-func (b *Book) match(o *Order, ok int64, rem udecimal.Decimal, dst []Fill) ([]Fill, udecimal.Decimal) {
-	opp := b.side(o.Side.Opposite())
+// match fills in against the other side with partial fills.
+func (b *Book) match(in *incoming, dst []Fill) []Fill {
+	opp := b.side(in.o.Side.Opposite())
 	var cp counterparties
 	for i := len(opp.levels) - 1; i >= 0; i-- {
-		lv := opp.levels[i]
-		if !crosses(o, ok, lv) {
+		pl := opp.levels[i]
+		if !in.crosses(pl.price) {
 			break
 		}
-		// Removing the last node of lv drops lv from opp.levels at index i;
-		// the levels below i, still to visit, do not move.
-		for n := lv.head; n != nil; {
-			next := n.next
-			if b.canTrade(o.Participant, n.o.Participant, &cp) {
-				q := n.rem
-				if rem.Cmp(q) < 0 {
-					q = rem
+		var price udecimal.Decimal
+		priced := false
+		// Removing the last order of the level drops it from opp.levels at
+		// index i; the levels below i, still to visit, do not move.
+		for h := b.levels[pl.lv].head; h != 0; {
+			sl := b.slot(h)
+			next := sl.next
+			if b.canTrade(in, sl.owner, &cp) {
+				q := sl.rem
+				if in.rem.cmp(q) < 0 {
+					q = in.rem
 				}
-				n.o.Filled = n.o.Filled.Add(q)
-				n.rem = n.rem.Sub(q)
-				o.Filled = o.Filled.Add(q)
-				rem = rem.Sub(q)
-				dst = append(dst, fill(o, n, q))
-				if n.rem.IsZero() {
-					b.remove(n)
+				sl.filled = sl.filled.add(q)
+				sl.rem = sl.rem.sub(q)
+				in.filled = in.filled.add(q)
+				in.rem = in.rem.sub(q)
+				if !priced {
+					price, priced = pl.price.decimal(), true
 				}
-				if rem.IsZero() {
-					return dst, rem
+				dst = append(dst, b.fill(in, h, sl, price, q))
+				if sl.rem.isZero() {
+					b.remove(h)
+				}
+				if in.rem.isZero() {
+					return dst
 				}
 			}
-			n = next
+			h = next
 		}
 	}
-	return dst, rem
+	return dst
 }
 
-// matchAllOrNone fills o (price key ok, rem open) against the other side in
-// full or not at all, taking only resting orders that fill in full.
-func (b *Book) matchAllOrNone(o *Order, ok int64, rem udecimal.Decimal, dst []Fill) ([]Fill, udecimal.Decimal) {
-	opp := b.side(o.Side.Opposite())
+// matchAllOrNone fills in against the other side in full or not at all,
+// taking only resting orders that fill in full.
+func (b *Book) matchAllOrNone(in *incoming, dst []Fill) []Fill {
+	opp := b.side(in.o.Side.Opposite())
 	var cp counterparties
 	takes := b.takes[:0]
-	left := rem
+	left := in.rem
 walk:
 	for i := len(opp.levels) - 1; i >= 0; i-- {
-		lv := opp.levels[i]
-		if !crosses(o, ok, lv) {
+		pl := opp.levels[i]
+		if !in.crosses(pl.price) {
 			break
 		}
-		for n := lv.head; n != nil; n = n.next {
-			if n.rem.Cmp(left) <= 0 && b.canTrade(o.Participant, n.o.Participant, &cp) {
-				takes = append(takes, n)
-				left = left.Sub(n.rem)
-				if left.IsZero() {
+		for h := b.levels[pl.lv].head; h != 0; {
+			sl := b.slot(h)
+			if sl.rem.cmp(left) <= 0 && b.canTrade(in, sl.owner, &cp) {
+				takes = append(takes, h)
+				left = left.sub(sl.rem)
+				if left.isZero() {
 					break walk
 				}
 			}
+			h = sl.next
 		}
 	}
-	if left.IsZero() {
-		for _, n := range takes {
-			q := n.rem
-			n.o.Filled = n.o.Quantity
-			n.rem = udecimal.Zero
-			o.Filled = o.Filled.Add(q)
-			dst = append(dst, fill(o, n, q))
-			b.remove(n)
+	if left.isZero() {
+		for _, h := range takes {
+			sl := b.slot(h)
+			q := sl.rem
+			sl.filled = sl.filled.add(q)
+			sl.rem = fixed{}
+			in.filled = in.filled.add(q)
+			dst = append(dst, b.fill(in, h, sl, b.levels[sl.level].price.decimal(), q))
+			b.remove(h)
 		}
-		rem = left
+		in.rem = fixed{}
 	}
-	clear(takes)
 	b.takes = takes[:0]
-	return dst, rem
+	return dst
 }
 
-// fill records a trade of q between incoming o and resting n, after both
-// were updated.
-func fill(o *Order, n *node, q udecimal.Decimal) Fill {
+// fill records a trade of q at price between incoming in and resting order
+// h (slot sl), after both were updated and before a filled sl leaves.
+func (b *Book) fill(in *incoming, h uint32, sl *slot, price udecimal.Decimal, q fixed) Fill {
+	ow := &b.owners[sl.owner]
 	return Fill{
-		RestingID:           n.o.ID,
-		IncomingID:          o.ID,
-		RestingParticipant:  n.o.Participant,
-		IncomingParticipant: o.Participant,
-		RestingUser:         n.o.User,
-		IncomingUser:        o.User,
-		IncomingSide:        o.Side,
-		Price:               n.o.Price,
-		Quantity:            q,
-		RestingFilled:       n.o.Filled,
-		RestingRemaining:    n.rem,
+		RestingID:           b.idString(h, sl, !sl.rem.isZero()),
+		IncomingID:          in.o.ID,
+		RestingParticipant:  ow.participant,
+		IncomingParticipant: in.o.Participant,
+		RestingUser:         ow.user,
+		IncomingUser:        in.o.User,
+		IncomingSide:        in.o.Side,
+		Price:               price,
+		Quantity:            q.decimal(),
+		RestingFilled:       sl.filled.decimal(),
+		RestingRemaining:    sl.rem.decimal(),
 	}
+}
+
+// order returns resting order sl, whose id is id, as an Order.
+func (b *Book) order(sl *slot, id string) Order {
+	ow := &b.owners[sl.owner]
+	return Order{ID: id, Participant: ow.participant, User: ow.user, Side: sl.side,
+		Price: b.levels[sl.level].price.decimal(), Quantity: sl.filled.add(sl.rem).decimal(),
+		Filled: sl.filled.decimal(), Seq: sl.seq}
 }
 
 // side returns the book side s, nil for an invalid side.
@@ -494,13 +578,13 @@ func (b *Book) side(s Side) *side {
 	return nil
 }
 
-// search returns the index of the level at price p (with key pk) in
-// sd.levels, or where it would be inserted, and whether it exists.
-func (sd *side) search(p udecimal.Decimal, pk int64) (int, bool) {
+// search returns the index of the level at price p in sd.levels, or where
+// it would be inserted, and whether it exists.
+func (sd *side) search(p fixed) (int, bool) {
 	lv := sd.levels
 	// Most activity is at the top of the book: try the best level first.
 	if k := len(lv); k > 0 {
-		c := sd.order(lv[k-1], p, pk)
+		c := sd.order(lv[k-1].price, p)
 		if c == 0 {
 			return k - 1, true
 		}
@@ -511,119 +595,202 @@ func (sd *side) search(p udecimal.Decimal, pk int64) (int, bool) {
 	lo, hi := 0, len(lv)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if sd.order(lv[mid], p, pk) < 0 {
+		if sd.order(lv[mid].price, p) < 0 {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	return lo, lo < len(lv) && sd.order(lv[lo], p, pk) == 0
+	return lo, lo < len(lv) && lv[lo].price == p
 }
 
-// order compares level lv with price p (key pk) in the side's level order:
-// negative when lv's price is worse than p (sorts before it).
-func (sd *side) order(lv *level, p udecimal.Decimal, pk int64) int {
-	c := cmpPrice(lv.price, lv.key, p, pk)
+// order compares a level's price lp with price p in the side's level
+// order: negative when lp is worse than p (sorts before it).
+func (sd *side) order(lp, p fixed) int {
+	c := lp.cmp(p)
 	if sd.bid {
 		return c
 	}
 	return -c
 }
 
-// rest queues o (price key pk, rem open) in its price level by sequence
-// number and indexes it.
-func (b *Book) rest(o *Order, pk int64, rem udecimal.Decimal) {
+// rest queues in at its price by sequence number and indexes it.
+func (b *Book) rest(in *incoming) {
+	o := in.o
 	sd := b.side(o.Side)
-	i, ok := sd.search(o.Price, pk)
-	var lv *level
+	i, ok := sd.search(in.price)
+	var lv uint32
 	if ok {
-		lv = sd.levels[i]
+		lv = sd.levels[i].lv
 	} else {
-		lv = b.newLevel(o.Price, pk)
-		sd.levels = slices.Insert(sd.levels, i, lv)
+		lv = b.newLevel(in.price)
+		sd.levels = slices.Insert(sd.levels, i, pricedLevel{price: in.price, lv: lv})
 	}
-	n := b.newNode()
-	n.o, n.rem, n.lvl = *o, rem, lv
+	h, sl := b.newSlot()
+	*sl = slot{rem: in.rem, filled: in.filled, seq: o.Seq, key: in.key, level: lv, owner: in.owner, side: o.Side, uuid: in.uuid}
 	// Append, or walk back to keep the queue in sequence order when a
 	// restore comes out of order.
-	after := lv.tail
-	for after != nil && after.o.Seq > o.Seq {
-		after = after.prev
+	q := &b.levels[lv]
+	after := q.tail
+	for after != 0 && b.slot(after).seq > o.Seq {
+		after = b.slot(after).prev
 	}
-	n.prev = after
-	if after == nil {
-		n.next = lv.head
-		lv.head = n
+	sl.prev = after
+	if after == 0 {
+		sl.next = q.head
+		q.head = h
 	} else {
-		n.next = after.next
-		after.next = n
+		a := b.slot(after)
+		sl.next = a.next
+		a.next = h
 	}
-	if n.next == nil {
-		lv.tail = n
+	if sl.next == 0 {
+		q.tail = h
 	} else {
-		n.next.prev = n
+		b.slot(sl.next).prev = h
 	}
-	b.index[o.ID] = n
+	if in.uuid {
+		b.uuids[in.key] = h
+	} else {
+		b.named[o.ID] = h
+		b.shown[h] = o.ID
+		sl.shown = true
+	}
+	b.count++
 }
 
-// remove unlinks n from its level (dropping the level when it empties),
-// forgets its id and frees it.
-func (b *Book) remove(n *node) {
-	lv := n.lvl
-	if n.prev == nil {
-		lv.head = n.next
+// remove unlinks slot h from its level (dropping the level when it
+// empties), forgets its id and frees it.
+func (b *Book) remove(h uint32) {
+	sl := b.slot(h)
+	q := &b.levels[sl.level]
+	if sl.prev == 0 {
+		q.head = sl.next
 	} else {
-		n.prev.next = n.next
+		b.slot(sl.prev).next = sl.next
 	}
-	if n.next == nil {
-		lv.tail = n.prev
+	if sl.next == 0 {
+		q.tail = sl.prev
 	} else {
-		n.next.prev = n.prev
+		b.slot(sl.next).prev = sl.prev
 	}
-	if lv.head == nil {
-		sd := b.side(n.o.Side)
-		if k := len(sd.levels) - 1; sd.levels[k] == lv {
-			sd.levels[k] = nil
+	if q.head == 0 {
+		sd := b.side(sl.side)
+		if k := len(sd.levels) - 1; sd.levels[k].lv == sl.level {
 			sd.levels = sd.levels[:k]
 		} else {
-			i, _ := sd.search(lv.price, lv.key)
+			i, _ := sd.search(q.price)
 			sd.levels = slices.Delete(sd.levels, i, i+1)
 		}
-		*lv = level{}
-		b.freeLevels = append(b.freeLevels, lv)
+		*q = level{}
+		b.freeLevels = append(b.freeLevels, sl.level)
 	}
-	delete(b.index, n.o.ID)
-	*n = node{next: b.freeNodes}
-	b.freeNodes = n
+	if sl.uuid {
+		delete(b.uuids, sl.key)
+	} else {
+		delete(b.named, b.shown[h])
+	}
+	if sl.shown {
+		delete(b.shown, h)
+	}
+	*sl = slot{next: b.free}
+	b.free = h
+	b.count--
 }
 
-// newNode takes a node from the free list, refilling it a block at a time.
-func (b *Book) newNode() *node {
-	if b.freeNodes == nil {
-		block := make([]node, nodeChunk)
-		for i := range block[:len(block)-1] {
-			block[i].next = &block[i+1]
-		}
-		b.freeNodes = &block[0]
-	}
-	n := b.freeNodes
-	b.freeNodes = n.next
-	n.next = nil
-	return n
+// slot returns the slot of handle h.
+func (b *Book) slot(h uint32) *slot {
+	return &b.slots[h>>slotBits][h&slotMask]
 }
 
-// newLevel returns an empty level at price p (key pk), reusing a freed one.
-func (b *Book) newLevel(p udecimal.Decimal, pk int64) *level {
-	var lv *level
+// newSlot takes a slot from the free list, or the next unused one,
+// allocating slots a chunk at a time.
+func (b *Book) newSlot() (uint32, *slot) {
+	if h := b.free; h != 0 {
+		sl := b.slot(h)
+		b.free = sl.next
+		return h, sl
+	}
+	h := b.nslots
+	if int(h>>slotBits) == len(b.slots) {
+		b.slots = append(b.slots, make([]slot, slotChunk))
+	}
+	b.nslots++
+	return h, b.slot(h)
+}
+
+// newLevel returns the handle of an empty level at price p, reusing a
+// freed one.
+func (b *Book) newLevel(p fixed) uint32 {
+	var lv uint32
 	if k := len(b.freeLevels); k > 0 {
 		lv = b.freeLevels[k-1]
-		b.freeLevels[k-1] = nil
 		b.freeLevels = b.freeLevels[:k-1]
 	} else {
-		lv = new(level)
+		lv = uint32(len(b.levels))
+		b.levels = append(b.levels, level{})
 	}
-	lv.price, lv.key = p, pk
+	b.levels[lv].price = p
 	return lv
+}
+
+// lookup returns the slot of the resting order with that id.
+func (b *Book) lookup(id string) (uint32, bool) {
+	if key, ok := parseUUID(id); ok {
+		h, ok := b.uuids[key]
+		return h, ok
+	}
+	h, ok := b.named[id]
+	return h, ok
+}
+
+// has reports whether an order with id id (key when isUUID) rests.
+func (b *Book) has(id string, key [16]byte, isUUID bool) bool {
+	if isUUID {
+		_, ok := b.uuids[key]
+		return ok
+	}
+	_, ok := b.named[id]
+	return ok
+}
+
+// idString returns the id of slot h (sl); keep keeps a UUID's string made
+// here for the next call.
+func (b *Book) idString(h uint32, sl *slot, keep bool) string {
+	if sl.shown {
+		return b.shown[h]
+	}
+	id := formatUUID(&sl.key)
+	if keep {
+		b.shown[h] = id
+		sl.shown = true
+	}
+	return id
+}
+
+// owner returns the owner number of (participant, user), interning the
+// pair on first sight. Interned pairs are kept for the book's life: a
+// venue has few.
+func (b *Book) owner(participant, user string) uint32 {
+	if len(b.owners) > 0 {
+		if last := &b.owners[b.lastOwner]; last.participant == participant && last.user == user {
+			return b.lastOwner
+		}
+	}
+	k := [2]string{participant, user}
+	ow, ok := b.ownerIx[k]
+	if !ok {
+		part, ok := b.parts[participant]
+		if !ok {
+			part = uint32(len(b.parts))
+			b.parts[participant] = part
+		}
+		ow = uint32(len(b.owners))
+		b.owners = append(b.owners, owner{participant: participant, user: user, part: part})
+		b.ownerIx[k] = ow
+	}
+	b.lastOwner = ow
+	return ow
 }
 
 // cloneFills returns a new slice with the fills, nil when there are none.

@@ -511,6 +511,10 @@ func TestErrors(t *testing.T) {
 		{"amend below filled", func(b *Book) error { _, err := b.Amend("a1", dec("100"), dec("3")); return err }, ErrInvalid},
 		{"amend zero quantity", func(b *Book) error { _, err := b.Amend("a1", dec("100"), dec("0")); return err }, ErrInvalid},
 		{"amend zero price", func(b *Book) error { _, err := b.Amend("a1", dec("0"), dec("10")); return err }, ErrInvalid},
+		{"add quantity beyond the book's range", func(b *Book) error { _, err := b.Add(lim("x p1 bid 34028236692093846347@100")); return err }, ErrInvalid},
+		{"add price beyond the book's range", func(b *Book) error { _, err := b.Add(lim("x p1 bid 1@34028236692093846347")); return err }, ErrInvalid},
+		{"amend quantity beyond the book's range", func(b *Book) error { _, err := b.Amend("a1", dec("100"), dec("34028236692093846347")); return err }, ErrInvalid},
+		{"amend price beyond the book's range", func(b *Book) error { _, err := b.Amend("a1", dec("34028236692093846347"), dec("10")); return err }, ErrInvalid},
 		{"restore market order", func(b *Book) error { return b.Restore(mkt("x p1 bid 1")) }, ErrInvalid},
 		{"restore duplicate", func(b *Book) error { return b.Restore(lim("a1 p1 bid 1@90")) }, ErrDuplicateID},
 	}
@@ -636,11 +640,15 @@ func TestAllocs(t *testing.T) {
 		t.Skip("allocation counts differ under the race detector")
 	}
 	b := New(Config{Eligible: func(a, b string) bool { return true }})
+	// Both kinds of id: UUIDs (kept as bytes) and other strings.
 	ids := make([]string, 1000)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("o%d", i)
+		if i%2 == 0 {
+			ids[i] = fmt.Sprintf("0190d4a0-0000-7000-8000-%012x", i)
+		}
 	}
-	// Warm the node pool and the map.
+	// Warm the slots and the maps.
 	for _, id := range ids {
 		mustAdd(t, b, Order{ID: id, Participant: "p1", Side: Bid, Price: dec("99"), Quantity: dec("10")})
 	}
@@ -664,7 +672,7 @@ func TestAllocs(t *testing.T) {
 	if addCancel != 0 {
 		t.Errorf("AddInto+Cancel allocs = %v, want 0", addCancel)
 	}
-	mustAdd(t, b, Order{ID: "big", Participant: "p2", Side: Ask, Price: dec("100"), Quantity: dec("1000000000")})
+	mustAdd(t, b, Order{ID: "0190d4a0-0000-7000-8000-00000000b16b", Participant: "p2", Side: Ask, Price: dec("100"), Quantity: dec("1000000000")})
 	cross := testing.AllocsPerRun(500, func() {
 		r, err := b.AddInto(Order{ID: "x", Participant: "p1", Side: Bid, Price: dec("100"), Quantity: dec("1")}, fills[:0])
 		if err != nil || len(r.Fills) != 1 {
@@ -684,25 +692,72 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-func TestPriceKey(t *testing.T) {
+func TestFixed(t *testing.T) {
 	tests := []struct {
-		price string
-		want  int64
+		in   string
+		ok   bool
+		want string // decimal() of toFixed(in)
 	}{
-		{"100", 100_000_000_000},
-		{"100.125", 100_125_000_000},
-		{"99.000000001", 99_000_000_001},
-		{"99.0000000010", 99_000_000_001},
-		{"99.0000000001", -1},
-		{"0.000000001", 1},
-		{"9223372036.854775807", 9_223_372_036_854_775_807},
-		{"9223372036.854775808", -1},
-		{"100000000000", -1},
-		{"-1", -1},
+		{"100", true, "100"},
+		{"100.125", true, "100.125"},
+		{"99.0000000010", true, "99.000000001"},
+		{"99.0000000001", true, "99.0000000001"},
+		{"0.0000000000000000001", true, "0.0000000000000000001"},
+		{"1000000.0000000000", true, "1000000"},
+		{"999999999999999999.99999999", true, "999999999999999999.99999999"},
+		{"34028236692093846346.3374607431768211455", true, "34028236692093846346.3374607431768211455"},
+		{"34028236692093846346.3374607431768211456", false, ""},
+		{"34028236692093846347", false, ""},
+		{"0", true, "0"},
+		{"-1", false, ""},
 	}
 	for _, tt := range tests {
-		if got := priceKey(dec(tt.price)); got != tt.want {
-			t.Errorf("priceKey(%s) = %d, want %d", tt.price, got, tt.want)
+		f, ok := toFixed(dec(tt.in))
+		if ok != tt.ok {
+			t.Errorf("toFixed(%s) ok = %v, want %v", tt.in, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		got := f.decimal()
+		if got.String() != tt.want || !got.Equal(dec(tt.in)) {
+			t.Errorf("toFixed(%s).decimal() = %s, want %s", tt.in, got, tt.want)
+		}
+		if _, hi, lo, prec, _ := got.ToHiLo(); prec > 0 && (hi == 0 && lo%10 == 0) {
+			t.Errorf("toFixed(%s).decimal() has a trailing zero at precision %d", tt.in, prec)
+		}
+	}
+	a, _ := toFixed(dec("100.5"))
+	b, _ := toFixed(dec("100.49999"))
+	if a.cmp(b) != 1 || b.cmp(a) != -1 || a.cmp(a) != 0 {
+		t.Errorf("cmp(100.5, 100.49999) = %d, want 1", a.cmp(b))
+	}
+	if got := a.sub(b).add(b); got != a {
+		t.Errorf("100.5 - 100.49999 + 100.49999 = %s", got.decimal())
+	}
+}
+
+func TestUUID(t *testing.T) {
+	tests := []struct {
+		in string
+		ok bool
+	}{
+		{"0190d4a0-0000-7000-8000-0000000000a1", true},
+		{"ffffffff-ffff-ffff-ffff-ffffffffffff", true},
+		{"0190D4A0-0000-7000-8000-0000000000A1", false}, // another string: kept as it is
+		{"0190d4a0-0000-7000-8000-0000000000a", false},
+		{"0190d4a0-0000-7000-8000_0000000000a1", false},
+		{"0190d4a0-0000-7000-8000-0000000000g1", false},
+		{"o1", false},
+	}
+	for _, tt := range tests {
+		k, ok := parseUUID(tt.in)
+		if ok != tt.ok {
+			t.Errorf("parseUUID(%q) ok = %v, want %v", tt.in, ok, tt.ok)
+		}
+		if ok && formatUUID(&k) != tt.in {
+			t.Errorf("formatUUID(parseUUID(%q)) = %q", tt.in, formatUUID(&k))
 		}
 	}
 }

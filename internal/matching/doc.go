@@ -60,6 +60,17 @@
 //   - Identifiers. An order ID must be unique among the orders resting in
 //     the book; the book forgets an ID once its order has left.
 //
+// # Bounds and identifiers
+//
+// Prices and quantities stay exact: the book holds them as 128-bit integer
+// numbers of 10^-19, so it takes every decimal from 0 to about 3.4·10^19
+// and refuses a larger one with ErrInvalid rather than round it (the
+// venue's own bound, 18 integer digits, is far below). Returned decimals
+// carry no trailing zeros. An id in the canonical lowercase UUID form, as
+// the venue's ids are, is kept as its 16 bytes; any other non-empty string
+// is a valid id too, kept as it is. Participants and users are interned
+// for the book's life.
+//
 // # Use
 //
 // Add, Amend and Cancel are the commands. AddInto and AmendInto append the

@@ -279,10 +279,23 @@ func (m *model) qty() udecimal.Decimal {
 	return udecimal.MustFromInt64(k*10000, 1)
 }
 
+// orderID returns the id of order number n: mostly a UUID, as the venue's
+// ids are (the book keys those by their bytes), now and then a short name
+// or a UUID in capitals (which the book keeps as strings).
+func orderID(n int) string {
+	switch n % 5 {
+	case 0:
+		return fmt.Sprintf("o%d", n)
+	case 1:
+		return fmt.Sprintf("0190D4A0-0000-7000-8000-%012X", n)
+	}
+	return fmt.Sprintf("0190d4a0-0000-7000-8000-%012x", n)
+}
+
 func (m *model) newOrder(market bool) Order {
 	m.nextID++
 	p := m.parts[m.rng.IntN(len(m.parts))]
-	o := Order{ID: fmt.Sprintf("o%d", m.nextID), Participant: p, User: "u" + p, Side: Side(1 + m.rng.IntN(2)), Quantity: m.qty(), Market: market}
+	o := Order{ID: orderID(m.nextID), Participant: p, User: "u" + p, Side: Side(1 + m.rng.IntN(2)), Quantity: m.qty(), Market: market}
 	if !market {
 		o.Price = m.price()
 	}
@@ -293,7 +306,7 @@ func (m *model) newOrder(market bool) Order {
 func (m *model) pick() (Order, bool) {
 	n := len(m.bids) + len(m.asks)
 	if n == 0 || m.rng.IntN(20) == 0 {
-		return Order{ID: fmt.Sprintf("o%d", 1+m.rng.IntN(m.nextID+1))}, false
+		return Order{ID: orderID(1 + m.rng.IntN(m.nextID+1))}, false
 	}
 	i := m.rng.IntN(n)
 	if i < len(m.bids) {

@@ -15,8 +15,9 @@ var (
 	ErrDuplicateID = errors.New("duplicate order id")
 	// ErrInvalid means the command is malformed: missing id, unknown side,
 	// quantity not positive, limit price not positive, filled quantity
-	// negative or not below the quantity, or an amended quantity below the
-	// filled quantity.
+	// negative or not below the quantity, an amended quantity below the
+	// filled quantity, or a price or quantity beyond the book's range
+	// (about 3.4·10^19; see the package documentation).
 	ErrInvalid = errors.New("invalid order")
 )
 
@@ -56,7 +57,8 @@ func (s Side) String() string {
 
 // Order is one firm offer as the book sees it.
 type Order struct {
-	// ID identifies the order (the offer UUID); unique among resting orders.
+	// ID identifies the order (the offer UUID); unique among resting
+	// orders. A UUID in canonical lowercase form costs the book no string.
 	ID string
 	// Participant is the firm owning the order; it is what eligibility and
 	// self-match prevention look at.
