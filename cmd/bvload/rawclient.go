@@ -24,6 +24,8 @@ type rawConn struct {
 	conn       net.Conn
 	r          *bufio.Reader
 	req        []byte
+	// retryAfter is whether the last response had a Retry-After header.
+	retryAfter bool
 }
 
 func newRawConn(target string) (*rawConn, error) {
@@ -42,8 +44,21 @@ const maxResponse = 1 << 20
 // reads the answer into resp (reset first). It reconnects if the server
 // closed the connection since the last request.
 func (c *rawConn) post(body []byte, token string, resp *bytes.Buffer) (status int, err error) {
+	return c.postBy(time.Time{}, body, token, resp)
+}
+
+// postBy is post with a deadline for the whole exchange (none if zero):
+// past it the request fails with an error that wraps
+// os.ErrDeadlineExceeded and the connection is closed.
+func (c *rawConn) postBy(deadline time.Time, body []byte, token string, resp *bytes.Buffer) (status int, err error) {
 	if c.conn == nil {
 		if err := c.dial(); err != nil {
+			return 0, err
+		}
+	}
+	if !deadline.IsZero() {
+		if err := c.conn.SetDeadline(deadline); err != nil {
+			c.close()
 			return 0, err
 		}
 	}
@@ -101,6 +116,7 @@ var errMalformed = errors.New("malformed HTTP response")
 // readResponse parses a status line, headers and a body.
 func (c *rawConn) readResponse(resp *bytes.Buffer) (status int, keepAlive bool, err error) {
 	resp.Reset()
+	c.retryAfter = false
 	line, err := c.line()
 	if err != nil {
 		return 0, false, err
@@ -137,6 +153,8 @@ func (c *rawConn) readResponse(resp *bytes.Buffer) (status int, keepAlive bool, 
 			chunked = bytes.EqualFold(value, []byte("chunked"))
 		case bytes.EqualFold(name, []byte("Connection")):
 			keepAlive = !bytes.EqualFold(value, []byte("close"))
+		case bytes.EqualFold(name, []byte("Retry-After")):
+			c.retryAfter = len(value) > 0
 		}
 	}
 	switch {

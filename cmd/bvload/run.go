@@ -31,6 +31,7 @@ type config struct {
 	dataDir     string
 	pool        int
 	load        loadConfig
+	open        openConfig
 	scenarios   []string
 	rateLimit   float64
 	jsonOut     bool
@@ -59,6 +60,13 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&c.load.connections, "connections", envflag.Getenv(getenv).Int("BVLOAD_CONNECTIONS", 64), "concurrent keep-alive connections")
 	fs.DurationVar(&c.load.duration, "duration", envflag.Getenv(getenv).Duration("BVLOAD_DURATION", 10*time.Second), "measured time per scenario")
 	fs.DurationVar(&c.load.warmup, "warmup", envflag.Getenv(getenv).Duration("BVLOAD_WARMUP", 2*time.Second), "unmeasured warm-up per scenario")
+	fs.Float64Var(&c.open.rate, "open-rate", envflag.Getenv(getenv).Float("BVLOAD_OPEN_RATE", 0),
+		"open loop: send this many offers per second on a fixed schedule to the venue of scenario c, whatever the answers, instead of the closed-loop scenarios (0: closed loop)")
+	fs.Float64Var(&c.open.cross, "open-cross", envflag.Getenv(getenv).Float("BVLOAD_OPEN_CROSS", 0), "open loop: share of the offers (0–1) that cross a counterparty's and trade")
+	fs.DurationVar(&c.open.timeout, "open-timeout", envflag.Getenv(getenv).Duration("BVLOAD_OPEN_TIMEOUT", 10*time.Second),
+		"open loop: a request unanswered this long after its scheduled send times out")
+	fs.IntVar(&c.open.maxInFlight, "open-max-in-flight", envflag.Getenv(getenv).Int("BVLOAD_OPEN_MAX_IN_FLIGHT", 4096),
+		"open loop: most requests in flight (one connection each); a request finding them all busy waits and counts as late")
 	scen := fs.String("scenarios", envflag.Getenv(getenv).String("BVLOAD_SCENARIOS", strings.Join(allScenarios, ",")), "scenarios to run: a, b, c, c2")
 	fs.Float64Var(&c.rateLimit, "rate-limit", envflag.Getenv(getenv).Float("BVLOAD_RATE_LIMIT", 1e6), "the venue's per-credential request limit (requests/s) during the run")
 	fs.BoolVar(&c.jsonOut, "json", envflag.Getenv(getenv).Bool("BVLOAD_JSON"), "print the report as JSON instead of a table")
@@ -74,6 +82,20 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if fs.NArg() > 0 {
 		return c, usageError{Msg: "unexpected arguments: " + strings.Join(fs.Args(), " ")}
 	}
+	if c.open.rate < 0 || c.open.cross < 0 || c.open.cross > 1 || c.open.timeout <= 0 || c.open.maxInFlight < 1 {
+		return c, usageError{Msg: "--open-rate must not be negative, --open-cross within 0–1, --open-timeout and --open-max-in-flight positive"}
+	}
+	if c.open.rate > 0 {
+		var misfit []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "scenarios" || f.Name == "connections" || f.Name == "client" {
+				misfit = append(misfit, "--"+f.Name)
+			}
+		})
+		if len(misfit) > 0 {
+			return c, usageError{Msg: strings.Join(misfit, ", ") + ": closed loop only, not with --open-rate"}
+		}
+	}
 	switch store.Engine(*engine) {
 	case store.SQLite:
 	case store.Postgres:
@@ -87,6 +109,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if c.load.connections < 1 || c.load.duration <= 0 || c.load.warmup < 0 {
 		return c, usageError{Msg: "--connections and --duration must be positive, --warmup not negative"}
 	}
+	c.open.duration, c.open.warmup = c.load.duration, c.load.warmup
 	if c.load.client != clientRaw && c.load.client != clientNetHTTP {
 		return c, usageError{Msg: fmt.Sprintf("--client must be %s or %s, not %q", clientRaw, clientNetHTTP, c.load.client)}
 	}
@@ -131,6 +154,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	rep := report{Engine: string(cfg.engine), Client: cfg.load.client, Connections: cfg.load.connections, Duration: cfg.load.duration.String(),
 		Warmup: cfg.load.warmup.String(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU()}
+	if cfg.open.rate > 0 {
+		rep.Connections, rep.MaxInFlight, rep.Timeout = 0, cfg.open.maxInFlight, cfg.open.timeout.String()
+		if !cfg.jsonOut {
+			fmt.Fprintf(stderr, "bvload: open loop, %g offers/s for %s …\n", cfg.open.rate, cfg.open.duration)
+		}
+		res, err := runOpen(ctx, cfg, dbs, log)
+		if err != nil {
+			return fmt.Errorf("open loop: %w", err)
+		}
+		rep.Open = &res
+		cfg.scenarios = nil
+	}
 	for _, name := range cfg.scenarios {
 		if !cfg.jsonOut {
 			fmt.Fprintf(stderr, "bvload: scenario %s: %s …\n", name, titles[name])

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/bondvenue/bondvenue/internal/envflag"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 // TestRunSmoke runs every scenario for a moment on SQLite, so the load
@@ -60,6 +63,57 @@ func TestRunSmoke(t *testing.T) {
 	})
 }
 
+// TestOpenLoop runs the open loop for a second at a light rate on both
+// engines: every scheduled request is sent and accepted, and the report
+// has the collector's figures and the book. It asserts no latency.
+func TestOpenLoop(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		const rate, seconds = 200, 1
+		args := []string{"--engine", string(e), "--data-dir", t.TempDir(), "--json",
+			"--open-rate", strconv.Itoa(rate), "--open-cross", "0.2", "--duration", strconv.Itoa(seconds) + "s", "--warmup", "200ms"}
+		if e == store.Postgres {
+			args = append(args, "--database-url", testenv.DatabaseURL(t, e))
+		}
+		var out, errOut bytes.Buffer
+		if err := run(context.Background(), args, func(string) string { return "" }, &out, &errOut); err != nil {
+			t.Fatalf("run(%q) = %v\nstdout:\n%s\nstderr:\n%s", args, err, out.String(), errOut.String())
+		}
+		var rep report
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+		}
+		o := rep.Open
+		if o == nil || !rep.Valid || len(rep.Scenarios) != 0 {
+			t.Fatalf("report = %s, want a valid open-loop run and no scenarios", out.String())
+		}
+		if want := rate * seconds; o.Sent < want-1 || o.Sent > want+1 {
+			t.Errorf("sent %d requests at %d/s for %ds, want %d", o.Sent, rate, seconds, want)
+		}
+		if o.Accepted != o.Sent || o.Refused != 0 || o.Errors != 0 || o.TimedOut != 0 || o.Late != 0 {
+			t.Errorf("sent %d: %d accepted, %d refused, %d errors (%v), %d timed out, %d late; want every one accepted on a light load",
+				o.Sent, o.Accepted, o.Refused, o.Errors, o.ErrorSamples, o.TimedOut, o.Late)
+		}
+		if o.P50 <= 0 || o.P50 > o.P99 || o.P99 > o.P999 || o.P999 > o.Max {
+			t.Errorf("percentiles p50 %v, p99 %v, p99.9 %v, max %v: want positive and in order", o.P50, o.P99, o.P999, o.Max)
+		}
+		if o.TradedOffers == 0 || o.RestingOffers < o.Accepted-2*int(o.TradedOffers) {
+			t.Errorf("%d traded, %d resting of %d accepted: want some trades, the rest resting", o.TradedOffers, o.RestingOffers, o.Accepted)
+		}
+		if o.GC.GOGC == 0 || o.GC.HeapGoal == 0 || o.CPUPerRequest <= 0 {
+			t.Errorf("GC %+v, cpu %v µs/req: want the collector's target, heap goal and the CPU", o.GC, o.CPUPerRequest)
+		}
+		var table bytes.Buffer
+		if err := rep.writeTable(&table); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range []string{"latency of accepted", "refused", "timed out", "server GC", "resting", "open loop p99 (ms)", "longest GC pause (ms)"} {
+			if !strings.Contains(table.String(), line) {
+				t.Errorf("the table lacks %q:\n%s", line, table.String())
+			}
+		}
+	})
+}
+
 func TestParseConfig(t *testing.T) {
 	getenv := func(string) string { return "" }
 	for _, args := range [][]string{
@@ -68,6 +122,11 @@ func TestParseConfig(t *testing.T) {
 		{"--scenarios", "a,x"},
 		{"--connections", "0"},
 		{"extra"},
+		{"--open-rate", "-1"},
+		{"--open-rate", "100", "--open-cross", "1.5"},
+		{"--open-rate", "100", "--open-max-in-flight", "0"},
+		{"--open-rate", "100", "--scenarios", "c"}, // closed loop only
+		{"--open-rate", "100", "--client", "net/http"},
 	} {
 		if _, err := parseConfig(args, getenv, &bytes.Buffer{}); envflag.ExitCode(err) != 2 {
 			t.Errorf("parseConfig(%q) = %v, want a usage error", args, err)
@@ -79,5 +138,8 @@ func TestParseConfig(t *testing.T) {
 	}
 	if cfg.load.connections != 64 || cfg.load.duration.String() != "10s" || cfg.load.warmup.String() != "2s" || len(cfg.scenarios) != 4 {
 		t.Errorf("defaults = %+v, want 64 connections, 10s, 2s warm-up, every scenario", cfg)
+	}
+	if cfg.open.rate != 0 || cfg.open.maxInFlight != 4096 || cfg.open.timeout.String() != "10s" {
+		t.Errorf("open-loop defaults = %+v, want off, 4096 in flight, 10s time-out", cfg.open)
 	}
 }

@@ -15,17 +15,16 @@ import (
 	"time"
 )
 
-// The runtime/metrics names read.
-const (
-	pausesMetric = "/sched/pauses/total/gc:seconds"
-	cyclesMetric = "/gc/cycles/total:gc-cycles"
-)
-
 // A Snapshot is the collector's counts since the process started, or,
-// from Since, over a window.
+// from Since, over a window, and the heap as it stands.
 type Snapshot struct {
 	// Cycles is the number of completed collection cycles.
 	Cycles uint64
+	// HeapLive is the heap the last cycle marked live, HeapGoal the size
+	// at which the next cycle is to end, in bytes.
+	HeapLive, HeapGoal uint64
+	// GOGC is the collector's target percentage.
+	GOGC uint64
 	// counts[i] is the number of pauses in [buckets[i], buckets[i+1]).
 	counts  []uint64
 	buckets []float64
@@ -33,22 +32,28 @@ type Snapshot struct {
 
 // Read returns the counts now.
 func Read() Snapshot {
-	s := []metrics.Sample{{Name: pausesMetric}, {Name: cyclesMetric}}
+	s := []metrics.Sample{{Name: "/sched/pauses/total/gc:seconds"}, {Name: "/gc/cycles/total:gc-cycles"},
+		{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
 	var out Snapshot
 	if s[0].Value.Kind() == metrics.KindFloat64Histogram {
 		h := s[0].Value.Float64Histogram()
 		out.counts, out.buckets = h.Counts, h.Buckets
 	}
-	if s[1].Value.Kind() == metrics.KindUint64 {
-		out.Cycles = s[1].Value.Uint64()
+	for i, v := range []*uint64{nil, &out.Cycles, &out.HeapLive, &out.HeapGoal, &out.GOGC} {
+		if v != nil && s[i].Value.Kind() == metrics.KindUint64 {
+			*v = s[i].Value.Uint64()
+		}
 	}
 	return out
 }
 
-// Since returns the cycles and pauses between an earlier snapshot and s.
+// Since returns the cycles and pauses between an earlier snapshot and s,
+// with s's heap and GOGC.
 func (s Snapshot) Since(earlier Snapshot) Snapshot {
-	out := Snapshot{Cycles: s.Cycles - earlier.Cycles, buckets: s.buckets, counts: make([]uint64, len(s.counts))}
+	out := s
+	out.Cycles -= earlier.Cycles
+	out.counts = make([]uint64, len(s.counts))
 	for i, n := range s.counts {
 		if i < len(earlier.counts) {
 			n -= earlier.counts[i]

@@ -19,6 +19,9 @@ func TestSince(t *testing.T) {
 	if w.Pauses() < 2*w.Cycles {
 		t.Errorf("Pauses() = %d over %d cycles, want two a cycle or more", w.Pauses(), w.Cycles)
 	}
+	if w.HeapLive == 0 || w.HeapGoal < w.HeapLive || w.GOGC == 0 {
+		t.Errorf("HeapLive = %d, HeapGoal = %d, GOGC = %d; want a live heap, a goal above it and a target", w.HeapLive, w.HeapGoal, w.GOGC)
+	}
 	if w.Max() <= 0 || w.Quantile(0.5) <= 0 || w.Quantile(0.5) > w.Max() {
 		t.Errorf("Quantile(0.5) = %v, Max() = %v, want 0 < median ≤ max", w.Quantile(0.5), w.Max())
 	}

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/gcstats"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// openConfig is the shape of an open-loop run.
+type openConfig struct {
+	// rate is the offers per second sent; 0 runs the closed-loop
+	// scenarios instead.
+	rate float64
+	// cross is the share of offers that cross a counterparty's resting
+	// offer (0–1).
+	cross float64
+	// timeout bounds a request from its scheduled time.
+	timeout time.Duration
+	// maxInFlight caps the connections, hence the requests in flight.
+	maxInFlight int
+	warmup      time.Duration
+	duration    time.Duration
+}
+
+// An openTarget is what the open loop sends: body appends request n's body
+// to dst and names its bearer token; seen, if set, inspects every 2xx
+// answer (on the worker's goroutine, so it must be safe for concurrent
+// calls).
+type openTarget struct {
+	url  string
+	body func(dst []byte, n int) ([]byte, string)
+	seen func(body []byte)
+}
+
+// openStats is the outcome of the measured window of an open-loop run.
+// Every request scheduled in the window is sent and counted once, as
+// accepted, refused, failed or timed out.
+type openStats struct {
+	// Sent counts the requests scheduled in the window.
+	Sent int
+	// Accepted are the 2xx answers; Latencies their times from the
+	// scheduled send to the answer, sorted.
+	Accepted  int
+	Latencies []time.Duration
+	// Refused are 503 answers with Retry-After (the venue is busy);
+	// RefusedLatencies their times, sorted.
+	Refused          int
+	RefusedLatencies []time.Duration
+	// Errors are other answers and failed connections; TimedOut the
+	// requests not answered within the time-out of their scheduled send.
+	Errors, TimedOut int
+	ErrorSamples     []string
+	// Late counts requests that found every connection busy at their
+	// scheduled time and waited for one (the in-flight cap was hit);
+	// SendLag is the time from the scheduled send to the write (p99, max).
+	Late                   int
+	SendLagP99, SendLagMax time.Duration
+	// Connections is how many connections the run opened.
+	Connections int
+	// CPU is the process's CPU time in the window; GC the collector's
+	// cycles and pauses in it.
+	CPU time.Duration
+	GC  gcstats.Snapshot
+}
+
+// openJob is one scheduled request.
+type openJob struct {
+	n  int
+	at time.Time
+}
+
+// openWorker owns one connection and sends the jobs it takes, one at a
+// time.
+type openWorker struct {
+	raw             *rawConn
+	buf             bytes.Buffer
+	body            []byte
+	lat, refusedLat []time.Duration
+	lag             []time.Duration
+	errs, timeouts  int
+	samples         []string
+}
+
+// openLoop sends t's requests on a fixed schedule, request n at start +
+// n/rate whatever the answers so far (open loop, as a population of
+// independent clients sends them): requests scheduled in the warm-up are
+// not counted, those in the measured window are. A request's latency runs
+// from its scheduled time, not from when it was written, so a server that
+// stalls is charged for every request it held up (no coordinated
+// omission). Each request in flight has a connection of its own, opened
+// when every open one is busy, up to cfg.maxInFlight; past that a request
+// waits for a connection and counts as late.
+func openLoop(ctx context.Context, cfg openConfig, t openTarget) (openStats, error) {
+	if _, err := newRawConn(t.url); err != nil {
+		return openStats{}, err
+	}
+	interval := float64(time.Second) / cfg.rate
+	start := time.Now()
+	from := start.Add(cfg.warmup)
+	until := from.Add(cfg.duration)
+
+	// The collector and the CPU over the window, read by a goroutine of
+	// their own at its start and end.
+	var gc gcstats.Snapshot
+	var cpu time.Duration
+	var measure sync.WaitGroup
+	measure.Go(func() {
+		if !sleepUntil(ctx, from) {
+			return
+		}
+		gc0, cpu0 := gcstats.Read(), processCPU()
+		if sleepUntil(ctx, until) {
+			gc, cpu = gcstats.Read().Since(gc0), processCPU()-cpu0
+		}
+	})
+
+	var s openStats
+
+	jobs := make(chan openJob)
+	var workers []*openWorker
+	var wg sync.WaitGroup
+	for n := 0; ctx.Err() == nil; n++ {
+		at := start.Add(time.Duration(float64(n) * interval))
+		if !at.Before(until) {
+			break
+		}
+		if d := time.Until(at); d > 0 {
+			time.Sleep(d)
+		}
+		measured := !at.Before(from)
+		if measured {
+			s.Sent++
+		}
+		j := openJob{n: n, at: at}
+		select {
+		case jobs <- j: // an idle connection took it
+			continue
+		default:
+		}
+		if len(workers) < cfg.maxInFlight {
+			raw, _ := newRawConn(t.url)
+			w := &openWorker{raw: raw}
+			workers = append(workers, w)
+			wg.Go(func() { w.run(jobs, t, from, cfg.timeout) })
+		} else if measured {
+			s.Late++
+		}
+		select {
+		case jobs <- j:
+		case <-ctx.Done():
+			if measured {
+				s.Sent--
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	measure.Wait()
+
+	s.GC, s.CPU, s.Connections = gc, cpu, len(workers)
+	var lags []time.Duration
+	for _, w := range workers {
+		w.raw.close()
+		s.Latencies = append(s.Latencies, w.lat...)
+		s.RefusedLatencies = append(s.RefusedLatencies, w.refusedLat...)
+		lags = append(lags, w.lag...)
+		s.Errors += w.errs
+		s.TimedOut += w.timeouts
+		for _, e := range w.samples {
+			if len(s.ErrorSamples) < maxErrorSamples {
+				s.ErrorSamples = append(s.ErrorSamples, e)
+			}
+		}
+	}
+	s.Accepted, s.Refused = len(s.Latencies), len(s.RefusedLatencies)
+	slices.Sort(s.Latencies)
+	slices.Sort(s.RefusedLatencies)
+	slices.Sort(lags)
+	s.SendLagP99 = percentile(lags, 0.99)
+	if len(lags) > 0 {
+		s.SendLagMax = lags[len(lags)-1]
+	}
+	return s, ctx.Err()
+}
+
+// sleepUntil waits until t or until ctx ends, and reports whether t came.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (w *openWorker) run(jobs <-chan openJob, t openTarget, from time.Time, timeout time.Duration) {
+	for j := range jobs {
+		var token string
+		w.body, token = t.body(w.body[:0], j.n)
+		sent := time.Now()
+		status, err := w.raw.postBy(j.at.Add(timeout), w.body, token, &w.buf)
+		elapsed := time.Since(j.at)
+		if j.at.Before(from) {
+			continue
+		}
+		w.lag = append(w.lag, sent.Sub(j.at))
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			w.timeouts++
+		case err != nil:
+			w.fail(err.Error())
+		case status/100 == 2:
+			w.lat = append(w.lat, elapsed)
+			if t.seen != nil {
+				t.seen(w.buf.Bytes())
+			}
+		case status == http.StatusServiceUnavailable && w.raw.retryAfter:
+			w.refusedLat = append(w.refusedLat, elapsed)
+		default:
+			w.fail(fmt.Sprintf("%d %s: %.300s", status, http.StatusText(status), w.buf.Bytes()))
+		}
+	}
+}
+
+func (w *openWorker) fail(why string) {
+	w.errs++
+	if len(w.samples) < maxErrorSamples {
+		w.samples = append(w.samples, why)
+	}
+}
+
+// runOpen runs the open loop against the venue of scenario c on a fresh
+// database: offers that rest (bids 80–89.99, asks 110–119.99), the given
+// share of them instead crossing a counterparty's offer at 100.00.
+func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) (openResult, error) {
+	runtime.GC()
+	db, dir, drop, err := dbs.fresh(ctx, "open")
+	if err != nil {
+		return openResult{}, err
+	}
+	defer drop()
+	srv, dv, stop, err := startVenue(ctx, db, dir, venueConfig{rateLimit: cfg.rateLimit, log: log})
+	if err != nil {
+		return openResult{}, err
+	}
+	defer stop()
+
+	var traded atomic.Int64
+	t := openTarget{url: srv.url + "/api/v1/participant/offers", body: openBody(dv, cfg.open.cross)}
+	if cfg.open.cross > 0 {
+		t.seen = func(body []byte) {
+			if filled(body) {
+				traded.Add(1)
+			}
+		}
+	}
+	stopProfile, err := startProfile(cfg.cpuProfile, cfg.memProfile, "open")
+	if err != nil {
+		return openResult{}, err
+	}
+	before := srv.svc.EngineStats()
+	s, err := openLoop(ctx, cfg.open, t)
+	if perr := stopProfile(); err == nil {
+		err = perr
+	}
+	if err != nil {
+		return openResult{}, err
+	}
+	after := srv.svc.EngineStats()
+	res := openResultOf(cfg.open, s)
+	if n := after.Batches - before.Batches; n > 0 {
+		res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
+		res.MeanBatchTime = ms((after.BatchTime - before.BatchTime) / time.Duration(n))
+	}
+	res.TradedOffers = traded.Load()
+	err = db.View(ctx, func(tx *store.Tx) error {
+		open, err := tx.OpenOffers(ctx)
+		for _, o := range open {
+			if o.Type == venue.TypeOffer {
+				res.RestingOffers++
+			}
+		}
+		return err
+	})
+	return res, err
+}
+
+// openBody returns the body of the open loop's request n: a resting offer
+// of the demo traders in turn (as scenario c's), or, for the given share of
+// the requests spread evenly, one of a pair that trades: an ask at 100.00
+// of one of the demo's mutual counterparties, then a bid at 100.00 of the
+// next on the same instrument.
+func openBody(dv demoVenue, cross float64) func(dst []byte, n int) ([]byte, string) {
+	perFirm := len(dv.traders) / len(participantsOf(dv))
+	return func(dst []byte, n int) ([]byte, string) {
+		k := int(float64(n) * cross) // crossing requests before n
+		if int(float64(n+1)*cross) == k {
+			tr := dv.traders[n%len(dv.traders)]
+			in := dv.instruments[(n/len(dv.traders))%len(dv.instruments)]
+			return offerBody(dst, tr, in, dv.market, n, false), tr.token
+		}
+		pair := k / 2
+		firm, dir := pair%dv.counterparties, "ask"
+		if k%2 == 1 {
+			firm, dir = (firm+1)%dv.counterparties, "bid"
+		}
+		tr := dv.traders[firm*perFirm+(pair/dv.counterparties)%perFirm]
+		in := dv.instruments[pair%len(dv.instruments)]
+		return offerBodyAt(dst, tr, in, dv.market, dir, 10000, false), tr.token
+	}
+}
