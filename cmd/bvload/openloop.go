@@ -76,6 +76,21 @@ type openStats struct {
 	GC  gcstats.Snapshot
 }
 
+// timerSlack is how early a request may be written: the runtime's timers
+// fire up to a millisecond late when the process is idle (the poller
+// sleeps in whole milliseconds), which would add up to a millisecond of
+// the generator's own to every latency. A request written early has its
+// latency counted from the write.
+const timerSlack = time.Millisecond
+
+// earlier returns the earlier of two times.
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
 // openJob is one scheduled request.
 type openJob struct {
 	n  int
@@ -100,7 +115,8 @@ type openWorker struct {
 // not counted, those in the measured window are. A request's latency runs
 // from its scheduled time, not from when it was written, so a server that
 // stalls is charged for every request it held up (no coordinated
-// omission). Each request in flight has a connection of its own, opened
+// omission); a request may leave up to timerSlack early, and its latency
+// then runs from the write. Each request in flight has a connection of its own, opened
 // when every open one is busy, up to cfg.maxInFlight; past that a request
 // waits for a connection and counts as late.
 func openLoop(ctx context.Context, cfg openConfig, t openTarget) (openStats, error) {
@@ -137,7 +153,7 @@ func openLoop(ctx context.Context, cfg openConfig, t openTarget) (openStats, err
 		if !at.Before(until) {
 			break
 		}
-		if d := time.Until(at); d > 0 {
+		if d := time.Until(at) - timerSlack; d > 0 {
 			time.Sleep(d)
 		}
 		measured := !at.Before(from)
@@ -214,11 +230,11 @@ func (w *openWorker) run(jobs <-chan openJob, t openTarget, from time.Time, time
 		w.body, token = t.body(w.body[:0], j.n)
 		sent := time.Now()
 		status, err := w.raw.postBy(j.at.Add(timeout), w.body, token, &w.buf)
-		elapsed := time.Since(j.at)
+		elapsed := time.Since(earlier(j.at, sent)) // late: from the schedule; early: from the write
 		if j.at.Before(from) {
 			continue
 		}
-		w.lag = append(w.lag, sent.Sub(j.at))
+		w.lag = append(w.lag, max(sent.Sub(j.at), 0))
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			w.timeouts++
