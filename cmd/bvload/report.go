@@ -270,6 +270,12 @@ type openGC struct {
 	HeapLive float64 `json:"heap_live_mb"`
 	HeapGoal float64 `json:"heap_goal_mb"`
 	GOGC     uint64  `json:"gogc"`
+	// CPU is the collector's CPU time in seconds, Assist the part of it
+	// that request goroutines spent marking, Share CPU's share of the
+	// process's CPU time.
+	CPU    float64 `json:"cpu_seconds"`
+	Assist float64 `json:"assist_cpu_seconds"`
+	Share  float64 `json:"cpu_share"`
 }
 
 func openResultOf(cfg openConfig, s openStats) openResult {
@@ -288,6 +294,10 @@ func openResultOf(cfg openConfig, s openStats) openResult {
 	}
 	if s.Sent > 0 {
 		r.CPUPerRequest = float64(s.CPU.Microseconds()) / float64(s.Sent)
+	}
+	r.GC.CPU, r.GC.Assist = s.GC.CPU.Seconds(), s.GC.AssistCPU.Seconds()
+	if s.CPU > 0 {
+		r.GC.Share = s.GC.CPU.Seconds() / s.CPU.Seconds()
 	}
 	return r
 }
@@ -328,6 +338,7 @@ func (r *report) writeOpenTable(w io.Writer) error {
 	fmt.Fprintf(tw, "timed out\t%d\tno answer within %s of the scheduled send\n", o.TimedOut, r.Timeout)
 	fmt.Fprintf(tw, "server GC\t%d cycles\t%d pauses, p99 ≤ %.2f ms, longest ≤ %.2f ms; heap live %.0f MB, goal %.0f MB; GOGC %d\n",
 		o.GC.Cycles, o.GC.Pauses, o.GC.PauseP99, o.GC.PauseMax, o.GC.HeapLive, o.GC.HeapGoal, o.GC.GOGC)
+	fmt.Fprintf(tw, "\t\tCPU %.2f s, %.0f %% of the process's (assists %.2f s)\n", o.GC.CPU, o.GC.Share*100, o.GC.Assist)
 	fmt.Fprintf(tw, "book\t%d resting\t%d offers traded on entry; batch %.1f in %.2f ms\n", o.RestingOffers, o.TradedOffers, o.MeanBatch, o.MeanBatchTime)
 	fmt.Fprintf(tw, "cpu\t%.0f µs/req\tgenerator and server\n", o.CPUPerRequest)
 	if err := tw.Flush(); err != nil {

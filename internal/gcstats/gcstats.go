@@ -25,6 +25,10 @@ type Snapshot struct {
 	HeapLive, HeapGoal uint64
 	// GOGC is the collector's target percentage.
 	GOGC uint64
+	// CPU is the CPU time the collector took (the runtime's estimate,
+	// brought up to date at each cycle), AssistCPU the part of it that
+	// goroutines spent helping to mark because they allocated.
+	CPU, AssistCPU time.Duration
 	// counts[i] is the number of pauses in [buckets[i], buckets[i+1]).
 	counts  []uint64
 	buckets []float64
@@ -33,7 +37,8 @@ type Snapshot struct {
 // Read returns the counts now.
 func Read() Snapshot {
 	s := []metrics.Sample{{Name: "/sched/pauses/total/gc:seconds"}, {Name: "/gc/cycles/total:gc-cycles"},
-		{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/gc/gogc:percent"}}
+		{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/gc/gogc:percent"},
+		{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/gc/mark/assist:cpu-seconds"}}
 	metrics.Read(s)
 	var out Snapshot
 	if s[0].Value.Kind() == metrics.KindFloat64Histogram {
@@ -45,14 +50,21 @@ func Read() Snapshot {
 			*v = s[i].Value.Uint64()
 		}
 	}
+	for i, v := range map[int]*time.Duration{5: &out.CPU, 6: &out.AssistCPU} {
+		if s[i].Value.Kind() == metrics.KindFloat64 {
+			*v = time.Duration(s[i].Value.Float64() * float64(time.Second))
+		}
+	}
 	return out
 }
 
-// Since returns the cycles and pauses between an earlier snapshot and s,
-// with s's heap and GOGC.
+// Since returns the cycles, pauses and CPU between an earlier snapshot
+// and s, with s's heap and GOGC.
 func (s Snapshot) Since(earlier Snapshot) Snapshot {
 	out := s
 	out.Cycles -= earlier.Cycles
+	out.CPU -= earlier.CPU
+	out.AssistCPU -= earlier.AssistCPU
 	out.counts = make([]uint64, len(s.counts))
 	for i, n := range s.counts {
 		if i < len(earlier.counts) {

@@ -22,6 +22,9 @@ func TestSince(t *testing.T) {
 	if w.HeapLive == 0 || w.HeapGoal < w.HeapLive || w.GOGC == 0 {
 		t.Errorf("HeapLive = %d, HeapGoal = %d, GOGC = %d; want a live heap, a goal above it and a target", w.HeapLive, w.HeapGoal, w.GOGC)
 	}
+	if w.CPU <= 0 || w.AssistCPU < 0 || w.AssistCPU > w.CPU {
+		t.Errorf("CPU = %v, AssistCPU = %v over three cycles, want 0 ≤ assists ≤ CPU, CPU > 0", w.CPU, w.AssistCPU)
+	}
 	if w.Max() <= 0 || w.Quantile(0.5) <= 0 || w.Quantile(0.5) > w.Max() {
 		t.Errorf("Quantile(0.5) = %v, Max() = %v, want 0 < median ≤ max", w.Quantile(0.5), w.Max())
 	}
