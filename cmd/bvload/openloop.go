@@ -31,6 +31,8 @@ type openConfig struct {
 	timeout time.Duration
 	// maxInFlight caps the connections, hence the requests in flight.
 	maxInFlight int
+	// queueBudget is the venue's admission bound (0: none).
+	queueBudget time.Duration
 	warmup      time.Duration
 	duration    time.Duration
 }
@@ -226,10 +228,19 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 
 func (w *openWorker) run(jobs <-chan openJob, t openTarget, from time.Time, timeout time.Duration) {
 	for j := range jobs {
+		deadline := j.at.Add(timeout)
+		if !time.Now().Before(deadline) {
+			// It waited for a connection past its time-out: not sent,
+			// and the connection kept.
+			if !j.at.Before(from) {
+				w.timeouts++
+			}
+			continue
+		}
 		var token string
 		w.body, token = t.body(w.body[:0], j.n)
 		sent := time.Now()
-		status, err := w.raw.postBy(j.at.Add(timeout), w.body, token, &w.buf)
+		status, err := w.raw.postBy(deadline, w.body, token, &w.buf)
 		elapsed := time.Since(earlier(j.at, sent)) // late: from the schedule; early: from the write
 		if j.at.Before(from) {
 			continue
@@ -270,7 +281,7 @@ func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) 
 		return openResult{}, err
 	}
 	defer drop()
-	srv, dv, stop, err := startVenue(ctx, db, dir, venueConfig{rateLimit: cfg.rateLimit, log: log})
+	srv, dv, stop, err := startVenue(ctx, db, dir, venueConfig{rateLimit: cfg.rateLimit, queueBudget: cfg.open.queueBudget, log: log})
 	if err != nil {
 		return openResult{}, err
 	}
@@ -289,7 +300,7 @@ func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) 
 	if err != nil {
 		return openResult{}, err
 	}
-	before := srv.svc.EngineStats()
+	before, admBefore := srv.svc.EngineStats(), srv.svc.AdmissionStats()
 	s, err := openLoop(ctx, cfg.open, t)
 	if perr := stopProfile(); err == nil {
 		err = perr
@@ -297,8 +308,10 @@ func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) 
 	if err != nil {
 		return openResult{}, err
 	}
-	after := srv.svc.EngineStats()
+	after, adm := srv.svc.EngineStats(), srv.svc.AdmissionStats()
 	res := openResultOf(cfg.open, s)
+	res.Admission = openAdmission{Expected: adm.Expected - admBefore.Expected, Waited: adm.Waited - admBefore.Waited,
+		Full: adm.Full - admBefore.Full, CostPerCommand: ms(adm.CostPerCommand)}
 	if n := after.Batches - before.Batches; n > 0 {
 		res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
 		res.MeanBatchTime = ms((after.BatchTime - before.BatchTime) / time.Duration(n))

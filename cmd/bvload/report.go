@@ -81,10 +81,12 @@ type report struct {
 	CPUs        int      `json:"cpus"`
 	Scenarios   []result `json:"scenarios,omitempty"`
 	// Open is the open-loop run (--open-rate), instead of the scenarios;
-	// MaxInFlight and Timeout are its settings.
+	// MaxInFlight, Timeout and QueueBudget (the venue's; "0s": none) are
+	// its settings.
 	Open        *openResult `json:"open_loop,omitempty"`
 	MaxInFlight int         `json:"max_in_flight,omitempty"`
 	Timeout     string      `json:"timeout,omitempty"`
+	QueueBudget string      `json:"queue_budget,omitempty"`
 	Goals       []goal      `json:"goals"`
 	// Valid is false when any request failed: the figures do not count.
 	Valid bool `json:"valid"`
@@ -257,6 +259,18 @@ type openResult struct {
 	TradedOffers  int64   `json:"traded_offers"`
 	MeanBatch     float64 `json:"mean_batch,omitempty"`
 	MeanBatchTime float64 `json:"mean_batch_ms,omitempty"`
+	// Admission is the venue's admission control over the window.
+	Admission openAdmission `json:"admission"`
+}
+
+// openAdmission is what the sequencer's admission control did in the
+// window: refusals by reason (trading.AdmissionStats), and its time per
+// command at the end, on which the expected wait is based.
+type openAdmission struct {
+	Expected       int64   `json:"refused_expected"`
+	Waited         int64   `json:"refused_waited"`
+	Full           int64   `json:"refused_full"`
+	CostPerCommand float64 `json:"cost_per_command_ms"`
 }
 
 // openGC is the collector over the measured window. The pause figures
@@ -325,8 +339,8 @@ func (r *report) judgeOpen() {
 
 func (r *report) writeOpenTable(w io.Writer) error {
 	o := r.Open
-	fmt.Fprintf(w, "bvload: open loop, engine %s, %g offers/s (%g %% crossing) for %s after %s warm-up, up to %d in flight, %s time-out; %s %s, %d CPUs\n\n",
-		r.Engine, o.Rate, o.Cross*100, r.Duration, r.Warmup, r.MaxInFlight, r.Timeout, r.Go, r.OS, r.CPUs)
+	fmt.Fprintf(w, "bvload: open loop, engine %s, %g offers/s (%g %% crossing) for %s after %s warm-up, up to %d in flight, %s time-out, queue budget %s; %s %s, %d CPUs\n\n",
+		r.Engine, o.Rate, o.Cross*100, r.Duration, r.Warmup, r.MaxInFlight, r.Timeout, r.QueueBudget, r.Go, r.OS, r.CPUs)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "offered\t%.0f req/s\t%d sent; %d late (the in-flight cap was hit), send lag p99 %.2f ms, max %.2f ms; %d connections\n",
 		o.Offered, o.Sent, o.Late, o.SendLagP99, o.SendLagMax, o.Connections)
@@ -339,6 +353,8 @@ func (r *report) writeOpenTable(w io.Writer) error {
 	fmt.Fprintf(tw, "server GC\t%d cycles\t%d pauses, p99 ≤ %.2f ms, longest ≤ %.2f ms; heap live %.0f MB, goal %.0f MB; GOGC %d\n",
 		o.GC.Cycles, o.GC.Pauses, o.GC.PauseP99, o.GC.PauseMax, o.GC.HeapLive, o.GC.HeapGoal, o.GC.GOGC)
 	fmt.Fprintf(tw, "\t\tCPU %.2f s, %.0f %% of the process's (assists %.2f s)\n", o.GC.CPU, o.GC.Share*100, o.GC.Assist)
+	fmt.Fprintf(tw, "admission\t%d refused\t%d on the expected wait, %d after waiting, %d on a full queue; cost per command %.3f ms at the end\n",
+		o.Admission.Expected+o.Admission.Waited+o.Admission.Full, o.Admission.Expected, o.Admission.Waited, o.Admission.Full, o.Admission.CostPerCommand)
 	fmt.Fprintf(tw, "book\t%d resting\t%d offers traded on entry; batch %.1f in %.2f ms\n", o.RestingOffers, o.TradedOffers, o.MeanBatch, o.MeanBatchTime)
 	fmt.Fprintf(tw, "cpu\t%.0f µs/req\tgenerator and server\n", o.CPUPerRequest)
 	if err := tw.Flush(); err != nil {

@@ -65,6 +65,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Float64Var(&c.open.cross, "open-cross", envflag.Getenv(getenv).Float("BVLOAD_OPEN_CROSS", 0), "open loop: share of the offers (0–1) that cross a counterparty's and trade")
 	fs.DurationVar(&c.open.timeout, "open-timeout", envflag.Getenv(getenv).Duration("BVLOAD_OPEN_TIMEOUT", 10*time.Second),
 		"open loop: a request unanswered this long after its scheduled send times out")
+	fs.DurationVar(&c.open.queueBudget, "open-queue-budget", envflag.Getenv(getenv).Duration("BVLOAD_OPEN_QUEUE_BUDGET", trading.DefaultQueueBudget),
+		"open loop: the venue's queue budget (serve --queue-budget): new offers that cannot start within it are refused with 503; 0: no bound (the closed loop runs without one)")
 	fs.IntVar(&c.open.maxInFlight, "open-max-in-flight", envflag.Getenv(getenv).Int("BVLOAD_OPEN_MAX_IN_FLIGHT", 4096),
 		"open loop: most requests in flight (one connection each); a request finding them all busy waits and counts as late")
 	scen := fs.String("scenarios", envflag.Getenv(getenv).String("BVLOAD_SCENARIOS", strings.Join(allScenarios, ",")), "scenarios to run: a, b, c, c2")
@@ -82,8 +84,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if fs.NArg() > 0 {
 		return c, usageError{Msg: "unexpected arguments: " + strings.Join(fs.Args(), " ")}
 	}
-	if c.open.rate < 0 || c.open.cross < 0 || c.open.cross > 1 || c.open.timeout <= 0 || c.open.maxInFlight < 1 {
-		return c, usageError{Msg: "--open-rate must not be negative, --open-cross within 0–1, --open-timeout and --open-max-in-flight positive"}
+	if c.open.rate < 0 || c.open.cross < 0 || c.open.cross > 1 || c.open.timeout <= 0 || c.open.maxInFlight < 1 || c.open.queueBudget < 0 {
+		return c, usageError{Msg: "--open-rate and --open-queue-budget must not be negative, --open-cross within 0–1, --open-timeout and --open-max-in-flight positive"}
 	}
 	if c.open.rate > 0 {
 		var misfit []string
@@ -155,7 +157,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	rep := report{Engine: string(cfg.engine), Client: cfg.load.client, Connections: cfg.load.connections, Duration: cfg.load.duration.String(),
 		Warmup: cfg.load.warmup.String(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU()}
 	if cfg.open.rate > 0 {
-		rep.Connections, rep.MaxInFlight, rep.Timeout = 0, cfg.open.maxInFlight, cfg.open.timeout.String()
+		rep.Connections, rep.MaxInFlight, rep.Timeout, rep.QueueBudget = 0, cfg.open.maxInFlight, cfg.open.timeout.String(), cfg.open.queueBudget.String()
 		if !cfg.jsonOut {
 			fmt.Fprintf(stderr, "bvload: open loop, %g offers/s for %s …\n", cfg.open.rate, cfg.open.duration)
 		}
@@ -224,7 +226,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 		}
 		// The demo data gives the offers real participants, accounts,
 		// users, markets and instruments to reference.
-		dv, err := loadDemo(ctx, newService(db, log, 0), db, dir)
+		dv, err := loadDemo(ctx, newService(db, log, 0, 0), db, dir)
 		if err != nil {
 			drop()
 			return result{}, err

@@ -11,6 +11,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/envflag"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
 )
 
 // TestRunSmoke runs every scenario for a moment on SQLite, so the load
@@ -64,28 +65,15 @@ func TestRunSmoke(t *testing.T) {
 }
 
 // TestOpenLoop runs the open loop for a second at a light rate on both
-// engines: every scheduled request is sent and accepted, and the report
-// has the collector's figures and the book. It asserts no latency.
+// engines, without a queue budget: every scheduled request is sent and
+// accepted, and the report has the collector's figures and the book. It
+// asserts no latency.
 func TestOpenLoop(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		const rate, seconds = 200, 1
-		args := []string{"--engine", string(e), "--data-dir", t.TempDir(), "--json",
-			"--open-rate", strconv.Itoa(rate), "--open-cross", "0.2", "--duration", strconv.Itoa(seconds) + "s", "--warmup", "200ms"}
-		if e == store.Postgres {
-			args = append(args, "--database-url", testenv.DatabaseURL(t, e))
-		}
-		var out, errOut bytes.Buffer
-		if err := run(context.Background(), args, func(string) string { return "" }, &out, &errOut); err != nil {
-			t.Fatalf("run(%q) = %v\nstdout:\n%s\nstderr:\n%s", args, err, out.String(), errOut.String())
-		}
-		var rep report
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			t.Fatalf("report is not JSON: %v\n%s", err, out.String())
-		}
+		rep := runOpenJSON(t, e, "--open-rate", strconv.Itoa(rate), "--open-cross", "0.2", "--open-queue-budget", "0",
+			"--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
 		o := rep.Open
-		if o == nil || !rep.Valid || len(rep.Scenarios) != 0 {
-			t.Fatalf("report = %s, want a valid open-loop run and no scenarios", out.String())
-		}
 		if want := rate * seconds; o.Sent < want-1 || o.Sent > want+1 {
 			t.Errorf("sent %d requests at %d/s for %ds, want %d", o.Sent, rate, seconds, want)
 		}
@@ -112,6 +100,39 @@ func TestOpenLoop(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("refusals", func(t *testing.T) {
+		// A queue budget of a nanosecond: the venue refuses (503 with
+		// Retry-After) nearly every offer, and refusals are not errors.
+		rep := runOpenJSON(t, store.SQLite, "--open-rate", "200", "--open-queue-budget", "1ns", "--duration", "500ms", "--warmup", "100ms")
+		o := rep.Open
+		if o.Refused == 0 || o.Errors != 0 || o.Accepted+o.Refused+o.TimedOut != o.Sent || o.Admission.Expected+o.Admission.Waited == 0 {
+			t.Errorf("sent %d: %d accepted, %d refused, %d errors (%v), %d timed out, admission %+v; want refusals, counted as such",
+				o.Sent, o.Accepted, o.Refused, o.Errors, o.ErrorSamples, o.TimedOut, o.Admission)
+		}
+	})
+}
+
+// runOpenJSON runs bvload with args on a fresh database of engine e and
+// returns its valid open-loop report.
+func runOpenJSON(t *testing.T, e store.Engine, args ...string) report {
+	t.Helper()
+	args = append(args, "--engine", string(e), "--data-dir", t.TempDir(), "--json")
+	if e == store.Postgres {
+		args = append(args, "--database-url", testenv.DatabaseURL(t, e))
+	}
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), args, func(string) string { return "" }, &out, &errOut); err != nil {
+		t.Fatalf("run(%q) = %v\nstdout:\n%s\nstderr:\n%s", args, err, out.String(), errOut.String())
+	}
+	var rep report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+	}
+	if rep.Open == nil || !rep.Valid || len(rep.Scenarios) != 0 {
+		t.Fatalf("report = %s, want a valid open-loop run and no scenarios", out.String())
+	}
+	return rep
 }
 
 func TestParseConfig(t *testing.T) {
@@ -125,6 +146,7 @@ func TestParseConfig(t *testing.T) {
 		{"--open-rate", "-1"},
 		{"--open-rate", "100", "--open-cross", "1.5"},
 		{"--open-rate", "100", "--open-max-in-flight", "0"},
+		{"--open-rate", "100", "--open-queue-budget", "-1ms"},
 		{"--open-rate", "100", "--scenarios", "c"}, // closed loop only
 		{"--open-rate", "100", "--client", "net/http"},
 	} {
@@ -139,7 +161,7 @@ func TestParseConfig(t *testing.T) {
 	if cfg.load.connections != 64 || cfg.load.duration.String() != "10s" || cfg.load.warmup.String() != "2s" || len(cfg.scenarios) != 4 {
 		t.Errorf("defaults = %+v, want 64 connections, 10s, 2s warm-up, every scenario", cfg)
 	}
-	if cfg.open.rate != 0 || cfg.open.maxInFlight != 4096 || cfg.open.timeout.String() != "10s" {
-		t.Errorf("open-loop defaults = %+v, want off, 4096 in flight, 10s time-out", cfg.open)
+	if cfg.open.rate != 0 || cfg.open.maxInFlight != 4096 || cfg.open.timeout.String() != "10s" || cfg.open.queueBudget != trading.DefaultQueueBudget {
+		t.Errorf("open-loop defaults = %+v, want off, 4096 in flight, 10s time-out, serve's queue budget", cfg.open)
 	}
 }

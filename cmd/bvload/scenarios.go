@@ -275,23 +275,26 @@ func (in baselineBody) offer(now time.Time) (venue.Offer, error) {
 // venueConfig is what the venue scenarios tune.
 type venueConfig struct {
 	rateLimit float64
-	log       *slog.Logger
+	// queueBudget is the sequencer's admission bound (trading.Config:
+	// 0, no bound).
+	queueBudget time.Duration
+	log         *slog.Logger
 }
 
 // newService returns the venue's use cases on db. Client secrets are
 // hashed with the cheap Argon2 parameters: hashing happens only when the
 // demo credentials are issued and the tokens granted, before the measured
 // window, and would otherwise dominate a short run.
-func newService(db *store.DB, log *slog.Logger, rateLimit float64) *trading.Service {
+func newService(db *store.DB, log *slog.Logger, rateLimit float64, queueBudget time.Duration) *trading.Service {
 	h := auth.FastHasher
-	return trading.New(db, trading.Config{Hasher: &h, Logger: log, TokenTTL: time.Hour, RateLimit: rateLimit})
+	return trading.New(db, trading.Config{Hasher: &h, Logger: log, TokenTTL: time.Hour, RateLimit: rateLimit, QueueBudget: queueBudget})
 }
 
 // startVenue loads the demo venue into db, starts the sequencer and the
 // real HTTP stack on a loopback port and grants every trader a token over
 // HTTP.
 func startVenue(ctx context.Context, db *store.DB, dir string, cfg venueConfig) (*server, demoVenue, func(), error) {
-	svc := newService(db, cfg.log, cfg.rateLimit)
+	svc := newService(db, cfg.log, cfg.rateLimit, cfg.queueBudget)
 	dv, err := loadDemo(ctx, svc, db, dir)
 	if err != nil {
 		return nil, dv, nil, err
