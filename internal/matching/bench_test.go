@@ -1,11 +1,8 @@
 package matching
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/quagmt/udecimal"
 )
 
 // Benchmark books look like a liquid bond book: benchLevels price levels a
@@ -18,39 +15,38 @@ const (
 	benchBatch    = 10_000 // orders added or removed between timer pauses
 )
 
-var benchParticipants = []string{
-	"0190d4a0-0000-7000-8000-000000000001", "0190d4a0-0000-7000-8000-000000000002",
-	"0190d4a0-0000-7000-8000-000000000003", "0190d4a0-0000-7000-8000-000000000004",
-}
+var benchParticipants = []uint32{1, 2, 3, 4}
 
-func benchEligible() func(a, b string) bool {
-	ok := map[[2]string]bool{}
+const benchUser = 9
+
+func benchEligible() func(a, b uint32) bool {
+	ok := map[[2]uint32]bool{}
 	for _, a := range benchParticipants {
 		for _, b := range benchParticipants {
-			ok[[2]string{a, b}] = a != b
+			ok[[2]uint32{a, b}] = a != b
 		}
 	}
-	return func(a, b string) bool { return ok[[2]string{a, b}] }
+	return func(a, b uint32) bool { return ok[[2]uint32{a, b}] }
 }
 
 // benchPrice returns the price of level k (0 = best) on side s.
-func benchPrice(s Side, k int) udecimal.Decimal {
+func benchPrice(s Side, k int) Fixed {
 	if s == Bid {
-		return udecimal.MustFromInt64(int64(9950-k), 2)
+		return fx(int64(9950-k), 2)
 	}
-	return udecimal.MustFromInt64(int64(10050+k), 2)
+	return fx(int64(10050+k), 2)
 }
 
 // benchBook returns a book with the benchmark depth on both sides.
 func benchBook(b *testing.B) *Book {
 	bk := New(Config{Eligible: benchEligible()})
-	qty := udecimal.MustFromInt64(1_000_000, 0)
+	qty := fx(1_000_000, 0)
 	n := 0
 	for _, s := range []Side{Bid, Ask} {
 		for k := range benchLevels {
 			for range benchPerLevel {
 				n++
-				o := Order{ID: fmt.Sprintf("depth-%d", n), Participant: benchParticipants[n%4], User: "user", Side: s, Price: benchPrice(s, k), Quantity: qty}
+				o := Order{ID: uint64(n), Participant: benchParticipants[n%4], User: benchUser, Side: s, Price: benchPrice(s, k), Quantity: qty}
 				if _, err := bk.Add(o); err != nil {
 					b.Fatal(err)
 				}
@@ -62,13 +58,13 @@ func benchBook(b *testing.B) *Book {
 
 // benchOrders returns n non-crossing limit orders spread over the depth of
 // both sides.
-func benchOrders(prefix string, n int) []Order {
+func benchOrders(first uint64, n int) []Order {
 	rng := rand.New(rand.NewPCG(1, 2))
-	qty := udecimal.MustFromInt64(250_000, 0)
+	qty := fx(250_000, 0)
 	orders := make([]Order, n)
 	for i := range orders {
 		s := Side(1 + i%2)
-		orders[i] = Order{ID: fmt.Sprintf("%s-%d", prefix, i), Participant: benchParticipants[i%4], User: "user", Side: s, Price: benchPrice(s, rng.IntN(benchLevels)), Quantity: qty}
+		orders[i] = Order{ID: first + uint64(i), Participant: benchParticipants[i%4], User: benchUser, Side: s, Price: benchPrice(s, rng.IntN(benchLevels)), Quantity: qty}
 	}
 	return orders
 }
@@ -83,7 +79,7 @@ func reportOps(b *testing.B, perOp float64, unit string) {
 // a side.
 func BenchmarkAdd(b *testing.B) {
 	bk := benchBook(b)
-	orders := benchOrders("add", benchBatch)
+	orders := benchOrders(1e6, benchBatch)
 	fills := make([]Fill, 0, 16)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -98,7 +94,7 @@ func BenchmarkAdd(b *testing.B) {
 			}
 			b.StartTimer()
 		}
-		r, err := bk.AddInto(orders[k], fills[:0])
+		r, err := bk.AddInto(&orders[k], fills[:0])
 		if err != nil || r.Status != StatusResting {
 			b.Fatalf("AddInto = %v, %v; want resting", r.Status, err)
 		}
@@ -111,8 +107,8 @@ func BenchmarkAdd(b *testing.B) {
 // orders deep a side.
 func BenchmarkCancel(b *testing.B) {
 	bk := benchBook(b)
-	orders := benchOrders("cancel", benchBatch)
-	ids := make([]string, len(orders))
+	orders := benchOrders(1e6, benchBatch)
+	ids := make([]uint64, len(orders))
 	for i, j := range rand.New(rand.NewPCG(3, 4)).Perm(len(orders)) {
 		ids[i] = orders[j].ID
 	}
@@ -126,12 +122,12 @@ func BenchmarkCancel(b *testing.B) {
 			if i > 0 {
 				for _, id := range ids {
 					if _, ok := bk.Get(id); ok {
-						b.Fatalf("order %s survived its cancel", id)
+						b.Fatalf("order %d survived its cancel", id)
 					}
 				}
 			}
-			for _, o := range orders {
-				if _, err := bk.AddInto(o, fills[:0]); err != nil {
+			for i := range orders {
+				if _, err := bk.AddInto(&orders[i], fills[:0]); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -150,15 +146,15 @@ func BenchmarkCancel(b *testing.B) {
 func BenchmarkCrossingAdd(b *testing.B) {
 	bk := benchBook(b)
 	const top = 10 // levels the resting batch is spread over
-	one := udecimal.MustFromInt64(1000, 0)
+	one := fx(1000, 0)
 	resting := make([]Order, benchBatch)
 	for i := range resting {
 		// Better than the depth, so the incoming orders meet them first.
-		resting[i] = Order{ID: fmt.Sprintf("rest-%d", i), Participant: benchParticipants[i%2], User: "user", Side: Ask, Price: udecimal.MustFromInt64(int64(10040+i%top), 2), Quantity: one}
+		resting[i] = Order{ID: 1e6 + uint64(i), Participant: benchParticipants[i%2], User: benchUser, Side: Ask, Price: fx(int64(10040+i%top), 2), Quantity: one}
 	}
 	incoming := make([]Order, benchBatch)
 	for i := range incoming {
-		incoming[i] = Order{ID: fmt.Sprintf("in-%d", i), Participant: benchParticipants[2+i%2], User: "user", Side: Bid, Price: udecimal.MustFromInt64(10040+top, 2), Quantity: one}
+		incoming[i] = Order{ID: 2e6 + uint64(i), Participant: benchParticipants[2+i%2], User: benchUser, Side: Bid, Price: fx(10040+top, 2), Quantity: one}
 	}
 	fills := make([]Fill, 0, 16)
 	b.ReportAllocs()
@@ -167,14 +163,14 @@ func BenchmarkCrossingAdd(b *testing.B) {
 		k := i % benchBatch
 		if k == 0 {
 			b.StopTimer()
-			for _, o := range resting {
-				if _, err := bk.AddInto(o, fills[:0]); err != nil {
+			for i := range resting {
+				if _, err := bk.AddInto(&resting[i], fills[:0]); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.StartTimer()
 		}
-		r, err := bk.AddInto(incoming[k], fills[:0])
+		r, err := bk.AddInto(&incoming[k], fills[:0])
 		if err != nil || len(r.Fills) != 1 || r.Status != StatusFilled {
 			b.Fatalf("AddInto = %d fills, %v, %v; want 1 fill, filled", len(r.Fills), r.Status, err)
 		}
@@ -187,27 +183,27 @@ func BenchmarkCrossingAdd(b *testing.B) {
 // 50 levels, then cancel their remainder.
 func BenchmarkSweep(b *testing.B) {
 	const levels, perLevel = 50, 20
-	one := udecimal.MustFromInt64(1000, 0)
+	one := fx(1000, 0)
 	resting := make([]Order, 0, levels*perLevel)
 	for k := range levels {
 		for j := range perLevel {
-			resting = append(resting, Order{ID: fmt.Sprintf("rest-%d-%d", k, j), Participant: benchParticipants[j%3], User: "user", Side: Ask, Price: benchPrice(Ask, k), Quantity: one})
+			resting = append(resting, Order{ID: uint64(1 + k*perLevel + j), Participant: benchParticipants[j%3], User: benchUser, Side: Ask, Price: benchPrice(Ask, k), Quantity: one})
 		}
 	}
-	sweep := Order{ID: "sweep", Participant: benchParticipants[3], User: "user", Side: Bid, Market: true, Quantity: udecimal.MustFromInt64(2_000_000, 0)}
+	sweep := Order{ID: 1e6, Participant: benchParticipants[3], User: benchUser, Side: Bid, Market: true, Quantity: fx(2_000_000, 0)}
 	bk := New(Config{Eligible: benchEligible()})
 	fills := make([]Fill, 0, len(resting))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		for _, o := range resting {
-			if _, err := bk.AddInto(o, fills[:0]); err != nil {
+		for i := range resting {
+			if _, err := bk.AddInto(&resting[i], fills[:0]); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.StartTimer()
-		r, err := bk.AddInto(sweep, fills[:0])
+		r, err := bk.AddInto(&sweep, fills[:0])
 		if err != nil || len(r.Fills) != len(resting) || r.Status != StatusCancelled {
 			b.Fatalf("AddInto = %d fills, %v, %v; want %d fills, cancelled", len(r.Fills), r.Status, err, len(resting))
 		}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-
-	"github.com/quagmt/udecimal"
 )
 
 // Config fixes the rules of one book.
@@ -21,7 +19,7 @@ type Config struct {
 	// every two distinct participants are eligible. It is asked at match
 	// time, at most once per resting participant and incoming order, so a
 	// change of relations applies from the next command on.
-	Eligible func(a, b string) bool
+	Eligible func(a, b uint32) bool
 }
 
 // Book is the order book of one instrument in one market. The zero value
@@ -31,12 +29,11 @@ type Config struct {
 // to scan however many orders rest (docs/decisions.md, "The order book:
 // slabs and handles"): resting orders live in a slab of pointer-free slots
 // addressed by integer handles, queued through handles, with prices and
-// quantities as 128-bit fixed-point integers (fixed); ids in the canonical
-// UUID form are kept as their 16 bytes and indexed by them; participants
-// and users are interned to integers.
+// quantities as 128-bit fixed-point integers (Fixed), and indexed by their
+// integer ids in a pointer-free hash table (index).
 type Book struct {
 	allOrNone bool
-	eligible  func(a, b string) bool
+	eligible  func(a, b uint32) bool
 
 	bids, asks side
 	seq        uint64
@@ -49,14 +46,7 @@ type Book struct {
 	levels     []level  // by level handle; handle 0 unused
 	freeLevels []uint32 // released level handles
 
-	uuids map[[16]byte]uint32 // slot of each resting order whose id is a UUID
-	named map[string]uint32   // slot of each resting order with another id
-	shown map[uint32]string   // id of a slot with shown set: every named id, and UUIDs already returned
-
-	owners    []owner              // interned (participant, user) pairs
-	ownerIx   map[[2]string]uint32 // owner number of each pair
-	parts     map[string]uint32    // participant → participant number
-	lastOwner uint32               // the last owner interned, tried first
+	ids index // slot of each resting order by id
 
 	fills []Fill   // scratch for Add and Amend
 	takes []uint32 // scratch for all-or-none candidates
@@ -65,15 +55,13 @@ type Book struct {
 // slot is one resting order: no pointers, so a slab of them is not
 // scanned by the collector.
 type slot struct {
-	rem, filled fixed // open and traded quantity; the order's quantity is their sum
+	rem, filled Fixed // open and traded quantity; the order's quantity is their sum
 	seq         uint64
-	key         [16]byte // the id's bytes when uuid
-	prev, next  uint32   // neighbours in the level's queue (next also links the free list)
+	id          uint64
+	prev, next  uint32 // neighbours in the level's queue (next also links the free list)
 	level       uint32
-	owner       uint32
+	part, user  uint32
 	side        Side
-	uuid        bool // the id is the UUID in key, else it is in Book.shown
-	shown       bool // the id string is in Book.shown
 }
 
 const (
@@ -84,7 +72,7 @@ const (
 
 // level is the FIFO queue of the orders resting at one price.
 type level struct {
-	price      fixed
+	price      Fixed
 	head, tail uint32 // slot handles, 0 when empty
 }
 
@@ -99,20 +87,9 @@ type side struct {
 // pricedLevel is a level handle with its price, so searching a side reads
 // one array.
 type pricedLevel struct {
-	price fixed
+	price Fixed
 	lv    uint32
 }
-
-// owner is an interned (participant, user) pair.
-type owner struct {
-	participant, user string
-	part              uint32 // participant number: equal numbers, same participant
-}
-
-// depthCached is how many orders a side's AppendDepth and Orders keep the
-// id strings of, so that reading the top of the book over and over does
-// not allocate; deeper UUID ids are formatted afresh each time.
-const depthCached = 64
 
 // New returns an empty book with the rules in cfg.
 func New(cfg Config) *Book {
@@ -122,11 +99,6 @@ func New(cfg Config) *Book {
 		bids:      side{bid: true},
 		nslots:    1,
 		levels:    make([]level, 1),
-		uuids:     make(map[[16]byte]uint32),
-		named:     make(map[string]uint32),
-		shown:     make(map[uint32]string),
-		ownerIx:   make(map[[2]string]uint32),
-		parts:     make(map[string]uint32),
 	}
 }
 
@@ -138,28 +110,27 @@ func (b *Book) Len() int { return b.count }
 func (b *Book) Seq() uint64 { return b.seq }
 
 // Get returns the resting order with that id, if any.
-func (b *Book) Get(id string) (Order, bool) {
-	h, ok := b.lookup(id)
-	if !ok {
+func (b *Book) Get(id uint64) (Order, bool) {
+	h := b.ids.get(id)
+	if h == 0 {
 		return Order{}, false
 	}
-	return b.order(b.slot(h), id), true
+	return b.order(b.slot(h)), true
 }
 
 // Best returns the best price on side s (highest bid or lowest ask),
 // whoever can trade with it; ok is false when that side is empty.
-func (b *Book) Best(s Side) (price udecimal.Decimal, ok bool) {
+func (b *Book) Best(s Side) (price Fixed, ok bool) {
 	sd := b.side(s)
 	if sd == nil || len(sd.levels) == 0 {
-		return udecimal.Zero, false
+		return Fixed{}, false
 	}
-	return sd.levels[len(sd.levels)-1].price.decimal(), true
+	return sd.levels[len(sd.levels)-1].price, true
 }
 
 // AppendDepth appends to dst up to n resting orders of side s in priority
 // order (best price first, then time) and returns the extended slice; n <= 0
-// means all. It does not allocate when dst has room, apart from the ids of
-// orders deeper than the first few dozen, which are made afresh.
+// means all. It does not allocate when dst has room.
 func (b *Book) AppendDepth(dst []Order, s Side, n int) []Order {
 	sd := b.side(s)
 	if sd == nil {
@@ -172,7 +143,7 @@ func (b *Book) AppendDepth(dst []Order, s Side, n int) []Order {
 				return dst
 			}
 			sl := b.slot(h)
-			dst = append(dst, b.order(sl, b.idString(h, sl, rank < depthCached)))
+			dst = append(dst, b.order(sl))
 			rank++
 			h = sl.next
 		}
@@ -189,14 +160,12 @@ func (b *Book) Orders(s Side) iter.Seq[Order] {
 		if sd == nil {
 			return
 		}
-		rank := 0
 		for i := len(sd.levels) - 1; i >= 0; i-- {
 			for h := b.levels[sd.levels[i].lv].head; h != 0; {
 				sl := b.slot(h)
-				if !yield(b.order(sl, b.idString(h, sl, rank < depthCached))) {
+				if !yield(b.order(sl)) {
 					return
 				}
-				rank++
 				h = sl.next
 			}
 		}
@@ -208,42 +177,38 @@ func (b *Book) Orders(s Side) iter.Seq[Order] {
 // assigns o.Seq; o.Filled must be below o.Quantity (normally zero).
 // Result.Fills is a new slice, nil when nothing traded.
 func (b *Book) Add(o Order) (Result, error) {
-	r, err := b.AddInto(o, b.fills[:0])
+	r, err := b.AddInto(&o, b.fills[:0])
 	b.fills = r.Fills[:0]
 	r.Fills = cloneFills(r.Fills)
 	return r, err
 }
 
 // AddInto is Add appending the fills to dst: Result.Fills is dst extended
-// with this command's fills (dst itself when nothing traded). With room in
-// dst an order that rests allocates nothing in a steady state (a growing
-// book allocates slots a block at a time and grows its id index); a fill
-// allocates the resting order's id string the first time it is returned.
-func (b *Book) AddInto(o Order, dst []Fill) (r Result, err error) {
-	var in incoming
-	if err := b.check("add", &o, &in); err != nil {
+// with this command's fills (dst itself when nothing traded). The book
+// reads *o and does not keep it. With room in dst it allocates nothing in
+// a steady state (a growing book allocates slots a block at a time and
+// grows its id index).
+func (b *Book) AddInto(o *Order, dst []Fill) (r Result, err error) {
+	if err := b.check("add", o); err != nil {
 		return Result{Fills: dst}, err
 	}
-	key, isUUID := parseUUID(o.ID)
-	if b.has(o.ID, key, isUUID) {
-		return Result{Fills: dst}, fmt.Errorf("add order %s: %w", o.ID, ErrDuplicateID)
+	if b.ids.get(o.ID) != 0 {
+		return Result{Fills: dst}, fmt.Errorf("add order %d: %w", o.ID, ErrDuplicateID)
 	}
 	b.seq++
-	o.Seq = b.seq
-	r.Order = o
-	in.o = &r.Order
-	in.key, in.uuid = key, isUUID
-	b.enter(&r, &in, dst)
+	r.Order = *o
+	r.Order.Seq = b.seq
+	b.enter(&r, dst)
 	return r, nil
 }
 
 // Cancel removes a resting order and returns its final state.
-func (b *Book) Cancel(id string) (Order, error) {
-	h, ok := b.lookup(id)
-	if !ok {
-		return Order{}, fmt.Errorf("cancel order %s: %w", id, ErrNotFound)
+func (b *Book) Cancel(id uint64) (Order, error) {
+	h := b.ids.get(id)
+	if h == 0 {
+		return Order{}, fmt.Errorf("cancel order %d: %w", id, ErrNotFound)
 	}
-	o := b.order(b.slot(h), id)
+	o := b.order(b.slot(h))
 	b.remove(h)
 	return o, nil
 }
@@ -256,7 +221,7 @@ func (b *Book) Cancel(id string) (Order, error) {
 // price change or a quantity increase gives the order a new sequence number
 // and re-enters it as an incoming order, so it may trade. Result.Fills is a
 // new slice, nil when nothing traded.
-func (b *Book) Amend(id string, price, quantity udecimal.Decimal) (Result, error) {
+func (b *Book) Amend(id uint64, price, quantity Fixed) (Result, error) {
 	r, err := b.AmendInto(id, price, quantity, b.fills[:0])
 	b.fills = r.Fills[:0]
 	r.Fills = cloneFills(r.Fills)
@@ -264,49 +229,40 @@ func (b *Book) Amend(id string, price, quantity udecimal.Decimal) (Result, error
 }
 
 // AmendInto is Amend appending the fills to dst, as AddInto does.
-func (b *Book) AmendInto(id string, price, quantity udecimal.Decimal, dst []Fill) (r Result, err error) {
-	h, ok := b.lookup(id)
-	if !ok {
-		return Result{Fills: dst}, fmt.Errorf("amend order %s: %w", id, ErrNotFound)
+func (b *Book) AmendInto(id uint64, price, quantity Fixed, dst []Fill) (r Result, err error) {
+	h := b.ids.get(id)
+	if h == 0 {
+		return Result{Fills: dst}, fmt.Errorf("amend order %d: %w", id, ErrNotFound)
 	}
 	switch {
-	case !price.IsPos():
-		return Result{Fills: dst}, fmt.Errorf("amend order %s: price %s must be positive: %w", id, price, ErrInvalid)
-	case !quantity.IsPos():
-		return Result{Fills: dst}, fmt.Errorf("amend order %s: quantity %s must be positive: %w", id, quantity, ErrInvalid)
-	}
-	pf, pok := toFixed(price)
-	qf, qok := toFixed(quantity)
-	switch {
-	case !pok:
-		return Result{Fills: dst}, fmt.Errorf("amend order %s: price %s out of range: %w", id, price, ErrInvalid)
-	case !qok:
-		return Result{Fills: dst}, fmt.Errorf("amend order %s: quantity %s out of range: %w", id, quantity, ErrInvalid)
+	case price.IsZero():
+		return Result{Fills: dst}, fmt.Errorf("amend order %d: price must be positive: %w", id, ErrInvalid)
+	case quantity.IsZero():
+		return Result{Fills: dst}, fmt.Errorf("amend order %d: quantity must be positive: %w", id, ErrInvalid)
 	}
 	sl := b.slot(h)
-	qc := qf.cmp(sl.filled)
+	qc := quantity.Cmp(sl.filled)
 	if qc < 0 {
-		return Result{Fills: dst}, fmt.Errorf("amend order %s: quantity %s below filled quantity %s: %w", id, quantity, sl.filled.decimal(), ErrInvalid)
+		return Result{Fills: dst}, fmt.Errorf("amend order %d: quantity %s below filled quantity %s: %w", id, quantity, sl.filled, ErrInvalid)
 	}
 	if qc == 0 {
-		o := b.order(sl, id)
+		o := b.order(sl)
 		o.Quantity = quantity
 		b.remove(h)
 		return Result{Order: o, Status: StatusFilled, Fills: dst}, nil
 	}
-	if pf == b.levels[sl.level].price && qf.cmp(sl.filled.add(sl.rem)) <= 0 {
+	if price == b.levels[sl.level].price && quantity.Cmp(sl.filled.add(sl.rem)) <= 0 {
 		// Same price, no increase: amend in place, keeping priority.
-		sl.rem = qf.sub(sl.filled)
-		return Result{Order: b.order(sl, id), Status: StatusResting, Fills: dst}, nil
+		sl.rem = quantity.sub(sl.filled)
+		return Result{Order: b.order(sl), Status: StatusResting, Fills: dst}, nil
 	}
-	r.Order = b.order(sl, id)
+	r.Order = b.order(sl)
 	r.Order.Price = price
 	r.Order.Quantity = quantity
-	in := incoming{o: &r.Order, price: pf, rem: qf.sub(sl.filled), filled: sl.filled, owner: sl.owner, key: sl.key, uuid: sl.uuid}
 	b.remove(h)
 	b.seq++
 	r.Order.Seq = b.seq
-	b.enter(&r, &in, dst)
+	b.enter(&r, dst)
 	return r, nil
 }
 
@@ -320,16 +276,14 @@ func (b *Book) AmendInto(id string, price, quantity udecimal.Decimal, dst []Fill
 // trusts the caller that the orders were resting: it does not match them,
 // so it does not check that the book is uncrossed.
 func (b *Book) Restore(o Order) error {
-	var in incoming
-	if err := b.check("restore", &o, &in); err != nil {
+	if err := b.check("restore", &o); err != nil {
 		return err
 	}
 	if o.Market {
-		return fmt.Errorf("restore order %s: a market order never rests: %w", o.ID, ErrInvalid)
+		return fmt.Errorf("restore order %d: a market order never rests: %w", o.ID, ErrInvalid)
 	}
-	key, isUUID := parseUUID(o.ID)
-	if b.has(o.ID, key, isUUID) {
-		return fmt.Errorf("restore order %s: %w", o.ID, ErrDuplicateID)
+	if b.ids.get(o.ID) != 0 {
+		return fmt.Errorf("restore order %d: %w", o.ID, ErrDuplicateID)
 	}
 	if o.Seq == 0 {
 		b.seq++
@@ -337,89 +291,66 @@ func (b *Book) Restore(o Order) error {
 	} else if o.Seq > b.seq {
 		b.seq = o.Seq
 	}
-	in.o = &o
-	in.key, in.uuid = key, isUUID
-	in.owner = b.owner(o.Participant, o.User)
-	b.rest(&in)
+	b.rest(&o, o.Quantity.sub(o.Filled))
 	return nil
 }
 
-// incoming is an order entering the book (by Add, Amend or Restore) in the
-// book's own terms.
+// incoming is an order entering the book by Add or Amend: the order, which
+// the book updates as it trades, and what it still has open.
 type incoming struct {
-	o           *Order
-	price       fixed // limit price; unused for a market order
-	rem, filled fixed
-	owner       uint32
-	key         [16]byte
-	uuid        bool
+	o   *Order
+	rem Fixed
 }
 
-// check validates an order entering the book by Add or Restore and
-// converts its price and quantities into in.
-func (b *Book) check(op string, o *Order, in *incoming) error {
+// check validates an order entering the book by Add or Restore.
+func (b *Book) check(op string, o *Order) error {
 	var reason string
 	switch {
-	case o.ID == "":
+	case o.ID == 0:
 		reason = "missing id"
 	case o.Side != Bid && o.Side != Ask:
 		reason = "unknown side"
-	case !o.Quantity.IsPos():
-		reason = "quantity " + o.Quantity.String() + " must be positive"
-	case o.Filled.IsNeg() || o.Filled.Cmp(o.Quantity) >= 0:
-		reason = "filled quantity " + o.Filled.String() + " must be at least 0 and below quantity " + o.Quantity.String()
-	case !o.Market && !o.Price.IsPos():
-		reason = "limit price " + o.Price.String() + " must be positive"
+	case o.Quantity.IsZero():
+		reason = "quantity must be positive"
+	case o.Filled.Cmp(o.Quantity) >= 0:
+		reason = "filled quantity " + o.Filled.String() + " must be below quantity " + o.Quantity.String()
+	case !o.Market && o.Price.IsZero():
+		reason = "limit price must be positive"
 	default:
-		q, qok := toFixed(o.Quantity)
-		f, _ := toFixed(o.Filled) // below the quantity, so in range when it is
-		p, pok := toFixed(o.Price)
-		switch {
-		case !qok:
-			reason = "quantity " + o.Quantity.String() + " out of range"
-		case !o.Market && !pok:
-			reason = "limit price " + o.Price.String() + " out of range"
-		default:
-			in.price, in.filled, in.rem = p, f, q.sub(f)
-			return nil
-		}
+		return nil
 	}
-	return fmt.Errorf("%s order %s: %s: %w", op, o.ID, reason, ErrInvalid)
+	return fmt.Errorf("%s order %d: %s: %w", op, o.ID, reason, ErrInvalid)
 }
 
-// enter matches incoming order r.Order (in), which already has its
-// sequence number, then rests or cancels the remainder, completing r.
-func (b *Book) enter(r *Result, in *incoming, dst []Fill) {
-	o := in.o
-	in.owner = b.owner(o.Participant, o.User)
+// enter matches incoming order r.Order, which already has its sequence
+// number, then rests or cancels the remainder, completing r.
+func (b *Book) enter(r *Result, dst []Fill) {
+	in := incoming{o: &r.Order, rem: r.Order.Quantity.sub(r.Order.Filled)}
 	if b.allOrNone {
-		r.Fills = b.matchAllOrNone(in, dst)
+		r.Fills = b.matchAllOrNone(&in, dst)
 	} else {
-		r.Fills = b.match(in, dst)
-	}
-	if len(r.Fills) > len(dst) {
-		o.Filled = in.filled.decimal()
+		r.Fills = b.match(&in, dst)
 	}
 	switch {
-	case in.rem.isZero():
+	case in.rem.IsZero():
 		r.Status = StatusFilled
-	case o.Market:
+	case in.o.Market:
 		r.Status = StatusCancelled
 	default:
 		r.Status = StatusResting
-		b.rest(in)
+		b.rest(in.o, in.rem)
 	}
 }
 
 // crosses reports whether in may trade at price p on the other side.
-func (in *incoming) crosses(p fixed) bool {
+func (in *incoming) crosses(p Fixed) bool {
 	switch {
 	case in.o.Market:
 		return true
 	case in.o.Side == Bid:
-		return in.price.cmp(p) >= 0
+		return in.o.Price.Cmp(p) >= 0
 	}
-	return in.price.cmp(p) <= 0
+	return in.o.Price.Cmp(p) <= 0
 }
 
 // counterparties remembers eligibility answers during one match: asking
@@ -432,26 +363,22 @@ type counterparties struct {
 }
 
 // canTrade reports whether incoming in may trade with a resting order of
-// owner ow.
-func (b *Book) canTrade(in *incoming, ow uint32, c *counterparties) bool {
-	if ow == in.owner {
-		return false
-	}
-	rest := &b.owners[ow]
-	if rest.part == b.owners[in.owner].part {
+// participant part.
+func (b *Book) canTrade(in *incoming, part uint32, c *counterparties) bool {
+	if part == in.o.Participant {
 		return false
 	}
 	if b.eligible == nil {
 		return true
 	}
 	for i := range c.n {
-		if c.part[i] == rest.part {
+		if c.part[i] == part {
 			return c.ok[i]
 		}
 	}
-	ok := b.eligible(in.o.Participant, rest.participant)
+	ok := b.eligible(in.o.Participant, part)
 	if c.n < len(c.part) {
-		c.part[c.n], c.ok[c.n] = rest.part, ok
+		c.part[c.n], c.ok[c.n] = part, ok
 		c.n++
 	}
 	return ok
@@ -466,30 +393,25 @@ func (b *Book) match(in *incoming, dst []Fill) []Fill {
 		if !in.crosses(pl.price) {
 			break
 		}
-		var price udecimal.Decimal
-		priced := false
 		// Removing the last order of the level drops it from opp.levels at
 		// index i; the levels below i, still to visit, do not move.
 		for h := b.levels[pl.lv].head; h != 0; {
 			sl := b.slot(h)
 			next := sl.next
-			if b.canTrade(in, sl.owner, &cp) {
+			if b.canTrade(in, sl.part, &cp) {
 				q := sl.rem
-				if in.rem.cmp(q) < 0 {
+				if in.rem.Cmp(q) < 0 {
 					q = in.rem
 				}
 				sl.filled = sl.filled.add(q)
 				sl.rem = sl.rem.sub(q)
-				in.filled = in.filled.add(q)
+				in.o.Filled = in.o.Filled.add(q)
 				in.rem = in.rem.sub(q)
-				if !priced {
-					price, priced = pl.price.decimal(), true
-				}
-				dst = append(dst, b.fill(in, h, sl, price, q))
-				if sl.rem.isZero() {
+				dst = append(dst, b.fill(in, sl, pl.price, q))
+				if sl.rem.IsZero() {
 					b.remove(h)
 				}
-				if in.rem.isZero() {
+				if in.rem.IsZero() {
 					return dst
 				}
 			}
@@ -514,57 +436,54 @@ walk:
 		}
 		for h := b.levels[pl.lv].head; h != 0; {
 			sl := b.slot(h)
-			if sl.rem.cmp(left) <= 0 && b.canTrade(in, sl.owner, &cp) {
+			if sl.rem.Cmp(left) <= 0 && b.canTrade(in, sl.part, &cp) {
 				takes = append(takes, h)
 				left = left.sub(sl.rem)
-				if left.isZero() {
+				if left.IsZero() {
 					break walk
 				}
 			}
 			h = sl.next
 		}
 	}
-	if left.isZero() {
+	if left.IsZero() {
 		for _, h := range takes {
 			sl := b.slot(h)
 			q := sl.rem
 			sl.filled = sl.filled.add(q)
-			sl.rem = fixed{}
-			in.filled = in.filled.add(q)
-			dst = append(dst, b.fill(in, h, sl, b.levels[sl.level].price.decimal(), q))
+			sl.rem = Fixed{}
+			in.o.Filled = in.o.Filled.add(q)
+			dst = append(dst, b.fill(in, sl, b.levels[sl.level].price, q))
 			b.remove(h)
 		}
-		in.rem = fixed{}
+		in.rem = Fixed{}
 	}
 	b.takes = takes[:0]
 	return dst
 }
 
 // fill records a trade of q at price between incoming in and resting order
-// h (slot sl), after both were updated and before a filled sl leaves.
-func (b *Book) fill(in *incoming, h uint32, sl *slot, price udecimal.Decimal, q fixed) Fill {
-	ow := &b.owners[sl.owner]
+// sl, after both were updated and before a filled sl leaves.
+func (b *Book) fill(in *incoming, sl *slot, price, q Fixed) Fill {
 	return Fill{
-		RestingID:           b.idString(h, sl, !sl.rem.isZero()),
+		RestingID:           sl.id,
 		IncomingID:          in.o.ID,
-		RestingParticipant:  ow.participant,
+		RestingParticipant:  sl.part,
 		IncomingParticipant: in.o.Participant,
-		RestingUser:         ow.user,
+		RestingUser:         sl.user,
 		IncomingUser:        in.o.User,
 		IncomingSide:        in.o.Side,
 		Price:               price,
-		Quantity:            q.decimal(),
-		RestingFilled:       sl.filled.decimal(),
-		RestingRemaining:    sl.rem.decimal(),
+		Quantity:            q,
+		RestingFilled:       sl.filled,
+		RestingRemaining:    sl.rem,
 	}
 }
 
-// order returns resting order sl, whose id is id, as an Order.
-func (b *Book) order(sl *slot, id string) Order {
-	ow := &b.owners[sl.owner]
-	return Order{ID: id, Participant: ow.participant, User: ow.user, Side: sl.side,
-		Price: b.levels[sl.level].price.decimal(), Quantity: sl.filled.add(sl.rem).decimal(),
-		Filled: sl.filled.decimal(), Seq: sl.seq}
+// order returns resting order sl as an Order.
+func (b *Book) order(sl *slot) Order {
+	return Order{ID: sl.id, Participant: sl.part, User: sl.user, Side: sl.side,
+		Price: b.levels[sl.level].price, Quantity: sl.filled.add(sl.rem), Filled: sl.filled, Seq: sl.seq}
 }
 
 // side returns the book side s, nil for an invalid side.
@@ -580,7 +499,7 @@ func (b *Book) side(s Side) *side {
 
 // search returns the index of the level at price p in sd.levels, or where
 // it would be inserted, and whether it exists.
-func (sd *side) search(p fixed) (int, bool) {
+func (sd *side) search(p Fixed) (int, bool) {
 	lv := sd.levels
 	// Most activity is at the top of the book: try the best level first.
 	if k := len(lv); k > 0 {
@@ -606,28 +525,28 @@ func (sd *side) search(p fixed) (int, bool) {
 
 // order compares a level's price lp with price p in the side's level
 // order: negative when lp is worse than p (sorts before it).
-func (sd *side) order(lp, p fixed) int {
-	c := lp.cmp(p)
+func (sd *side) order(lp, p Fixed) int {
+	c := lp.Cmp(p)
 	if sd.bid {
 		return c
 	}
 	return -c
 }
 
-// rest queues in at its price by sequence number and indexes it.
-func (b *Book) rest(in *incoming) {
-	o := in.o
+// rest queues order o, with rem open, at its price by sequence number and
+// indexes it.
+func (b *Book) rest(o *Order, rem Fixed) {
 	sd := b.side(o.Side)
-	i, ok := sd.search(in.price)
+	i, ok := sd.search(o.Price)
 	var lv uint32
 	if ok {
 		lv = sd.levels[i].lv
 	} else {
-		lv = b.newLevel(in.price)
-		sd.levels = slices.Insert(sd.levels, i, pricedLevel{price: in.price, lv: lv})
+		lv = b.newLevel(o.Price)
+		sd.levels = slices.Insert(sd.levels, i, pricedLevel{price: o.Price, lv: lv})
 	}
 	h, sl := b.newSlot()
-	*sl = slot{rem: in.rem, filled: in.filled, seq: o.Seq, key: in.key, level: lv, owner: in.owner, side: o.Side, uuid: in.uuid}
+	*sl = slot{rem: rem, filled: o.Filled, seq: o.Seq, id: o.ID, level: lv, part: o.Participant, user: o.User, side: o.Side}
 	// Append, or walk back to keep the queue in sequence order when a
 	// restore comes out of order.
 	q := &b.levels[lv]
@@ -649,13 +568,7 @@ func (b *Book) rest(in *incoming) {
 	} else {
 		b.slot(sl.next).prev = h
 	}
-	if in.uuid {
-		b.uuids[in.key] = h
-	} else {
-		b.named[o.ID] = h
-		b.shown[h] = o.ID
-		sl.shown = true
-	}
+	b.ids.put(o.ID, h)
 	b.count++
 }
 
@@ -685,14 +598,7 @@ func (b *Book) remove(h uint32) {
 		*q = level{}
 		b.freeLevels = append(b.freeLevels, sl.level)
 	}
-	if sl.uuid {
-		delete(b.uuids, sl.key)
-	} else {
-		delete(b.named, b.shown[h])
-	}
-	if sl.shown {
-		delete(b.shown, h)
-	}
+	b.ids.del(sl.id)
 	*sl = slot{next: b.free}
 	b.free = h
 	b.count--
@@ -721,7 +627,7 @@ func (b *Book) newSlot() (uint32, *slot) {
 
 // newLevel returns the handle of an empty level at price p, reusing a
 // freed one.
-func (b *Book) newLevel(p fixed) uint32 {
+func (b *Book) newLevel(p Fixed) uint32 {
 	var lv uint32
 	if k := len(b.freeLevels); k > 0 {
 		lv = b.freeLevels[k-1]
@@ -732,65 +638,6 @@ func (b *Book) newLevel(p fixed) uint32 {
 	}
 	b.levels[lv].price = p
 	return lv
-}
-
-// lookup returns the slot of the resting order with that id.
-func (b *Book) lookup(id string) (uint32, bool) {
-	if key, ok := parseUUID(id); ok {
-		h, ok := b.uuids[key]
-		return h, ok
-	}
-	h, ok := b.named[id]
-	return h, ok
-}
-
-// has reports whether an order with id id (key when isUUID) rests.
-func (b *Book) has(id string, key [16]byte, isUUID bool) bool {
-	if isUUID {
-		_, ok := b.uuids[key]
-		return ok
-	}
-	_, ok := b.named[id]
-	return ok
-}
-
-// idString returns the id of slot h (sl); keep keeps a UUID's string made
-// here for the next call.
-func (b *Book) idString(h uint32, sl *slot, keep bool) string {
-	if sl.shown {
-		return b.shown[h]
-	}
-	id := formatUUID(&sl.key)
-	if keep {
-		b.shown[h] = id
-		sl.shown = true
-	}
-	return id
-}
-
-// owner returns the owner number of (participant, user), interning the
-// pair on first sight. Interned pairs are kept for the book's life: a
-// venue has few.
-func (b *Book) owner(participant, user string) uint32 {
-	if len(b.owners) > 0 {
-		if last := &b.owners[b.lastOwner]; last.participant == participant && last.user == user {
-			return b.lastOwner
-		}
-	}
-	k := [2]string{participant, user}
-	ow, ok := b.ownerIx[k]
-	if !ok {
-		part, ok := b.parts[participant]
-		if !ok {
-			part = uint32(len(b.parts))
-			b.parts[participant] = part
-		}
-		ow = uint32(len(b.owners))
-		b.owners = append(b.owners, owner{participant: participant, user: user, part: part})
-		b.ownerIx[k] = ow
-	}
-	b.lastOwner = ow
-	return ow
 }
 
 // cloneFills returns a new slice with the fills, nil when there are none.

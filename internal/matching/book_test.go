@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,10 +12,48 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// decimalEqual compares decimals by value for cmp.
-var decimalEqual = cmp.Comparer(func(a, b udecimal.Decimal) bool { return a.Equal(b) })
+// decimalEqual compares decimals by value, and Fixed values, for cmp.
+var decimalEqual = cmp.Options{
+	cmp.Comparer(func(a, b udecimal.Decimal) bool { return a.Equal(b) }),
+	cmp.Comparer(func(a, b Fixed) bool { return a == b }),
+}
 
 func dec(s string) udecimal.Decimal { return udecimal.MustParse(s) }
+
+// fxd returns decimal s as a Fixed.
+func fxd(s string) Fixed { return mustFixed(dec(s)) }
+
+// The tests name orders ("a1") and participants ("p1"); the book sees
+// numbers. tid numbers an order name on first use, tname gives it back;
+// participant "pN" is N and its user 100+N.
+var (
+	testIDs   = map[string]uint64{}
+	testNames = map[uint64]string{}
+)
+
+func tid(name string) uint64 {
+	id, ok := testIDs[name]
+	if !ok {
+		id = uint64(len(testIDs) + 1)
+		testIDs[name], testNames[id] = id, name
+	}
+	return id
+}
+
+func tname(id uint64) string {
+	if n, ok := testNames[id]; ok {
+		return n
+	}
+	return fmt.Sprint(id)
+}
+
+func pnum(name string) uint32 {
+	n, err := strconv.ParseUint(strings.TrimPrefix(name, "p"), 10, 32)
+	if err != nil {
+		panic("participant " + name)
+	}
+	return uint32(n)
+}
 
 // lim is a limit order: "id participant side qty@price".
 func lim(spec string) Order {
@@ -24,7 +63,7 @@ func lim(spec string) Order {
 	if f[2] == "ask" {
 		s = Ask
 	}
-	return Order{ID: f[0], Participant: f[1], User: "u-" + f[1], Side: s, Quantity: dec(qp[0]), Price: dec(qp[1])}
+	return Order{ID: tid(f[0]), Participant: pnum(f[1]), User: 100 + pnum(f[1]), Side: s, Quantity: fxd(qp[0]), Price: fxd(qp[1])}
 }
 
 // mkt is a market order: "id participant side qty".
@@ -36,9 +75,9 @@ func mkt(spec string) Order {
 
 // notEligible returns an Eligible func under which the listed pairs
 // ("p1-p3") are not counterparties.
-func notEligible(pairs ...string) func(a, b string) bool {
-	return func(a, b string) bool {
-		return !slices.Contains(pairs, a+"-"+b) && !slices.Contains(pairs, b+"-"+a)
+func notEligible(pairs ...string) func(a, b uint32) bool {
+	return func(a, b uint32) bool {
+		return !slices.Contains(pairs, fmt.Sprintf("p%d-p%d", a, b)) && !slices.Contains(pairs, fmt.Sprintf("p%d-p%d", b, a))
 	}
 }
 
@@ -46,7 +85,7 @@ func notEligible(pairs ...string) func(a, b string) bool {
 func fillStrings(fs []Fill) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, fmt.Sprintf("%s<-%s %s@%s rem %s", f.RestingID, f.IncomingID, f.Quantity, f.Price, f.RestingRemaining))
+		out = append(out, fmt.Sprintf("%s<-%s %s@%s rem %s", tname(f.RestingID), tname(f.IncomingID), f.Quantity, f.Price, f.RestingRemaining))
 	}
 	return out
 }
@@ -55,7 +94,7 @@ func fillStrings(fs []Fill) []string {
 func bookStrings(b *Book, s Side) []string {
 	var out []string
 	for o := range b.Orders(s) {
-		out = append(out, fmt.Sprintf("%s %s@%s", o.ID, o.Remaining(), o.Price))
+		out = append(out, fmt.Sprintf("%s %s@%s", tname(o.ID), o.Remaining(), o.Price))
 	}
 	return out
 }
@@ -64,7 +103,7 @@ func mustAdd(t *testing.T, b *Book, orders ...Order) {
 	t.Helper()
 	for _, o := range orders {
 		if _, err := b.Add(o); err != nil {
-			t.Fatalf("Add(%s) = %v, want nil error", o.ID, err)
+			t.Fatalf("Add(%s) = %v, want nil error", tname(o.ID), err)
 		}
 	}
 }
@@ -73,7 +112,7 @@ func TestAdd(t *testing.T) {
 	tests := []struct {
 		name       string
 		aon        bool
-		eligible   func(a, b string) bool
+		eligible   func(a, b uint32) bool
 		resting    []Order
 		in         Order
 		wantFills  []string
@@ -268,25 +307,25 @@ func TestAdd(t *testing.T) {
 			mustAdd(t, b, tt.resting...)
 			got, err := b.Add(tt.in)
 			if err != nil {
-				t.Fatalf("Add(%s) = %v, want nil error", tt.in.ID, err)
+				t.Fatalf("Add(%s) = %v, want nil error", tname(tt.in.ID), err)
 			}
 			if diff := cmp.Diff(tt.wantFills, fillStrings(got.Fills)); diff != "" {
-				t.Errorf("Add(%s) fills (-want +got):\n%s", tt.in.ID, diff)
+				t.Errorf("Add(%s) fills (-want +got):\n%s", tname(tt.in.ID), diff)
 			}
 			if got.Status != tt.wantStatus {
-				t.Errorf("Add(%s) status = %v, want %v", tt.in.ID, got.Status, tt.wantStatus)
+				t.Errorf("Add(%s) status = %v, want %v", tname(tt.in.ID), got.Status, tt.wantStatus)
 			}
-			if !got.Order.Filled.Equal(dec(tt.wantFilled)) {
-				t.Errorf("Add(%s) filled = %s, want %s", tt.in.ID, got.Order.Filled, tt.wantFilled)
+			if got.Order.Filled != fxd(tt.wantFilled) {
+				t.Errorf("Add(%s) filled = %s, want %s", tname(tt.in.ID), got.Order.Filled, tt.wantFilled)
 			}
 			if want := uint64(len(tt.resting) + 1); got.Order.Seq != want {
-				t.Errorf("Add(%s) seq = %d, want %d", tt.in.ID, got.Order.Seq, want)
+				t.Errorf("Add(%s) seq = %d, want %d", tname(tt.in.ID), got.Order.Seq, want)
 			}
 			if diff := cmp.Diff(tt.wantBids, bookStrings(b, Bid)); diff != "" {
-				t.Errorf("bids after Add(%s) (-want +got):\n%s", tt.in.ID, diff)
+				t.Errorf("bids after Add(%s) (-want +got):\n%s", tname(tt.in.ID), diff)
 			}
 			if diff := cmp.Diff(tt.wantAsks, bookStrings(b, Ask)); diff != "" {
-				t.Errorf("asks after Add(%s) (-want +got):\n%s", tt.in.ID, diff)
+				t.Errorf("asks after Add(%s) (-want +got):\n%s", tname(tt.in.ID), diff)
 			}
 		})
 	}
@@ -300,25 +339,25 @@ func TestAddFillRecord(t *testing.T) {
 		t.Fatalf("Add(b1) = %v, want nil error", err)
 	}
 	want := Result{
-		Order:  Order{ID: "b1", Participant: "p1", User: "u-p1", Side: Bid, Price: dec("100"), Quantity: dec("4"), Filled: dec("4"), Seq: 2},
+		Order:  Order{ID: tid("b1"), Participant: 1, User: 101, Side: Bid, Price: fxd("100"), Quantity: fxd("4"), Filled: fxd("4"), Seq: 2},
 		Status: StatusFilled,
 		Fills: []Fill{{
-			RestingID: "a1", IncomingID: "b1",
-			RestingParticipant: "p2", IncomingParticipant: "p1",
-			RestingUser: "u-p2", IncomingUser: "u-p1",
+			RestingID: tid("a1"), IncomingID: tid("b1"),
+			RestingParticipant: 2, IncomingParticipant: 1,
+			RestingUser: 102, IncomingUser: 101,
 			IncomingSide:  Bid,
-			Price:         dec("99.5"),
-			Quantity:      dec("4"),
-			RestingFilled: dec("4"), RestingRemaining: dec("6"),
+			Price:         fxd("99.5"),
+			Quantity:      fxd("4"),
+			RestingFilled: fxd("4"), RestingRemaining: fxd("6"),
 		}},
 	}
 	if diff := cmp.Diff(want, got, decimalEqual); diff != "" {
 		t.Errorf("Add(b1) (-want +got):\n%s", diff)
 	}
-	if o, ok := b.Get("a1"); !ok || !o.Filled.Equal(dec("4")) || o.Seq != 1 {
+	if o, ok := b.Get(tid("a1")); !ok || o.Filled != fxd("4") || o.Seq != 1 {
 		t.Errorf("Get(a1) = %+v, %v, want filled 4 seq 1, true", o, ok)
 	}
-	if _, ok := b.Get("b1"); ok {
+	if _, ok := b.Get(tid("b1")); ok {
 		t.Errorf("Get(b1) found a filled order, want not found")
 	}
 }
@@ -421,7 +460,7 @@ func TestAmend(t *testing.T) {
 			b := New(Config{AllOrNone: tt.aon})
 			mustAdd(t, b, tt.resting...)
 			mustAdd(t, b, tt.pre...)
-			got, err := b.Amend(tt.id, dec(tt.price), dec(tt.qty))
+			got, err := b.Amend(tid(tt.id), fxd(tt.price), fxd(tt.qty))
 			if err != nil {
 				t.Fatalf("Amend(%s) = %v, want nil error", tt.id, err)
 			}
@@ -434,7 +473,7 @@ func TestAmend(t *testing.T) {
 			if got.Order.Seq != tt.wantSeq {
 				t.Errorf("Amend(%s) seq = %d, want %d", tt.id, got.Order.Seq, tt.wantSeq)
 			}
-			if !got.Order.Quantity.Equal(dec(tt.qty)) {
+			if got.Order.Quantity != fxd(tt.qty) {
 				t.Errorf("Amend(%s) quantity = %s, want %s", tt.id, got.Order.Quantity, tt.qty)
 			}
 			mustAdd(t, b, tt.post...)
@@ -452,23 +491,23 @@ func TestCancel(t *testing.T) {
 	b := New(Config{})
 	mustAdd(t, b, lim("a1 p2 ask 10@100"), lim("a2 p3 ask 10@100"), lim("a3 p3 ask 10@101"), lim("b1 p1 bid 4@100"))
 
-	got, err := b.Cancel("a1")
+	got, err := b.Cancel(tid("a1"))
 	if err != nil {
 		t.Fatalf("Cancel(a1) = %v, want nil error", err)
 	}
-	if !got.Filled.Equal(dec("4")) || got.ID != "a1" {
+	if got.Filled != fxd("4") || tname(got.ID) != "a1" {
 		t.Errorf("Cancel(a1) = %+v, want a1 with filled 4", got)
 	}
-	if _, err := b.Cancel("a1"); !errors.Is(err, ErrNotFound) {
+	if _, err := b.Cancel(tid("a1")); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second Cancel(a1) = %v, want %v", err, ErrNotFound)
 	}
-	if _, err := b.Cancel("a2"); err != nil {
+	if _, err := b.Cancel(tid("a2")); err != nil {
 		t.Fatalf("Cancel(a2) = %v, want nil error", err)
 	}
-	if p, ok := b.Best(Ask); !ok || !p.Equal(dec("101")) {
+	if p, ok := b.Best(Ask); !ok || p != fxd("101") {
 		t.Errorf("Best(Ask) = %s, %v, want 101, true", p, ok)
 	}
-	if _, err := b.Cancel("a3"); err != nil {
+	if _, err := b.Cancel(tid("a3")); err != nil {
 		t.Fatalf("Cancel(a3) = %v, want nil error", err)
 	}
 	if _, ok := b.Best(Ask); ok {
@@ -487,34 +526,27 @@ func TestErrors(t *testing.T) {
 		mustAdd(t, b, lim("a1 p2 ask 10@100"), lim("b1 p1 bid 4@100"))
 		return b
 	}
-	withFilled := func(o Order, f string) Order { o.Filled = dec(f); return o }
+	withFilled := func(o Order, f string) Order { o.Filled = fxd(f); return o }
 	withSide := func(o Order, s Side) Order { o.Side = s; return o }
-	withID := func(o Order, id string) Order { o.ID = id; return o }
+	withID := func(o Order, id uint64) Order { o.ID = id; return o }
 	tests := []struct {
 		name string
 		run  func(b *Book) error
 		want error
 	}{
 		{"add zero quantity", func(b *Book) error { _, err := b.Add(lim("x p1 bid 0@100")); return err }, ErrInvalid},
-		{"add negative quantity", func(b *Book) error { _, err := b.Add(lim("x p1 bid -1@100")); return err }, ErrInvalid},
 		{"add zero price", func(b *Book) error { _, err := b.Add(lim("x p1 bid 1@0")); return err }, ErrInvalid},
-		{"add negative price", func(b *Book) error { _, err := b.Add(lim("x p1 bid 1@-5")); return err }, ErrInvalid},
 		{"add market zero quantity", func(b *Book) error { _, err := b.Add(mkt("x p1 bid 0")); return err }, ErrInvalid},
-		{"add empty id", func(b *Book) error { _, err := b.Add(withID(lim("x p1 bid 1@100"), "")); return err }, ErrInvalid},
+		{"add empty id", func(b *Book) error { _, err := b.Add(withID(lim("x p1 bid 1@100"), 0)); return err }, ErrInvalid},
 		{"add no side", func(b *Book) error { _, err := b.Add(withSide(lim("x p1 bid 1@100"), 0)); return err }, ErrInvalid},
 		{"add filled at quantity", func(b *Book) error { _, err := b.Add(withFilled(lim("x p1 bid 1@100"), "1")); return err }, ErrInvalid},
-		{"add negative filled", func(b *Book) error { _, err := b.Add(withFilled(lim("x p1 bid 1@100"), "-1")); return err }, ErrInvalid},
 		{"add duplicate id", func(b *Book) error { _, err := b.Add(lim("a1 p3 bid 1@90")); return err }, ErrDuplicateID},
-		{"cancel unknown", func(b *Book) error { _, err := b.Cancel("zz"); return err }, ErrNotFound},
-		{"cancel filled order", func(b *Book) error { _, err := b.Cancel("b1"); return err }, ErrNotFound},
-		{"amend unknown", func(b *Book) error { _, err := b.Amend("zz", dec("100"), dec("1")); return err }, ErrNotFound},
-		{"amend below filled", func(b *Book) error { _, err := b.Amend("a1", dec("100"), dec("3")); return err }, ErrInvalid},
-		{"amend zero quantity", func(b *Book) error { _, err := b.Amend("a1", dec("100"), dec("0")); return err }, ErrInvalid},
-		{"amend zero price", func(b *Book) error { _, err := b.Amend("a1", dec("0"), dec("10")); return err }, ErrInvalid},
-		{"add quantity beyond the book's range", func(b *Book) error { _, err := b.Add(lim("x p1 bid 34028236692093846347@100")); return err }, ErrInvalid},
-		{"add price beyond the book's range", func(b *Book) error { _, err := b.Add(lim("x p1 bid 1@34028236692093846347")); return err }, ErrInvalid},
-		{"amend quantity beyond the book's range", func(b *Book) error { _, err := b.Amend("a1", dec("100"), dec("34028236692093846347")); return err }, ErrInvalid},
-		{"amend price beyond the book's range", func(b *Book) error { _, err := b.Amend("a1", dec("34028236692093846347"), dec("10")); return err }, ErrInvalid},
+		{"cancel unknown", func(b *Book) error { _, err := b.Cancel(tid("zz")); return err }, ErrNotFound},
+		{"cancel filled order", func(b *Book) error { _, err := b.Cancel(tid("b1")); return err }, ErrNotFound},
+		{"amend unknown", func(b *Book) error { _, err := b.Amend(tid("zz"), fxd("100"), fxd("1")); return err }, ErrNotFound},
+		{"amend below filled", func(b *Book) error { _, err := b.Amend(tid("a1"), fxd("100"), fxd("3")); return err }, ErrInvalid},
+		{"amend zero quantity", func(b *Book) error { _, err := b.Amend(tid("a1"), fxd("100"), fxd("0")); return err }, ErrInvalid},
+		{"amend zero price", func(b *Book) error { _, err := b.Amend(tid("a1"), fxd("0"), fxd("10")); return err }, ErrInvalid},
 		{"restore market order", func(b *Book) error { return b.Restore(mkt("x p1 bid 1")) }, ErrInvalid},
 		{"restore duplicate", func(b *Book) error { return b.Restore(lim("a1 p1 bid 1@90")) }, ErrDuplicateID},
 	}
@@ -543,7 +575,7 @@ func TestRestore(t *testing.T) {
 	mustAdd(t, orig,
 		lim("a1 p2 ask 10@100"), lim("a2 p3 ask 10@100"), lim("a3 p3 ask 10@101"),
 		lim("b1 p1 bid 4@100"), lim("b2 p1 bid 5@99"), lim("b3 p2 bid 5@99"))
-	if _, err := orig.Amend("a1", dec("100"), dec("20")); err != nil { // a1 behind a2 now
+	if _, err := orig.Amend(tid("a1"), fxd("100"), fxd("20")); err != nil { // a1 behind a2 now
 		t.Fatal(err)
 	}
 	want := snapshot(orig)
@@ -556,7 +588,7 @@ func TestRestore(t *testing.T) {
 	b := New(Config{})
 	for _, o := range all {
 		if err := b.Restore(o); err != nil {
-			t.Fatalf("Restore(%s) = %v, want nil error", o.ID, err)
+			t.Fatalf("Restore(%s) = %v, want nil error", tname(o.ID), err)
 		}
 	}
 	if diff := cmp.Diff(want, snapshot(b), decimalEqual); diff != "" {
@@ -597,7 +629,7 @@ func TestDepth(t *testing.T) {
 	ids := func(os []Order) []string {
 		var out []string
 		for _, o := range os {
-			out = append(out, o.ID)
+			out = append(out, tname(o.ID))
 		}
 		return out
 	}
@@ -627,7 +659,7 @@ func TestDepth(t *testing.T) {
 	}
 	var first []string
 	for o := range b.Orders(Ask) {
-		first = append(first, o.ID)
+		first = append(first, tname(o.ID))
 		break
 	}
 	if diff := cmp.Diff([]string{"a2"}, first); diff != "" {
@@ -639,18 +671,21 @@ func TestAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts differ under the race detector")
 	}
-	b := New(Config{Eligible: func(a, b string) bool { return true }})
-	// Both kinds of id: UUIDs (kept as bytes) and other strings.
-	ids := make([]string, 1000)
+	b := New(Config{Eligible: func(a, b uint32) bool { return true }})
+	// Ids spread over the id space, as well as consecutive ones.
+	ids := make([]uint64, 1000)
 	for i := range ids {
-		ids[i] = fmt.Sprintf("o%d", i)
+		ids[i] = uint64(i + 1)
 		if i%2 == 0 {
-			ids[i] = fmt.Sprintf("0190d4a0-0000-7000-8000-%012x", i)
+			ids[i] = uint64(i+1) << 40
 		}
 	}
-	// Warm the slots and the maps.
+	order := func(id uint64) Order {
+		return Order{ID: id, Participant: 1, Side: Bid, Price: fxd("99"), Quantity: fxd("10")}
+	}
+	// Warm the slots and the index.
 	for _, id := range ids {
-		mustAdd(t, b, Order{ID: id, Participant: "p1", Side: Bid, Price: dec("99"), Quantity: dec("10")})
+		mustAdd(t, b, order(id))
 	}
 	for _, id := range ids {
 		if _, err := b.Cancel(id); err != nil {
@@ -660,21 +695,22 @@ func TestAllocs(t *testing.T) {
 	fills := make([]Fill, 0, 8)
 	i := 0
 	addCancel := testing.AllocsPerRun(500, func() {
-		id := ids[i%len(ids)]
+		o := order(ids[i%len(ids)])
 		i++
-		if _, err := b.AddInto(Order{ID: id, Participant: "p1", Side: Bid, Price: dec("99"), Quantity: dec("10")}, fills[:0]); err != nil {
+		if _, err := b.AddInto(&o, fills[:0]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.Cancel(id); err != nil {
+		if _, err := b.Cancel(o.ID); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if addCancel != 0 {
 		t.Errorf("AddInto+Cancel allocs = %v, want 0", addCancel)
 	}
-	mustAdd(t, b, Order{ID: "0190d4a0-0000-7000-8000-00000000b16b", Participant: "p2", Side: Ask, Price: dec("100"), Quantity: dec("1000000000")})
+	mustAdd(t, b, Order{ID: 1 << 50, Participant: 2, Side: Ask, Price: fxd("100"), Quantity: fxd("1000000000")})
+	in := Order{ID: 7, Participant: 1, Side: Bid, Price: fxd("100"), Quantity: fxd("1")}
 	cross := testing.AllocsPerRun(500, func() {
-		r, err := b.AddInto(Order{ID: "x", Participant: "p1", Side: Bid, Price: dec("100"), Quantity: dec("1")}, fills[:0])
+		r, err := b.AddInto(&in, fills[:0])
 		if err != nil || len(r.Fills) != 1 {
 			t.Fatalf("AddInto crossing = %d fills, %v; want 1 fill", len(r.Fills), err)
 		}
@@ -683,7 +719,7 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("crossing AddInto allocs = %v, want 0", cross)
 	}
 	add := testing.AllocsPerRun(500, func() {
-		if _, err := b.Add(Order{ID: "x", Participant: "p1", Side: Bid, Price: dec("100"), Quantity: dec("1")}); err != nil {
+		if _, err := b.Add(in); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -696,7 +732,7 @@ func TestFixed(t *testing.T) {
 	tests := []struct {
 		in   string
 		ok   bool
-		want string // decimal() of toFixed(in)
+		want string // Decimal() of FixedOf(in)
 	}{
 		{"100", true, "100"},
 		{"100.125", true, "100.125"},
@@ -712,52 +748,28 @@ func TestFixed(t *testing.T) {
 		{"-1", false, ""},
 	}
 	for _, tt := range tests {
-		f, ok := toFixed(dec(tt.in))
+		f, ok := FixedOf(dec(tt.in))
 		if ok != tt.ok {
-			t.Errorf("toFixed(%s) ok = %v, want %v", tt.in, ok, tt.ok)
+			t.Errorf("FixedOf(%s) ok = %v, want %v", tt.in, ok, tt.ok)
 			continue
 		}
 		if !ok {
 			continue
 		}
-		got := f.decimal()
+		got := f.Decimal()
 		if got.String() != tt.want || !got.Equal(dec(tt.in)) {
-			t.Errorf("toFixed(%s).decimal() = %s, want %s", tt.in, got, tt.want)
+			t.Errorf("FixedOf(%s).Decimal() = %s, want %s", tt.in, got, tt.want)
 		}
 		if _, hi, lo, prec, _ := got.ToHiLo(); prec > 0 && (hi == 0 && lo%10 == 0) {
-			t.Errorf("toFixed(%s).decimal() has a trailing zero at precision %d", tt.in, prec)
+			t.Errorf("FixedOf(%s).Decimal() has a trailing zero at precision %d", tt.in, prec)
 		}
 	}
-	a, _ := toFixed(dec("100.5"))
-	b, _ := toFixed(dec("100.49999"))
-	if a.cmp(b) != 1 || b.cmp(a) != -1 || a.cmp(a) != 0 {
-		t.Errorf("cmp(100.5, 100.49999) = %d, want 1", a.cmp(b))
+	a, _ := FixedOf(dec("100.5"))
+	b, _ := FixedOf(dec("100.49999"))
+	if a.Cmp(b) != 1 || b.Cmp(a) != -1 || a.Cmp(a) != 0 {
+		t.Errorf("cmp(100.5, 100.49999) = %d, want 1", a.Cmp(b))
 	}
 	if got := a.sub(b).add(b); got != a {
-		t.Errorf("100.5 - 100.49999 + 100.49999 = %s", got.decimal())
-	}
-}
-
-func TestUUID(t *testing.T) {
-	tests := []struct {
-		in string
-		ok bool
-	}{
-		{"0190d4a0-0000-7000-8000-0000000000a1", true},
-		{"ffffffff-ffff-ffff-ffff-ffffffffffff", true},
-		{"0190D4A0-0000-7000-8000-0000000000A1", false}, // another string: kept as it is
-		{"0190d4a0-0000-7000-8000-0000000000a", false},
-		{"0190d4a0-0000-7000-8000_0000000000a1", false},
-		{"0190d4a0-0000-7000-8000-0000000000g1", false},
-		{"o1", false},
-	}
-	for _, tt := range tests {
-		k, ok := parseUUID(tt.in)
-		if ok != tt.ok {
-			t.Errorf("parseUUID(%q) ok = %v, want %v", tt.in, ok, tt.ok)
-		}
-		if ok && formatUUID(&k) != tt.in {
-			t.Errorf("formatUUID(parseUUID(%q)) = %q", tt.in, formatUUID(&k))
-		}
+		t.Errorf("100.5 - 100.49999 + 100.49999 = %s", got.Decimal())
 	}
 }

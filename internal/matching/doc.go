@@ -62,14 +62,15 @@
 //
 // # Bounds and identifiers
 //
-// Prices and quantities stay exact: the book holds them as 128-bit integer
-// numbers of 10^-19, so it takes every decimal from 0 to about 3.4·10^19
-// and refuses a larger one with ErrInvalid rather than round it (the
-// venue's own bound, 18 integer digits, is far below). Returned decimals
-// carry no trailing zeros. An id in the canonical lowercase UUID form, as
-// the venue's ids are, is kept as its 16 bytes; any other non-empty string
-// is a valid id too, kept as it is. Participants and users are interned
-// for the book's life.
+// The book speaks integers only, so that a command costs it no parsing,
+// formatting, interning or allocation. Orders are identified by a non-zero
+// uint64 the caller assigns, participants and users by uint32 numbers; the
+// caller (the trading engine) interns its own ids at its edge and maps
+// fills back. Prices and quantities are Fixed: exact 128-bit integer
+// numbers of 10^-19, from 0 to about 3.4·10^19 (the venue's own bound, 18
+// integer digits, is far below). FixedOf converts a decimal exactly and
+// refuses a negative or larger one rather than round it; Fixed.Decimal
+// converts back, with no trailing zeros.
 //
 // # Use
 //

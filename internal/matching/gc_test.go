@@ -20,7 +20,8 @@ func BenchmarkGC750k(b *testing.B) {
 	fills := make([]Fill, 0, 16)
 	for i := range 750_000 {
 		op := quiet(rng, i)
-		if _, err := bk.AddInto(wOrder(op), fills[:0]); err != nil {
+		o := wOrder(op)
+		if _, err := bk.AddInto(&o, fills[:0]); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,10 +1,6 @@
 package matching
 
-import (
-	"errors"
-
-	"github.com/quagmt/udecimal"
-)
+import "errors"
 
 // Errors returned by Book commands, checkable with errors.Is. The returned
 // error wraps one of them with the order id and the reason.
@@ -13,11 +9,9 @@ var (
 	ErrNotFound = errors.New("order not found")
 	// ErrDuplicateID means an order with that id already rests in the book.
 	ErrDuplicateID = errors.New("duplicate order id")
-	// ErrInvalid means the command is malformed: missing id, unknown side,
-	// quantity not positive, limit price not positive, filled quantity
-	// negative or not below the quantity, an amended quantity below the
-	// filled quantity, or a price or quantity beyond the book's range
-	// (about 3.4·10^19; see the package documentation).
+	// ErrInvalid means the command is malformed: id 0, unknown side,
+	// quantity not positive, limit price not positive, filled quantity not
+	// below the quantity, or an amended quantity below the filled quantity.
 	ErrInvalid = errors.New("invalid order")
 )
 
@@ -55,27 +49,31 @@ func (s Side) String() string {
 	return "invalid"
 }
 
-// Order is one firm offer as the book sees it.
+// Order is one firm offer as the book sees it. Its identities are integers
+// the caller assigns and maps back to its own records (the engine interns
+// offer, participant and user ids at its edge), and its price and
+// quantities are Fixed, so an Order is small, holds no pointers and the
+// book never parses, formats or interns a string.
 type Order struct {
-	// ID identifies the order (the offer UUID); unique among resting
-	// orders. A UUID in canonical lowercase form costs the book no string.
-	ID string
+	// ID identifies the order: any number but 0, unique among resting
+	// orders.
+	ID uint64
 	// Participant is the firm owning the order; it is what eligibility and
 	// self-match prevention look at.
-	Participant string
+	Participant uint32
 	// User is the user who entered the order, carried into fills.
-	User string
+	User uint32
 	// Side is Bid or Ask.
 	Side Side
-	// Price is the clean price in percent of par. Ignored for market orders.
-	Price udecimal.Decimal
-	// Quantity is the total nominal quantity of the order.
-	Quantity udecimal.Decimal
-	// Filled is the nominal quantity already traded: 0 <= Filled <= Quantity.
-	Filled udecimal.Decimal
 	// Market marks a market order: it trades at the best eligible prices
 	// and its remainder is cancelled; it never rests.
 	Market bool
+	// Price is the clean price in percent of par. Ignored for market orders.
+	Price Fixed
+	// Quantity is the total nominal quantity of the order.
+	Quantity Fixed
+	// Filled is the nominal quantity already traded: 0 <= Filled <= Quantity.
+	Filled Fixed
 	// Seq is the time priority the book assigned (lower is earlier). The
 	// book sets it on Add and when an amend loses priority; it is an input
 	// only to Restore.
@@ -83,8 +81,8 @@ type Order struct {
 }
 
 // Remaining returns the quantity still open: Quantity - Filled.
-func (o Order) Remaining() udecimal.Decimal {
-	return o.Quantity.Sub(o.Filled)
+func (o Order) Remaining() Fixed {
+	return o.Quantity.sub(o.Filled)
 }
 
 // Status is the state of an order after a command.
@@ -120,29 +118,29 @@ func (s Status) String() string {
 // crossed it. The venue books one trade per fill.
 type Fill struct {
 	// RestingID is the id of the resting (passive) order.
-	RestingID string
+	RestingID uint64
 	// IncomingID is the id of the incoming (aggressive) order.
-	IncomingID string
+	IncomingID uint64
 	// RestingParticipant owns the resting order.
-	RestingParticipant string
+	RestingParticipant uint32
 	// IncomingParticipant owns the incoming order.
-	IncomingParticipant string
+	IncomingParticipant uint32
 	// RestingUser entered the resting order.
-	RestingUser string
+	RestingUser uint32
 	// IncomingUser entered the incoming order.
-	IncomingUser string
+	IncomingUser uint32
 	// IncomingSide is the incoming order's side; the resting order is on
 	// the opposite side.
 	IncomingSide Side
 	// Price is the trade price: the resting order's price.
-	Price udecimal.Decimal
+	Price Fixed
 	// Quantity is the traded nominal quantity, always positive.
-	Quantity udecimal.Decimal
+	Quantity Fixed
 	// RestingFilled is the resting order's filled quantity after this fill.
-	RestingFilled udecimal.Decimal
+	RestingFilled Fixed
 	// RestingRemaining is the resting order's open quantity after this
 	// fill; zero means it is filled and left the book.
-	RestingRemaining udecimal.Decimal
+	RestingRemaining Fixed
 }
 
 // Result is the outcome of an Add or Amend.

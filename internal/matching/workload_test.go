@@ -19,7 +19,8 @@ import (
 // nominal. Bids come from participants p0 and p1 and asks from p2 and p3,
 // all eligible with each other, so no order ever meets its own firm and
 // every book that matches on price and time makes the same trades. Order
-// ids are UUIDs made from the order's number, as the venue's are.
+// number n is the book's id n+1; the checksum names it by a UUID made from
+// n (wID), as the venue's ids are.
 //
 //   - W1: 1 000 000 limit orders, bid or ask at random, priced at the mid
 //     minus (bids) or plus (asks) a uniform offset of -100 to +309 ticks;
@@ -174,41 +175,49 @@ func w4() workload {
 	return w
 }
 
-// wID returns the order id of order number n, a version 7 UUID.
+// wID returns the UUID of order number n, which the checksum writes for
+// the order (the book knows it as n+1).
 func wID(n int) string {
 	return fmt.Sprintf("0190d4a0-%04x-7000-8000-%012x", n>>48, n&(1<<48-1))
 }
 
-var wParticipants = [...]string{
-	"0190d4a0-0000-7000-8000-0000000000a0", "0190d4a0-0000-7000-8000-0000000000a1",
-	"0190d4a0-0000-7000-8000-0000000000a2", "0190d4a0-0000-7000-8000-0000000000a3",
+// wParticipants is the number of participants of the workloads.
+const wParticipants = 4
+
+// fx returns units·10^-scale as a Fixed.
+func fx(units int64, scale uint8) Fixed {
+	f, ok := FixedOf(udecimal.MustFromInt64(units, scale))
+	if !ok {
+		panic(fmt.Sprintf("fx(%d, %d) out of range", units, scale))
+	}
+	return f
 }
 
 // wOrder returns the book order of an add.
 func wOrder(op wop) Order {
-	p := op.id % 2
+	p := uint32(op.id % 2)
 	if op.side == Ask {
 		p += 2
 	}
-	return Order{ID: wID(op.id), Participant: wParticipants[p], User: wParticipants[p], Side: op.side,
-		Price: udecimal.MustFromInt64(op.price, 2), Quantity: udecimal.MustFromInt64(op.qty, 0)}
+	return Order{ID: uint64(op.id) + 1, Participant: p, User: 100 + p, Side: op.side,
+		Price: fx(op.price, 2), Quantity: fx(op.qty, 0)}
 }
 
 // wEligible is the venue's kind of eligibility: a map lookup.
-func wEligible() func(a, b string) bool {
-	ok := map[[2]string]bool{}
-	for _, a := range wParticipants {
-		for _, b := range wParticipants {
-			ok[[2]string{a, b}] = a != b
+func wEligible() func(a, b uint32) bool {
+	ok := map[[2]uint32]bool{}
+	for a := range uint32(wParticipants) {
+		for b := range uint32(wParticipants) {
+			ok[[2]uint32{a, b}] = a != b
 		}
 	}
-	return func(a, b string) bool { return ok[[2]string{a, b}] }
+	return func(a, b uint32) bool { return ok[[2]uint32{a, b}] }
 }
 
 // cmd is a workload command ready for the book.
 type cmd struct {
 	cancel bool
-	id     string
+	id     uint64
 	o      Order
 }
 
@@ -216,7 +225,7 @@ func commands(ops []wop) []cmd {
 	out := make([]cmd, len(ops))
 	for i, op := range ops {
 		if op.cancel {
-			out[i] = cmd{cancel: true, id: wID(op.id)}
+			out[i] = cmd{cancel: true, id: uint64(op.id) + 1}
 		} else {
 			out[i] = cmd{o: wOrder(op)}
 		}
@@ -234,7 +243,7 @@ func replay(tb testing.TB, bk *Book, cmds []cmd, fills []Fill) (crossed int) {
 			}
 			continue
 		}
-		r, err := bk.AddInto(c.o, fills[:0])
+		r, err := bk.AddInto(&c.o, fills[:0])
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -246,8 +255,9 @@ func replay(tb testing.TB, bk *Book, cmds []cmd, fills []Fill) (crossed int) {
 }
 
 // bookChecksum is FNV-1a over every resting order of bk, bids then asks,
-// each in priority order: side, price, remaining quantity, id, sequence
-// number.
+// each in priority order: side, price, remaining quantity, id (as the UUID
+// of its order number, wID), sequence number. Prices and quantities are
+// written as decimals with no trailing zeros.
 func bookChecksum(bk *Book) uint64 {
 	h := fnv.New64a()
 	var buf []byte
@@ -258,7 +268,7 @@ func bookChecksum(bk *Book) uint64 {
 			buf = append(buf, '/')
 			buf = append(buf, o.Remaining().String()...)
 			buf = append(buf, '/')
-			buf = append(buf, o.ID...)
+			buf = append(buf, wID(int(o.ID-1))...)
 			buf = strconv.AppendUint(append(buf, '/'), o.Seq, 10)
 			h.Write(buf)
 		}

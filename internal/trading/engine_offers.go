@@ -83,8 +83,8 @@ func (st *state) close(b *batch, o *venue.Offer, status string) {
 	if o.Type != venue.TypeRFQ {
 		st.addUse(o, o.Remaining().Neg())
 	}
-	if o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
-		_, _ = st.book(o.MarketID, o.InstrumentID).Cancel(o.ID) // absent when it never rested
+	if id, ok := st.bookIDs[o.ID]; ok && o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
+		_, _ = st.book(o.MarketID, o.InstrumentID).Cancel(id)
 	}
 	o.Status = status
 	st.unlist(o)
@@ -110,6 +110,7 @@ func (st *state) list(o *venue.Offer) {
 
 func (st *state) unlist(o *venue.Offer) {
 	delete(st.open, o.ID)
+	st.forgetBookID(o)
 	if m := st.otc[o.InstrumentID]; m != nil {
 		delete(m, o.ID)
 		if len(m) == 0 {
@@ -194,9 +195,15 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 		res.Offer = *o
 		return res, nil
 	}
-	r, err := st.book(o.MarketID, o.InstrumentID).AddInto(bookOrder(o), st.fills[:0])
+	bo, err := st.bookOrder(o)
 	if err != nil {
-		return OfferResult{}, venue.Invalid(err.Error())
+		st.forgetBookID(o)
+		return OfferResult{}, err
+	}
+	r, err := st.book(o.MarketID, o.InstrumentID).AddInto(&bo, st.fills[:0])
+	if err != nil {
+		st.forgetBookID(o)
+		return OfferResult{}, bookRefused(o, err)
 	}
 	st.fills = r.Fills
 	o.Status = venue.StatusCreated
@@ -211,18 +218,19 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue.Trade {
 	var trades []venue.Trade
 	for _, f := range r.Fills {
-		resting := st.open[f.RestingID]
-		resting.Filled = f.RestingFilled
-		st.addUse(resting, f.Quantity.Neg())
-		o.Filled = o.Filled.Add(f.Quantity)
+		resting := st.booked[f.RestingID]
+		qty := f.Quantity.Decimal()
+		resting.Filled = f.RestingFilled.Decimal()
+		st.addUse(resting, qty.Neg())
+		o.Filled = o.Filled.Add(qty)
 		if o.Type == venue.TypeOffer && st.open[o.ID] != nil {
-			st.addUse(o, f.Quantity.Neg()) // an amended offer already counted
+			st.addUse(o, qty.Neg()) // an amended offer already counted
 		}
 		ask, bid := resting, o
 		if o.Direction == venue.Ask {
 			ask, bid = o, resting
 		}
-		trades = append(trades, st.trade(b, ask, bid, f.Quantity, f.Price, st.continuousSettlement(resting), venue.ExecutionContinuous))
+		trades = append(trades, st.trade(b, ask, bid, qty, f.Price.Decimal(), st.continuousSettlement(resting), venue.ExecutionContinuous))
 		resting.ModifiedAt = st.now
 		if !resting.Remaining().IsPos() {
 			resting.Status = venue.StatusClosed
@@ -245,12 +253,14 @@ func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue
 			st.addUse(o, o.Remaining().Neg())
 			st.unlist(o)
 		}
+		st.forgetBookID(o)
 	default: // the unfilled rest of a market or all-or-none order is cancelled
 		o.Status = venue.StatusCancelled
 		if wasOpen {
 			st.addUse(o, o.Remaining().Neg())
 			st.unlist(o)
 		}
+		st.forgetBookID(o)
 	}
 	if len(r.Fills) > 0 || r.Status != matching.StatusResting {
 		st.emit(b, o, "update")
@@ -310,9 +320,20 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	var r matching.Result
 	book := o.Type == venue.TypeOffer && st.continuous(o.MarketID)
 	if book { // the last check, and the first change: the book amends or refuses
-		var err error
-		if r, err = st.book(o.MarketID, o.InstrumentID).AmendInto(o.ID, newPrice, newQty, st.fills[:0]); err != nil {
-			return OfferResult{}, venue.Invalid(err.Error())
+		id, ok := st.bookIDs[o.ID]
+		if !ok {
+			return OfferResult{}, bookRefused(o, matching.ErrNotFound)
+		}
+		price, err := bookFixed("price_per_unit", newPrice)
+		if err != nil {
+			return OfferResult{}, err
+		}
+		qty, err := bookFixed("quantity", newQty)
+		if err != nil {
+			return OfferResult{}, err
+		}
+		if r, err = st.book(o.MarketID, o.InstrumentID).AmendInto(id, price, qty, st.fills[:0]); err != nil {
+			return OfferResult{}, bookRefused(o, err)
 		}
 		st.fills = r.Fills
 	}
@@ -418,7 +439,7 @@ func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth 
 				}
 				orders = book.AppendDepth(book.AppendDepth(orders[:0], matching.Bid, depth), matching.Ask, depth)
 				for _, bo := range orders {
-					if o := st.open[bo.ID]; o != nil {
+					if o := st.booked[bo.ID]; o != nil {
 						add(o)
 					}
 				}

@@ -59,6 +59,14 @@ type state struct {
 	priority    uint64
 	expiries    expiryHeap
 	fills       []matching.Fill
+	// The books speak integers (matching.Order): every firm offer in a
+	// continuous book has a book id, and participants and users a number,
+	// interned here at the engine's edge (engine_book.go).
+	bookIDs    map[string]uint64       // offer id → book id, while it is in a book
+	booked     map[uint64]*venue.Offer // book id → the offer
+	lastBookID uint64
+	parties    map[string]uint32 // participant or user id → number
+	partyIDs   []string          // number → participant or user id
 	// tops are what each book's last price_change said; lasts its latest
 	// trade (price_change events, engine_prices.go).
 	tops  map[bookKey]bookTop
@@ -68,7 +76,8 @@ type state struct {
 func (e *engine) rebuild(ctx context.Context) (*state, error) {
 	st := &state{books: map[bookKey]*matching.Book{}, open: map[string]*venue.Offer{}, otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
-		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}}
+		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{},
+		bookIDs: map[string]uint64{}, booked: map[uint64]*venue.Offer{}, parties: map[string]uint32{}}
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err
@@ -105,7 +114,12 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 				st.addQuote(o)
 			}
 			if o.Type == venue.TypeOffer && st.continuous(o.MarketID) {
-				if err := st.book(o.MarketID, o.InstrumentID).Restore(bookOrder(o)); err != nil {
+				bo, err := st.bookOrder(o)
+				if err == nil {
+					err = st.book(o.MarketID, o.InstrumentID).Restore(bo)
+				}
+				if err != nil {
+					st.forgetBookID(o)
 					return fmt.Errorf("restore offer %s: %w", o.ID, err)
 				}
 			}
@@ -187,17 +201,8 @@ func (st *state) book(market, instrument string) *matching.Book {
 	k := bookKey{market, instrument}
 	b := st.books[k]
 	if b == nil {
-		b = matching.New(matching.Config{AllOrNone: !st.markets[market].IsPartialFillAllowed, Eligible: st.eligible})
+		b = matching.New(matching.Config{AllOrNone: !st.markets[market].IsPartialFillAllowed, Eligible: st.eligibleParties})
 		st.books[k] = b
 	}
 	return b
-}
-
-func bookOrder(o *venue.Offer) matching.Order {
-	side := matching.Bid
-	if o.Direction == venue.Ask {
-		side = matching.Ask
-	}
-	return matching.Order{ID: o.ID, Participant: o.ParticipantID, User: o.UserID, Side: side, Price: o.Price,
-		Quantity: o.Quantity, Filled: o.Filled, Market: o.MarketOrder, Seq: o.Priority}
 }

@@ -1,0 +1,93 @@
+package trading
+
+import (
+	"fmt"
+
+	"github.com/bondvenue/bondvenue/internal/matching"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file is the engine's edge with the books (internal/matching), which
+// speak integers: a firm offer in a continuous book is known there by a
+// book id the engine assigns, participants and users by numbers the engine
+// interns, prices and quantities as matching.Fixed converted exactly from
+// the offer's decimals.
+
+// bookID returns o's book id, assigning the next one on first use.
+func (st *state) bookID(o *venue.Offer) uint64 {
+	if id, ok := st.bookIDs[o.ID]; ok {
+		return id
+	}
+	st.lastBookID++
+	id := st.lastBookID
+	st.bookIDs[o.ID] = id
+	st.booked[id] = o
+	return id
+}
+
+// forgetBookID drops o's book id once o is in no book.
+func (st *state) forgetBookID(o *venue.Offer) {
+	if id, ok := st.bookIDs[o.ID]; ok {
+		delete(st.booked, id)
+		delete(st.bookIDs, o.ID)
+	}
+}
+
+// party returns the number of a participant or user id, interning it on
+// first sight. Numbers are kept for the state's life: a venue has few.
+func (st *state) party(id string) uint32 {
+	n, ok := st.parties[id]
+	if !ok {
+		n = uint32(len(st.partyIDs))
+		st.parties[id] = n
+		st.partyIDs = append(st.partyIDs, id)
+	}
+	return n
+}
+
+// eligibleParties is eligible for participant numbers: the books'
+// matching.Config.Eligible.
+func (st *state) eligibleParties(a, b uint32) bool {
+	return st.eligible(st.partyIDs[a], st.partyIDs[b])
+}
+
+// bookFixed returns d as the books' fixed point, or an invalid-field error
+// when it does not fit (negative or beyond ~3.4·10^19: never after the
+// venue's own validation, which bounds amounts to 18 integer digits).
+func bookFixed(field string, d udecimal.Decimal) (matching.Fixed, error) {
+	f, ok := matching.FixedOf(d)
+	if !ok {
+		return matching.Fixed{}, venue.InvalidField(field, fmt.Sprintf("%s is beyond the order book's range", d))
+	}
+	return f, nil
+}
+
+// bookOrder returns o as its book sees it, assigning o its book id.
+func (st *state) bookOrder(o *venue.Offer) (matching.Order, error) {
+	bo := matching.Order{Side: matching.Bid, Market: o.MarketOrder, Seq: o.Priority}
+	if o.Direction == venue.Ask {
+		bo.Side = matching.Ask
+	}
+	var err error
+	if !o.MarketOrder {
+		if bo.Price, err = bookFixed("price_per_unit", o.Price); err != nil {
+			return matching.Order{}, err
+		}
+	}
+	if bo.Quantity, err = bookFixed("quantity", o.Quantity); err != nil {
+		return matching.Order{}, err
+	}
+	if bo.Filled, err = bookFixed("filled_quantity", o.Filled); err != nil {
+		return matching.Order{}, err
+	}
+	bo.ID = st.bookID(o)
+	bo.Participant, bo.User = st.party(o.ParticipantID), st.party(o.UserID)
+	return bo, nil
+}
+
+// bookRefused is the error for a command the book refused: the engine
+// checks first, so this names the offer and passes on the book's reason.
+func bookRefused(o *venue.Offer, err error) error {
+	return venue.Invalid(fmt.Sprintf("offer %s: %v", o.ID, err))
+}
