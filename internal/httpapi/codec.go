@@ -30,18 +30,21 @@ const maxBody = 1 << 20
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	buf := answerBuffers.Get().(*bytes.Buffer)
 	defer putAnswerBuffer(buf)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := encodeJSON(buf, v); err != nil {
 		http.Error(w, `{"statusCode":500,"message":"Internal Server Error"}`, http.StatusInternalServerError)
 		return
 	}
+	writeBody(w, status, buf.Bytes())
+}
+
+// writeBody sends the JSON body b with status.
+func writeBody(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	// With its length known, net/http sends the body as is rather than in
 	// chunks (an offer answer is past its 2 KiB buffer).
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(b)
 }
 
 // answerBuffers keeps the buffers answers are encoded into: growing a fresh

@@ -222,7 +222,7 @@ func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	s.writeOffer(w, v)
 	return nil
 }
 
@@ -276,7 +276,7 @@ func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	s.writeOffer(w, v)
 	return nil
 }
 

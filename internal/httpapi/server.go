@@ -45,6 +45,8 @@ type Server struct {
 	metrics  *metrics
 	perAddr  *ratelimit.Limiters
 	mux      *http.ServeMux
+	// nested holds the JSON of the instruments offer answers nest.
+	nested nestedInstruments
 }
 
 // New returns the adapter; Handler serves it.

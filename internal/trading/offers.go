@@ -59,6 +59,11 @@ type OfferView struct {
 	// ShowRecipients is set when the caller may see an RFQ's recipients.
 	ShowRecipients bool
 	Trades         []venue.Trade
+	// ReferenceVersion is the reference-data version Instrument was read
+	// at: the same version always holds the same instrument, so an adapter
+	// may keep what it renders of it until the version moves. 0 when the
+	// instrument was read otherwise (the engine not running).
+	ReferenceVersion int64
 }
 
 var traders = []venue.Role{venue.RoleAdmin, venue.RoleTrader}
@@ -69,6 +74,9 @@ type prepared struct {
 	offer      venue.Offer
 	instrument venue.Instrument
 	market     venue.Market
+	// refVersion is the reference-data version instrument and market are
+	// of (0: read from the database).
+	refVersion int64
 }
 
 // prepare validates a create request against reference data and returns
@@ -115,6 +123,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 		return pr, venue.NotFound("participant")
 	}
 	ref := s.eng.reference()
+	if ref != nil {
+		pr.refVersion = ref.version // listing reads ref whenever there is one
+	}
 	if ref != nil && s.partiesFromMemory(p, &in, now) {
 		var err error
 		if pr.instrument, pr.market, err = listing(ctx, nil, ref, in.InstrumentID, in.MarketID); err != nil {
@@ -325,7 +336,7 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 	if err != nil {
 		return OfferView{}, fmt.Errorf("create %s: %w", typ, err)
 	}
-	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, Trades: res.Trades}, nil
+	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, Trades: res.Trades, ReferenceVersion: pr.refVersion}, nil
 }
 
 // submit runs an engine command and types its answer.

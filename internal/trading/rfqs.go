@@ -75,7 +75,7 @@ func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInpu
 	if err != nil {
 		return OfferView{}, fmt.Errorf("create rfq: %w", err)
 	}
-	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, ShowRecipients: true}, nil
+	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, ShowRecipients: true, ReferenceVersion: pr.refVersion}, nil
 }
 
 // RFQ returns one visible RFQ with its quotes (a dealer sees only its own).
