@@ -15,7 +15,8 @@ import (
 // This file answers an offer, quote or RFQ just entered. Its answer is the
 // record with its instrument nested (docs/rest-interface.md §4.2), and the
 // instrument is two thirds of it: the instrument's JSON is rendered once
-// per reference-data version and spliced in.
+// per reference-data version and spliced in. The record itself is written
+// by its hand-written encoder (wire.Offer.AppendJSON), not by reflection.
 
 // writeOffer answers v as offerView renders it, byte for byte.
 func (s *Server) writeOffer(w http.ResponseWriter, v trading.OfferView) {
@@ -29,19 +30,34 @@ func (s *Server) writeOffer(w http.ResponseWriter, v trading.OfferView) {
 		writeJSON(w, http.StatusOK, offerView(v)) // which answers the error
 		return
 	}
-	buf := answerBuffers.Get().(*bytes.Buffer)
-	defer putAnswerBuffer(buf)
-	if err := encodeJSON(buf, wire.OfferOf(v.Offer, true)); err != nil {
+	bp := offerBuffers.Get().(*[]byte)
+	defer putOfferBuffer(bp)
+	rec := wire.OfferOf(v.Offer, true)
+	b, err := rec.AppendJSON((*bp)[:0])
+	if err != nil {
 		writeJSON(w, http.StatusOK, offerView(v))
 		return
 	}
-	// The record's object ends "}\n"; the instrument is its next field (the
-	// other nested objects are absent).
-	buf.Truncate(buf.Len() - 2)
-	buf.WriteString(`,"instrument":`)
-	buf.Write(instrument)
-	buf.WriteString("}\n")
-	writeBody(w, http.StatusOK, buf.Bytes())
+	// The record's object ends with "}"; the instrument is its next field
+	// (the other nested objects are absent).
+	b = append(b[:len(b)-1], `,"instrument":`...)
+	b = append(b, instrument...)
+	b = append(b, "}\n"...)
+	*bp = b
+	writeBody(w, http.StatusOK, b)
+}
+
+// offerBuffers keeps the buffers offer answers are written into (2–3 KiB).
+var offerBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, 4096)
+	return &b
+}}
+
+func putOfferBuffer(bp *[]byte) {
+	if cap(*bp) > maxPooledAnswer {
+		return
+	}
+	offerBuffers.Put(bp)
 }
 
 // nestedInstruments keeps each instrument's JSON as a nested object
