@@ -211,7 +211,7 @@ func orderView(o venue.Order, v trading.OrderView, in *instrumentJSON) orderJSON
 
 func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	var body offerBody
-	if err := decode(r, &body); err != nil {
+	if err := decodeOffer(r, &body); err != nil {
 		return err
 	}
 	in, err := body.input()
@@ -265,7 +265,7 @@ func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 
 func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	var body offerBody
-	if err := decode(r, &body); err != nil {
+	if err := decodeOffer(r, &body); err != nil {
 		return err
 	}
 	in, err := body.input()
