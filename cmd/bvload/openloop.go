@@ -54,9 +54,13 @@ type openStats struct {
 	// Sent counts the requests scheduled in the window.
 	Sent int
 	// Accepted are the 2xx answers; Latencies their times from the
-	// scheduled send to the answer, sorted.
+	// scheduled send to the answer, sorted. InWindow counts the 2xx
+	// answers that arrived in the window (whenever their requests were
+	// scheduled), Drain is how long after it the last answer came.
 	Accepted  int
 	Latencies []time.Duration
+	InWindow  int
+	Drain     time.Duration
 	// Refused are 503 answers with Retry-After (the venue is busy);
 	// RefusedLatencies their times, sorted.
 	Refused          int
@@ -108,6 +112,8 @@ type openWorker struct {
 	lat, refusedLat []time.Duration
 	lag             []time.Duration
 	errs, timeouts  int
+	inWindow        int
+	last            time.Time
 	samples         []string
 }
 
@@ -172,7 +178,7 @@ func openLoop(ctx context.Context, cfg openConfig, t openTarget) (openStats, err
 			raw, _ := newRawConn(t.url)
 			w := &openWorker{raw: raw}
 			workers = append(workers, w)
-			wg.Go(func() { w.run(jobs, t, from, cfg.timeout) })
+			wg.Go(func() { w.run(jobs, t, from, until, cfg.timeout) })
 		} else if measured {
 			s.Late++
 		}
@@ -197,6 +203,8 @@ func openLoop(ctx context.Context, cfg openConfig, t openTarget) (openStats, err
 		lags = append(lags, w.lag...)
 		s.Errors += w.errs
 		s.TimedOut += w.timeouts
+		s.InWindow += w.inWindow
+		s.Drain = max(s.Drain, w.last.Sub(until))
 		for _, e := range w.samples {
 			if len(s.ErrorSamples) < maxErrorSamples {
 				s.ErrorSamples = append(s.ErrorSamples, e)
@@ -226,7 +234,7 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	}
 }
 
-func (w *openWorker) run(jobs <-chan openJob, t openTarget, from time.Time, timeout time.Duration) {
+func (w *openWorker) run(jobs <-chan openJob, t openTarget, from, until time.Time, timeout time.Duration) {
 	for j := range jobs {
 		deadline := j.at.Add(timeout)
 		if !time.Now().Before(deadline) {
@@ -241,10 +249,15 @@ func (w *openWorker) run(jobs <-chan openJob, t openTarget, from time.Time, time
 		w.body, token = t.body(w.body[:0], j.n)
 		sent := time.Now()
 		status, err := w.raw.postBy(deadline, w.body, token, &w.buf)
-		elapsed := time.Since(earlier(j.at, sent)) // late: from the schedule; early: from the write
+		done := time.Now()
+		elapsed := done.Sub(earlier(j.at, sent)) // late: from the schedule; early: from the write
+		if err == nil && status/100 == 2 && !done.Before(from) && done.Before(until) {
+			w.inWindow++ // the window's throughput, whenever it was sent
+		}
 		if j.at.Before(from) {
 			continue
 		}
+		w.last = done
 		w.lag = append(w.lag, max(sent.Sub(j.at), 0))
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):

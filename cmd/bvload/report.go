@@ -220,10 +220,13 @@ type openResult struct {
 	Rate  float64 `json:"rate"`
 	Cross float64 `json:"crossing_share"`
 	// Sent counts the requests scheduled in the measured window, Offered
-	// and Completed are the sent and the accepted per second.
+	// the sent per second, Completed the accepted answers that arrived in
+	// the window per second; Drain is how long after the window the last
+	// answer came, in milliseconds.
 	Sent      int     `json:"sent"`
 	Offered   float64 `json:"offered_per_second"`
 	Completed float64 `json:"completed_per_second"`
+	Drain     float64 `json:"drain_ms"`
 	// Accepted are the 2xx answers; the percentiles are theirs, in
 	// milliseconds from the scheduled send.
 	Accepted int     `json:"accepted"`
@@ -295,7 +298,7 @@ type openGC struct {
 func openResultOf(cfg openConfig, s openStats) openResult {
 	secs := cfg.duration.Seconds()
 	r := openResult{Rate: cfg.rate, Cross: cfg.cross, Sent: s.Sent, Offered: float64(s.Sent) / secs,
-		Completed: float64(s.Accepted) / secs, Accepted: s.Accepted,
+		Completed: float64(s.InWindow) / secs, Drain: ms(s.Drain), Accepted: s.Accepted,
 		P50: ms(percentile(s.Latencies, 0.50)), P90: ms(percentile(s.Latencies, 0.90)),
 		P99: ms(percentile(s.Latencies, 0.99)), P999: ms(percentile(s.Latencies, 0.999)),
 		Refused: s.Refused, RefusedP99: ms(percentile(s.RefusedLatencies, 0.99)),
@@ -344,7 +347,8 @@ func (r *report) writeOpenTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "offered\t%.0f req/s\t%d sent; %d late (the in-flight cap was hit), send lag p99 %.2f ms, max %.2f ms; %d connections\n",
 		o.Offered, o.Sent, o.Late, o.SendLagP99, o.SendLagMax, o.Connections)
-	fmt.Fprintf(tw, "completed\t%.0f req/s\t%d accepted (2xx)\n", o.Completed, o.Accepted)
+	fmt.Fprintf(tw, "completed\t%.0f req/s\t%d accepted (2xx), answers within the window per second; the last answer %.0f ms after it\n",
+		o.Completed, o.Accepted, o.Drain)
 	fmt.Fprintf(tw, "latency of accepted\t%.2f ms p50\tp90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f ms (from the scheduled send)\n",
 		o.P50, o.P90, o.P99, o.P999, o.Max)
 	fmt.Fprintf(tw, "refused\t%d\t503 with Retry-After; p99 %.2f ms\n", o.Refused, o.RefusedP99)
