@@ -77,10 +77,16 @@ func (s *Server) errorResponse(w http.ResponseWriter, r *http.Request, err error
 	} else {
 		body.Error = "internal error; quote id " + id + " to the venue operator"
 	}
-	if status >= 500 {
+	switch {
+	case status == http.StatusServiceUnavailable:
+		// Not ready or busy: the venue refusing work it cannot do in time
+		// is routine under load, not a failure to log at error level.
+		s.log.WarnContext(r.Context(), "request refused", "id", id, "method", r.Method, "path", r.URL.Path,
+			"status", status, "err", err.Error())
+	case status >= 500:
 		s.log.ErrorContext(r.Context(), "request failed", "id", id, "method", r.Method, "path", r.URL.Path,
 			"status", status, "err", err.Error())
-	} else {
+	default:
 		s.log.DebugContext(r.Context(), "request rejected", "id", id, "status", status, "err", err.Error())
 	}
 	var ra *retryAfter

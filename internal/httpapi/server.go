@@ -97,7 +97,16 @@ func (s *Server) public(fn handlerFunc) http.Handler {
 
 // authed adapts a handler that needs a bearer token, and applies the
 // caller's rate limit.
-func (s *Server) authed(fn authedFunc) http.Handler {
+func (s *Server) authed(fn authedFunc) http.Handler { return s.authedWith(false, fn) }
+
+// queued is authed for new business, which goes to the sequencer's
+// ordinary lane: when the sequencer cannot start it within its queue
+// budget it is refused before its body is read or an Idempotency-Key
+// claimed (trading's admission control), so refusing costs next to nothing
+// under overload.
+func (s *Server) queued(fn authedFunc) http.Handler { return s.authedWith(true, fn) }
+
+func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.authenticate(r)
 		if err != nil {
@@ -108,6 +117,12 @@ func (s *Server) authed(fn authedFunc) http.Handler {
 		if err := s.svc.Admit(p); err != nil {
 			s.writeError(w, r, err)
 			return
+		}
+		if queued {
+			if err := s.svc.CheckQueue(); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
 		}
 		if err := checkQuery(r); err != nil {
 			s.writeError(w, r, err)

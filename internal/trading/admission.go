@@ -26,7 +26,8 @@ import (
 //   - on submission, the expected wait is the commands ahead of it times the
 //     sequencer's recent time per command (a moving average of its
 //     batches); if that exceeds the budget the command is refused without
-//     being queued;
+//     being queued (the REST adapter asks before it even reads the body:
+//     CheckQueue);
 //   - when the sequencer takes a command that has nevertheless waited longer
 //     than the budget (a burst arrived at once), it refuses it then, still
 //     before applying it;
@@ -83,9 +84,28 @@ func (s *Service) AdmissionStats() AdmissionStats {
 }
 
 // expectedWait is how long a command queued now in the ordinary lane
-// would wait for the sequencer.
+// would wait for the sequencer: the commands ahead of it times the recent
+// cost of one. With none ahead it is 0, so a command is always admitted to
+// an empty queue — which is also what refreshes the cost after a slow
+// spell (were the cost alone over the budget, every command would be
+// refused and the cost never measured again).
 func (e *engine) expectedWait() time.Duration {
-	return time.Duration(int64(len(e.in)+len(e.pri)+1) * e.cost.Load())
+	return time.Duration(int64(len(e.in)+len(e.pri)) * e.cost.Load())
+}
+
+// CheckQueue refuses new business as busy, as the sequencer would, when
+// the expected wait is over the queue budget: for adapters to refuse
+// before they decode a request. It counts as a refusal on the expected
+// wait.
+func (s *Service) CheckQueue() error {
+	e := s.eng
+	if e.budget <= 0 || !e.running.Load() {
+		return nil
+	}
+	if wait := e.expectedWait(); wait > e.budget {
+		return e.busy(refusedEstimate, wait)
+	}
+	return nil
 }
 
 // observe folds a batch's time per command into the moving average.

@@ -86,15 +86,30 @@ func TestAdmission(t *testing.T) {
 		}
 
 		// Expected to wait past the budget: refused at once, not queued.
+		// One command ahead (a read, in the priority lane, behind a held
+		// sequencer) at a cost of twice the budget each.
+		release = v.svc.HoldSequencer()
+		read := make(chan error, 1)
+		go func() { _, err := v.svc.RiskLimits(ctx, trader); read <- err }()
+		for v.svc.AdmissionStats().Queued < 1 {
+			if time.Now().After(deadline) {
+				t.Fatal("the read did not queue")
+			}
+			time.Sleep(time.Millisecond)
+		}
 		v.svc.SetCommandCost(2 * budget)
 		if _, err := bid("92"); !isBusy(err) {
 			t.Errorf("offer with an expected wait over the budget: err = %v, want busy", err)
 		}
-		if got := v.svc.AdmissionStats().Expected; got != 1 {
-			t.Errorf("refused on expectation = %d, want 1", got)
+		if err := v.svc.CheckQueue(); !isBusy(err) {
+			t.Errorf("CheckQueue with an expected wait over the budget = %v, want busy", err)
 		}
-		// The sequencer's reads are in the priority lane: still served.
-		if _, err := v.svc.RiskLimits(ctx, trader); err != nil {
+		if got := v.svc.AdmissionStats().Expected; got != 2 {
+			t.Errorf("refused on expectation = %d, want 2", got)
+		}
+		release()
+		// The sequencer's reads are in the priority lane: served.
+		if err := <-read; err != nil {
 			t.Errorf("risk limits while busy = %v", err)
 		}
 
@@ -108,10 +123,15 @@ func TestAdmission(t *testing.T) {
 			t.Errorf("offers after the refusals = %+v, want the first one, cancelled", st)
 		}
 
-		// When the sequencer keeps up again, offers are accepted.
-		v.svc.SetCommandCost(0)
+		// With nothing queued an offer is admitted whatever the last cost
+		// measured, so a slow spell cannot lock the venue into refusing
+		// everything: the offer's batch measures the cost again.
+		v.svc.SetCommandCost(10 * budget)
 		if _, err := bid("93"); err != nil {
-			t.Errorf("offer after the overload = %v", err)
+			t.Errorf("offer to an empty queue after a slow spell = %v", err)
+		}
+		if c := v.svc.AdmissionStats().CostPerCommand; c >= 10*budget {
+			t.Errorf("cost per command after a batch = %v, want it measured again below %v", c, 10*budget)
 		}
 	})
 }
