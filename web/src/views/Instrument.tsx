@@ -72,22 +72,18 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
   const bids = ins.instrument_limits.bid.filter((l) => (l as Limit & { market_id?: string }).market_id === props.marketId);
   const asks = ins.instrument_limits.ask.filter((l) => (l as Limit & { market_id?: string }).market_id === props.marketId);
   const rows = Math.max(bids.length, asks.length, 1);
-  const side = (l: Limit | undefined, s: "bid" | "ask") =>
-    l ? (
-      <>
-        <td class={"cp " + (l.is_counterparty_enabled ? "yes" : "no")} title={l.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty"}>
-          {l.is_counterparty_enabled ? "✓" : "–"}
-          <span class="sr">{l.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
-        </td>
-        <td class="who">{l.participant_name ?? "anonymous"}</td>
-        <Num>{f.quantity(l.quantity)}</Num>
-        <Num class={s}>{f.price(l.limit, ins.precision)}</Num>
-      </>
-    ) : (
-      <>
-        <td /> <td /> <td /> <td />
-      </>
-    );
+  const cp = (l: Limit) => (
+    <td class={"cp " + (l.is_counterparty_enabled ? "yes" : "no")} title={l.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty"}>
+      {l.is_counterparty_enabled ? "✓" : "–"}
+      <span class="sr">{l.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
+    </td>
+  );
+  const who = (l: Limit) => <td class="who">{l.participant_name ?? "anonymous"}</td>;
+  const blank = (
+    <>
+      <td /> <td /> <td /> <td />
+    </>
+  );
   return (
     <Section title={`Depth · ${props.title}`} class="depth" actions={<span class="muted small">{props.partial ? "partial fills" : "all-or-none"}</span>}>
       <table class="grid" aria-label={`Depth on ${props.title}`}>
@@ -112,21 +108,25 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
               const a = asks[i];
               return (
                 <tr key={i}>
-                  {side(b, "bid")}
+                  {b ? (
+                    <>
+                      {cp(b)}
+                      {who(b)}
+                      <Num>{f.quantity(b.quantity)}</Num>
+                      <Num class="bid">{f.price(b.limit, ins.precision)}</Num>
+                    </>
+                  ) : (
+                    blank
+                  )}
                   {a ? (
                     <>
                       <Num class="ask">{f.price(a.limit, ins.precision)}</Num>
                       <Num>{f.quantity(a.quantity)}</Num>
-                      <td class="who">{a.participant_name ?? "anonymous"}</td>
-                      <td class={"cp " + (a.is_counterparty_enabled ? "yes" : "no")} title={a.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty"}>
-                        {a.is_counterparty_enabled ? "✓" : "–"}
-                        <span class="sr">{a.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
-                      </td>
+                      {who(a)}
+                      {cp(a)}
                     </>
                   ) : (
-                    <>
-                      <td /> <td /> <td /> <td />
-                    </>
+                    blank
                   )}
                 </tr>
               );
