@@ -11,6 +11,11 @@ export function Admin(props: { venue: Venue }) {
   const [users, setUsers] = useState<User[]>([]);
   const [version, setVersion] = useState(0);
   const refresh = () => setVersion((n) => n + 1);
+  // change is an action that writes, then reloads the lists.
+  const change = (method: string, path: string, body?: unknown) => async () => {
+    await v.api.call(method, path, body);
+    refresh();
+  };
   useEffect(() => {
     void v.api.get<Bucket[]>("/participant/buckets").then(setBuckets).catch(() => {});
     void v.api.get<SettlementProvider[]>("/settlement-providers").then(setProviders).catch(() => {});
@@ -59,10 +64,7 @@ export function Admin(props: { venue: Venue }) {
                       <Action
                         venue={v}
                         label={"Delete bucket " + b.name}
-                        run={async () => {
-                          await v.api.call("DELETE", `/participant/buckets/${b.id}`);
-                          refresh();
-                        }}
+                        run={change("DELETE", `/participant/buckets/${b.id}`)}
                         done="Bucket deleted"
                       >
                         Delete
@@ -123,10 +125,7 @@ export function Admin(props: { venue: Venue }) {
                     <Action
                       venue={v}
                       label={(p.enabled ? "Disable " : "Enable ") + p.provider}
-                      run={async () => {
-                        await v.api.call("PUT", `/settlement-providers/${p.id}/toggle`);
-                        refresh();
-                      }}
+                      run={change("PUT", `/settlement-providers/${p.id}/toggle`)}
                     >
                       {p.enabled ? "Disable" : "Enable"}
                     </Action>
@@ -134,10 +133,7 @@ export function Admin(props: { venue: Venue }) {
                       <Action
                         venue={v}
                         label={"Make " + p.provider + " the default"}
-                        run={async () => {
-                          await v.api.call("PUT", `/settlement-providers/${p.id}/participant/${v.user?.participant_id}/default`);
-                          refresh();
-                        }}
+                        run={change("PUT", `/settlement-providers/${p.id}/participant/${v.user?.participant_id}/default`)}
                       >
                         Make default
                       </Action>
@@ -169,10 +165,7 @@ export function Admin(props: { venue: Venue }) {
                       <Action
                         venue={v}
                         label={(u.status === "active" ? "Disable " : "Enable ") + u.email}
-                        run={async () => {
-                          await v.api.call("PUT", `/admin/users/${u.id}`, { status: u.status === "active" ? "disabled" : "active" });
-                          refresh();
-                        }}
+                        run={change("PUT", `/admin/users/${u.id}`, { status: u.status === "active" ? "disabled" : "active" })}
                       >
                         {u.status === "active" ? "Disable" : "Enable"}
                       </Action>
