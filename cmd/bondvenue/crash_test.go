@@ -158,6 +158,7 @@ type crashHarness struct {
 	// streams are the official client's subscriptions, one per instance.
 	streams       map[*proc]*streamClient
 	operatorToken string
+	riskRetries   int // risk-use reads answered 503 and retried
 
 	traders             []*crashTrader
 	partial, allOrNone  string

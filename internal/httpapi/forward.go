@@ -96,9 +96,13 @@ func (s *Server) passOn(w http.ResponseWriter, r *http.Request) {
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			resp.Header.Del("X-Request-Id") // observe set this instance's, the same id
+			if resp.StatusCode == http.StatusServiceUnavailable {
+				s.svc.ForgetLeader(leader) // it may no longer lead: read the rows again next time
+			}
 			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			s.svc.ForgetLeader(leader)
 			s.log.WarnContext(r.Context(), "passing a request to the leader failed", "id", id, "leader", leader, "err", err.Error())
 			s.writeError(w, r, &retryAfter{error: &venue.Error{Kind: venue.KindNotReady,
 				Message: "the leader did not answer (a takeover may be under way); retry"}, after: time.Second})

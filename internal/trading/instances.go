@@ -37,6 +37,10 @@ type announcer struct {
 	leaderURL   string
 	leaderUntil time.Time
 	secret      []byte
+	// beating serializes the row's writes, so that one written just
+	// after a change of role is the last: a beat that read the role
+	// before the change cannot land after it.
+	beating sync.Mutex
 }
 
 // InstanceID names this instance (random, per process).
@@ -75,6 +79,8 @@ func (s *Service) Announce(ctx context.Context, url string) error {
 
 func (s *Service) beat(ctx context.Context) error {
 	a := &s.ann
+	a.beating.Lock()
+	defer a.beating.Unlock()
 	a.mu.Lock()
 	in := Instance{ID: a.id, URL: a.url, Role: s.Role(), StartedAt: a.started, SeenAt: s.clock()}
 	a.mu.Unlock()
@@ -148,6 +154,19 @@ func (s *Service) LeaderURL(ctx context.Context) (string, error) {
 	a.leaderURL, a.leaderUntil = url, now.Add(500*time.Millisecond)
 	a.mu.Unlock()
 	return url, nil
+}
+
+// ForgetLeader drops the cached leader URL when url is it: the instance
+// there did not serve a passed-on request (it is gone or no longer leads),
+// so the next one reads the rows again rather than trying it for the rest
+// of the cache's moment.
+func (s *Service) ForgetLeader(url string) {
+	a := &s.ann
+	a.mu.Lock()
+	if a.leaderURL == url {
+		a.leaderURL, a.leaderUntil = "", time.Time{}
+	}
+	a.mu.Unlock()
 }
 
 // ClusterSecret is the key with which instances sign the requests they

@@ -142,6 +142,13 @@ func (l *leadership) watch(s *Service) {
 		s.log.Error("lost the leadership (the database dropped its connection): the trading engine stops; " +
 			"this instance is a standby until restarted")
 		s.eng.stop()
+		if s.ann.quit != nil { // tell the others at once: its row no longer says it leads
+			ctx, cancel := context.WithTimeout(context.Background(), InstanceBeat)
+			if err := s.beat(ctx); err != nil {
+				s.log.Warn("instance row not written", "err", err)
+			}
+			cancel()
+		}
 	}
 }
 
