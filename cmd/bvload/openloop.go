@@ -16,7 +16,9 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/gcstats"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
 )
 
 // openConfig is the shape of an open-loop run.
@@ -33,8 +35,10 @@ type openConfig struct {
 	maxInFlight int
 	// queueBudget is the venue's admission bound (0: none).
 	queueBudget time.Duration
-	warmup      time.Duration
-	duration    time.Duration
+	// preload is how many resting offers are entered before the warm-up.
+	preload  int
+	warmup   time.Duration
+	duration time.Duration
 }
 
 // An openTarget is what the open loop sends: body appends request n's body
@@ -299,6 +303,14 @@ func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) 
 		return openResult{}, err
 	}
 	defer stop()
+	if cfg.open.preload > 0 {
+		start := time.Now()
+		if err := preload(ctx, srv.svc, dv, cfg.open.preload); err != nil {
+			return openResult{}, fmt.Errorf("preload: %w", err)
+		}
+		log.Warn("preloaded resting offers", "offers", cfg.open.preload, "took", time.Since(start).Round(time.Millisecond).String())
+		runtime.GC() // the preload's garbage is not the window's
+	}
 
 	var traded atomic.Int64
 	t := openTarget{url: srv.url + "/api/v1/participant/offers", body: openBody(dv, cfg.open.cross)}
@@ -365,4 +377,57 @@ func openBody(dv demoVenue, cross float64) func(dst []byte, n int) ([]byte, stri
 		in := dv.instruments[pair%len(dv.instruments)]
 		return offerBodyAt(dst, tr, in, dv.market, dir, 10000, false), tr.token
 	}
+}
+
+// preload enters n resting offers through the offer-entry use case (no
+// HTTP: faster than the open loop could) from 64 goroutines, priced as
+// scenario c's so that none trades: the large book the collector goal is
+// about (750 000 resting offers). A refusal by admission control (the
+// goroutines outrun the budget for a moment) is retried.
+func preload(ctx context.Context, svc *trading.Service, dv demoVenue, n int) error {
+	const workers = 64
+	qty := udecimal.MustParse(offerQuantity)
+	var next atomic.Int64
+	errs := make(chan error, workers)
+	for range workers {
+		go func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					errs <- nil
+					return
+				}
+				t := dv.traders[i%len(dv.traders)]
+				dir, cents := venue.Bid, 8000+i%1000
+				if i%2 == 1 {
+					dir, cents = venue.Ask, 11000+i%1000
+				}
+				price := udecimal.MustFromInt64(int64(cents), 2)
+				in := trading.OfferInput{AccountID: t.account, InstrumentID: dv.instruments[(i/len(dv.traders))%len(dv.instruments)],
+					MarketID: dv.market, Direction: dir, Price: &price, Quantity: &qty}
+				p := venue.Principal{UserID: t.user, ParticipantID: t.participant, Role: t.role}
+				for {
+					_, err := svc.CreateOffer(ctx, p, in)
+					var ve *venue.Error
+					if errors.As(err, &ve) && ve.Kind == venue.KindNotReady && ctx.Err() == nil {
+						time.Sleep(time.Millisecond) // refused while busy: nothing applied
+						continue
+					}
+					if err != nil {
+						errs <- fmt.Errorf("offer %d: %w", i, err)
+						return
+					}
+					break
+				}
+			}
+		}()
+	}
+	var first error
+	for range workers {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+			next.Store(int64(n)) // the others stop at their next offer
+		}
+	}
+	return first
 }

@@ -259,6 +259,7 @@ type openResult struct {
 	// RestingOffers counts the open offers at the end; TradedOffers the
 	// offers that traded on entry.
 	RestingOffers int     `json:"resting_offers"`
+	Preloaded     int     `json:"preloaded_offers,omitempty"`
 	TradedOffers  int64   `json:"traded_offers"`
 	MeanBatch     float64 `json:"mean_batch,omitempty"`
 	MeanBatchTime float64 `json:"mean_batch_ms,omitempty"`
@@ -297,7 +298,7 @@ type openGC struct {
 
 func openResultOf(cfg openConfig, s openStats) openResult {
 	secs := cfg.duration.Seconds()
-	r := openResult{Rate: cfg.rate, Cross: cfg.cross, Sent: s.Sent, Offered: float64(s.Sent) / secs,
+	r := openResult{Rate: cfg.rate, Cross: cfg.cross, Preloaded: cfg.preload, Sent: s.Sent, Offered: float64(s.Sent) / secs,
 		Completed: float64(s.InWindow) / secs, Drain: ms(s.Drain), Accepted: s.Accepted,
 		P50: ms(percentile(s.Latencies, 0.50)), P90: ms(percentile(s.Latencies, 0.90)),
 		P99: ms(percentile(s.Latencies, 0.99)), P999: ms(percentile(s.Latencies, 0.999)),
@@ -359,7 +360,8 @@ func (r *report) writeOpenTable(w io.Writer) error {
 	fmt.Fprintf(tw, "\t\tCPU %.2f s, %.0f %% of the process's (assists %.2f s)\n", o.GC.CPU, o.GC.Share*100, o.GC.Assist)
 	fmt.Fprintf(tw, "admission\t%d refused\t%d on the expected wait, %d after waiting, %d on a full queue; cost per command %.3f ms at the end\n",
 		o.Admission.Expected+o.Admission.Waited+o.Admission.Full, o.Admission.Expected, o.Admission.Waited, o.Admission.Full, o.Admission.CostPerCommand)
-	fmt.Fprintf(tw, "book\t%d resting\t%d offers traded on entry; batch %.1f in %.2f ms\n", o.RestingOffers, o.TradedOffers, o.MeanBatch, o.MeanBatchTime)
+	fmt.Fprintf(tw, "book\t%d resting\t%d preloaded before the warm-up; %d offers traded on entry; batch %.1f in %.2f ms\n",
+		o.RestingOffers, o.Preloaded, o.TradedOffers, o.MeanBatch, o.MeanBatchTime)
 	fmt.Fprintf(tw, "cpu\t%.0f µs/req\tgenerator and server\n", o.CPUPerRequest)
 	if err := tw.Flush(); err != nil {
 		return err

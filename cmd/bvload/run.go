@@ -67,6 +67,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		"open loop: a request unanswered this long after its scheduled send times out")
 	fs.DurationVar(&c.open.queueBudget, "open-queue-budget", envflag.Getenv(getenv).Duration("BVLOAD_OPEN_QUEUE_BUDGET", trading.DefaultQueueBudget),
 		"open loop: the venue's queue budget (serve --queue-budget): new offers that cannot start within it are refused with 503; 0: no bound (the closed loop runs without one)")
+	fs.IntVar(&c.open.preload, "open-preload", envflag.Getenv(getenv).Int("BVLOAD_OPEN_PRELOAD", 0),
+		"open loop: resting offers entered (through the use case, not HTTP) before the warm-up, e.g. 750000 for the collector goal's book")
 	fs.IntVar(&c.open.maxInFlight, "open-max-in-flight", envflag.Getenv(getenv).Int("BVLOAD_OPEN_MAX_IN_FLIGHT", 4096),
 		"open loop: most requests in flight (one connection each); a request finding them all busy waits and counts as late")
 	scen := fs.String("scenarios", envflag.Getenv(getenv).String("BVLOAD_SCENARIOS", strings.Join(allScenarios, ",")), "scenarios to run: a, b, c, c2")
@@ -84,8 +86,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if fs.NArg() > 0 {
 		return c, usageError{Msg: "unexpected arguments: " + strings.Join(fs.Args(), " ")}
 	}
-	if c.open.rate < 0 || c.open.cross < 0 || c.open.cross > 1 || c.open.timeout <= 0 || c.open.maxInFlight < 1 || c.open.queueBudget < 0 {
-		return c, usageError{Msg: "--open-rate and --open-queue-budget must not be negative, --open-cross within 0–1, --open-timeout and --open-max-in-flight positive"}
+	if c.open.rate < 0 || c.open.cross < 0 || c.open.cross > 1 || c.open.timeout <= 0 || c.open.maxInFlight < 1 || c.open.queueBudget < 0 || c.open.preload < 0 {
+		return c, usageError{Msg: "--open-rate, --open-queue-budget and --open-preload must not be negative, --open-cross within 0–1, --open-timeout and --open-max-in-flight positive"}
 	}
 	if c.open.rate > 0 {
 		var misfit []string

@@ -70,9 +70,9 @@ func TestRunSmoke(t *testing.T) {
 // asserts no latency.
 func TestOpenLoop(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
-		const rate, seconds = 200, 1
+		const rate, seconds, preloaded = 200, 1, 300
 		rep := runOpenJSON(t, e, "--open-rate", strconv.Itoa(rate), "--open-cross", "0.2", "--open-queue-budget", "0",
-			"--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
+			"--open-preload", strconv.Itoa(preloaded), "--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
 		o := rep.Open
 		if want := rate * seconds; o.Sent < want-1 || o.Sent > want+1 {
 			t.Errorf("sent %d requests at %d/s for %ds, want %d", o.Sent, rate, seconds, want)
@@ -87,8 +87,9 @@ func TestOpenLoop(t *testing.T) {
 		if o.P50 <= 0 || o.P50 > o.P99 || o.P99 > o.P999 || o.P999 > o.Max {
 			t.Errorf("percentiles p50 %v, p99 %v, p99.9 %v, max %v: want positive and in order", o.P50, o.P99, o.P999, o.Max)
 		}
-		if o.TradedOffers == 0 || o.RestingOffers < o.Accepted-2*int(o.TradedOffers) {
-			t.Errorf("%d traded, %d resting of %d accepted: want some trades, the rest resting", o.TradedOffers, o.RestingOffers, o.Accepted)
+		if o.TradedOffers == 0 || o.Preloaded != preloaded || o.RestingOffers < preloaded+o.Accepted-2*int(o.TradedOffers) {
+			t.Errorf("%d traded, %d resting of %d accepted and %d preloaded: want some trades, the rest and the %d preloaded resting",
+				o.TradedOffers, o.RestingOffers, o.Accepted, o.Preloaded, preloaded)
 		}
 		if o.GC.GOGC == 0 || o.GC.HeapGoal == 0 || o.CPUPerRequest <= 0 {
 			t.Errorf("GC %+v, cpu %v µs/req: want the collector's target, heap goal and the CPU", o.GC, o.CPUPerRequest)
@@ -150,6 +151,7 @@ func TestParseConfig(t *testing.T) {
 		{"--open-rate", "100", "--open-cross", "1.5"},
 		{"--open-rate", "100", "--open-max-in-flight", "0"},
 		{"--open-rate", "100", "--open-queue-budget", "-1ms"},
+		{"--open-rate", "100", "--open-preload", "-1"},
 		{"--open-rate", "100", "--scenarios", "c"}, // closed loop only
 		{"--open-rate", "100", "--client", "net/http"},
 	} {

@@ -89,6 +89,7 @@ func trivial(w http.ResponseWriter, r *http.Request) {
 // trader is a demo user who may enter offers.
 type trader struct {
 	participant, account, user string
+	role                       venue.Role
 	clientID, secret           string
 	token                      string
 }
@@ -122,7 +123,7 @@ func loadDemo(ctx context.Context, svc *trading.Service, db *store.DB, dir strin
 		for _, u := range p.Users {
 			if u.Role == string(venue.RoleAdmin) || u.Role == string(venue.RoleTrader) {
 				dv.traders = append(dv.traders, trader{participant: p.ID, account: p.AccountIDs[0], user: u.UserID,
-					clientID: u.ClientID, secret: u.ClientSecret})
+					role: venue.Role(u.Role), clientID: u.ClientID, secret: u.ClientSecret})
 			}
 		}
 	}
