@@ -113,5 +113,18 @@ func TestServeQueueBudget(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^bondvenue_engine_queue_budget_seconds 1e-09$`).Match(m) {
 			t.Errorf("/metrics lacks bondvenue_engine_queue_budget_seconds 1e-09")
 		}
+		// The cost model measured the batches that ran: a time per command
+		// and a commit's fixed part, each a number of seconds.
+		for _, name := range []string{"bondvenue_engine_command_cost_seconds", "bondvenue_engine_commit_cost_seconds"} {
+			line := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(m)
+			if line == nil {
+				t.Errorf("/metrics lacks %s", name)
+				continue
+			}
+			if v, err := strconv.ParseFloat(string(line[1]), 64); err != nil || v < 0 || v > 10 ||
+				(name == "bondvenue_engine_command_cost_seconds" && v == 0) {
+				t.Errorf("%s = %s, want a measured time", name, line[1])
+			}
+		}
 	})
 }

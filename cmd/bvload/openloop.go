@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -309,7 +310,10 @@ func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) 
 			return openResult{}, fmt.Errorf("preload: %w", err)
 		}
 		log.Warn("preloaded resting offers", "offers", cfg.open.preload, "took", time.Since(start).Round(time.Millisecond).String())
-		runtime.GC() // the preload's garbage is not the window's
+		// The preload's garbage and the heap it grew to are not the
+		// window's: collect and hand the memory back to the OS now, not
+		// while the window runs.
+		debug.FreeOSMemory()
 	}
 
 	var traded atomic.Int64
@@ -336,7 +340,7 @@ func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) 
 	after, adm := srv.svc.EngineStats(), srv.svc.AdmissionStats()
 	res := openResultOf(cfg.open, s)
 	res.Admission = openAdmission{Expected: adm.Expected - admBefore.Expected, Waited: adm.Waited - admBefore.Waited,
-		Full: adm.Full - admBefore.Full, CostPerCommand: ms(adm.CostPerCommand)}
+		Full: adm.Full - admBefore.Full, CostPerCommand: ms(adm.CostPerCommand), CommitCost: ms(adm.CommitCost)}
 	if n := after.Batches - before.Batches; n > 0 {
 		res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
 		res.MeanBatchTime = ms((after.BatchTime - before.BatchTime) / time.Duration(n))

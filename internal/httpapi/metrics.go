@@ -57,8 +57,11 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 			Name: "bondvenue_engine_queue_budget_seconds", Help: "How long an ordinary command may wait for the sequencer before it is refused as busy (0: no bound).",
 		}, func() float64 { return eng.AdmissionStats().Budget.Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "bondvenue_engine_command_cost_seconds", Help: "The sequencer's recent time per command (moving average), on which the expected queue wait is based.",
+			Name: "bondvenue_engine_command_cost_seconds", Help: "The sequencer's recent time per command: running it and its part of the commit (the cost model the expected queue wait rests on).",
 		}, func() float64 { return eng.AdmissionStats().CostPerCommand.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bondvenue_engine_commit_cost_seconds", Help: "The fixed part of a sequencer batch's commit, whatever its size (the cost model the expected queue wait rests on).",
+		}, func() float64 { return eng.AdmissionStats().CommitCost.Seconds() }),
 		refusals(eng),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_takeovers_total", Help: "Times this instance became the leader after standing by (failovers it took).",

@@ -89,10 +89,10 @@ type engine struct {
 	// watched is closed when watchReference has returned.
 	watched chan struct{}
 	// budget bounds an ordinary command's wait in the queue (0: no bound);
-	// cost is the moving average of the sequencer's nanoseconds per
-	// command; refused counts refusals by reason (admission.go).
+	// cost is the sequencer's model of its time (admission.go); refused
+	// counts refusals by reason.
 	budget  time.Duration
-	cost    atomic.Int64
+	cost    costModel
 	refused [refusalKinds]atomic.Int64
 }
 
@@ -364,12 +364,16 @@ func (e *engine) linger(cmds []*command) []*command {
 
 func (e *engine) runBatch(cmds []*command) {
 	start, n := time.Now(), len(cmds)
+	var applied time.Time // when the commands had run and the commit began
 	defer func() {
-		elapsed := time.Since(start)
+		end := time.Now()
+		elapsed := end.Sub(start)
 		e.batches.Add(1)
 		e.commands.Add(int64(n))
 		e.batchNanos.Add(int64(elapsed))
-		e.observe(elapsed, n)
+		if !applied.IsZero() {
+			e.cost.observe(n, applied.Sub(start), end.Sub(applied))
+		}
 	}()
 	b := &batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}
 	e.st.now = b.now
@@ -418,6 +422,7 @@ func (e *engine) runBatch(cmds []*command) {
 	if !b.poisoned {
 		e.st.priceChanges(b)
 	}
+	applied = time.Now()
 	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		_, err := b.persist(ctx, e.db, e.epoch)

@@ -21,6 +21,6 @@ func (s *Service) HoldSequencer() (release func()) {
 	return func() { close(rel) }
 }
 
-// SetCommandCost sets the sequencer's moving average of time per command,
-// on which admission bases the expected wait.
-func (s *Service) SetCommandCost(d time.Duration) { s.eng.cost.Store(int64(d)) }
+// SetCommandCost sets the sequencer's cost model to d per command and
+// nothing per batch, on which admission bases the expected wait.
+func (s *Service) SetCommandCost(d time.Duration) { s.eng.cost.set(d, 0) }
