@@ -422,6 +422,7 @@ func (e *engine) runBatch(cmds []*command) {
 	if !b.poisoned {
 		e.st.priceChanges(b)
 	}
+	e.st.open.flush() // the batch's records go cold again (engine_open.go)
 	applied = time.Now()
 	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -22,8 +22,17 @@ func (st *state) bookID(o *venue.Offer) uint64 {
 	st.lastBookID++
 	id := st.lastBookID
 	st.bookIDs[o.ID] = id
-	st.booked[id] = o
+	st.booked[id] = o.ID
 	return id
+}
+
+// bookedOffer returns the open offer of a book id, or nil.
+func (st *state) bookedOffer(id uint64) *venue.Offer {
+	oid, ok := st.booked[id]
+	if !ok {
+		return nil
+	}
+	return st.open.get(oid)
 }
 
 // forgetBookID drops o's book id once o is in no book.

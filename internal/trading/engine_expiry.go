@@ -45,7 +45,7 @@ func (h expiryHeap) next() (time.Time, bool) {
 func expireDue(st *state, b *batch) (any, error) {
 	for len(st.expiries) > 0 && !st.expiries[0].at.After(st.now) {
 		e := heap.Pop(&st.expiries).(expiry)
-		o := st.open[e.id]
+		o := st.open.get(e.id)
 		if o == nil || o.ValidUntil == nil || o.ValidUntil.After(st.now) {
 			continue // closed meanwhile, or its deadline moved
 		}

@@ -99,8 +99,9 @@ func (st *state) close(b *batch, o *venue.Offer, status string) {
 // on an OTC market, which rests in no book, is also indexed by instrument
 // for bookEntries.
 func (st *state) list(o *venue.Offer) {
-	st.open[o.ID] = o
-	if o.Type == venue.TypeOffer && !st.continuous(o.MarketID) {
+	continuous := o.Type == venue.TypeOffer && st.continuous(o.MarketID)
+	st.open.put(o, continuous) // only a continuous book's offers go cold: st.otc points to the others
+	if o.Type == venue.TypeOffer && !continuous {
 		if st.otc[o.InstrumentID] == nil {
 			st.otc[o.InstrumentID] = map[string]*venue.Offer{}
 		}
@@ -109,7 +110,7 @@ func (st *state) list(o *venue.Offer) {
 }
 
 func (st *state) unlist(o *venue.Offer) {
-	delete(st.open, o.ID)
+	st.open.del(o.ID)
 	st.forgetBookID(o)
 	if m := st.otc[o.InstrumentID]; m != nil {
 		delete(m, o.ID)
@@ -218,12 +219,12 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue.Trade {
 	var trades []venue.Trade
 	for _, f := range r.Fills {
-		resting := st.booked[f.RestingID]
+		resting := st.bookedOffer(f.RestingID)
 		qty := f.Quantity.Decimal()
 		resting.Filled = f.RestingFilled.Decimal()
 		st.addUse(resting, qty.Neg())
 		o.Filled = o.Filled.Add(qty)
-		if o.Type == venue.TypeOffer && st.open[o.ID] != nil {
+		if o.Type == venue.TypeOffer && st.open.has(o.ID) {
 			st.addUse(o, qty.Neg()) // an amended offer already counted
 		}
 		ask, bid := resting, o
@@ -240,7 +241,7 @@ func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue
 			st.emit(b, resting, "update")
 		}
 	}
-	wasOpen := st.open[o.ID] != nil
+	wasOpen := st.open.has(o.ID)
 	switch r.Status {
 	case matching.StatusResting:
 		o.Status = venue.StatusCreated
@@ -281,12 +282,12 @@ type OfferChange struct {
 
 // amendOffer changes an open offer or quote of the caller's firm.
 func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChange) (OfferResult, error) {
-	o := st.open[id]
+	o := st.open.get(id)
 	if o == nil || o.ParticipantID != p.ParticipantID || o.Type == venue.TypeRFQ {
 		return OfferResult{}, errNotOpen
 	}
 	if o.Type == venue.TypeQuote { // a quote keeps the request's quantity and settlement date
-		if rfq := st.open[o.MatchedOfferID]; rfq != nil && !st.eligible(rfq.ParticipantID, o.ParticipantID) {
+		if rfq := st.open.get(o.MatchedOfferID); rfq != nil && !st.eligible(rfq.ParticipantID, o.ParticipantID) {
 			return OfferResult{}, errNotCounterparties
 		}
 		var v venue.Validator
@@ -380,7 +381,7 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 		st.unlist(o)
 	}
 	st.emit(b, o, "update")
-	if rfq := st.open[o.MatchedOfferID]; o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil && o.Open() && executable(rfq, o) {
+	if rfq := st.open.get(o.MatchedOfferID); o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil && o.Open() && executable(rfq, o) {
 		res.Trades = []venue.Trade{st.execute(b, rfq, o)} // its new price meets an executable request's limit
 	}
 	res.Offer = *o
@@ -392,7 +393,7 @@ var errNotOpen = venue.NotFound("open offer")
 // cancelOffer ends an offer or quote: its owner cancels it; the requester
 // of the RFQ a quote answers rejects it.
 func (st *state) cancelOffer(b *batch, p venue.Principal, id, clientOrderID string) (OfferResult, error) {
-	o := st.open[id]
+	o := st.open.get(id)
 	if o == nil || o.Type == venue.TypeRFQ {
 		return OfferResult{}, errNotOpen
 	}
@@ -439,7 +440,7 @@ func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth 
 				}
 				orders = book.AppendDepth(book.AppendDepth(orders[:0], matching.Bid, depth), matching.Ask, depth)
 				for _, bo := range orders {
-					if o := st.booked[bo.ID]; o != nil {
+					if o := st.bookedOffer(bo.ID); o != nil {
 						add(o)
 					}
 				}

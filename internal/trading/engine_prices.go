@@ -100,7 +100,7 @@ func (st *state) best(k bookKey, dir string) *LimitEntry {
 		}
 		var buf [1]matching.Order
 		if d := b.AppendDepth(buf[:0], side, 1); len(d) == 1 {
-			top = st.booked[d[0].ID]
+			top = st.bookedOffer(d[0].ID)
 		}
 	} else {
 		for _, o := range st.otc[k.instrument] {

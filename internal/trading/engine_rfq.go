@@ -59,7 +59,7 @@ func executable(rfq, q *venue.Offer) bool {
 // a new one replaces the previous. A quote at or better than an executable
 // RFQ's limit trades at once.
 func (st *state) createQuote(b *batch, q *venue.Offer) (OfferResult, error) {
-	rfq := st.open[q.MatchedOfferID]
+	rfq := st.open.get(q.MatchedOfferID)
 	declined, invited := st.recipients[q.MatchedOfferID][q.ParticipantID]
 	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
 		return OfferResult{}, venue.NotFound("open request for quote")
@@ -79,7 +79,7 @@ func (st *state) createQuote(b *batch, q *venue.Offer) (OfferResult, error) {
 	}
 	var prev *venue.Offer
 	if id, ok := st.quotes[rfq.ID][q.ParticipantID]; ok {
-		prev = st.open[id]
+		prev = st.open.get(id)
 	}
 	more := q.Quantity
 	if prev != nil {
@@ -119,7 +119,7 @@ var errNotCounterparties = venue.Conflict("the requester and the dealer are no l
 func (st *state) executeBest(b *batch, rfq *venue.Offer) []venue.Trade {
 	var best *venue.Offer
 	for _, id := range st.quotes[rfq.ID] {
-		q := st.open[id]
+		q := st.open.get(id)
 		if q == nil || !executable(rfq, q) || !st.eligible(rfq.ParticipantID, q.ParticipantID) {
 			continue
 		}
@@ -158,7 +158,7 @@ func (st *state) execute(b *batch, rfq, q *venue.Offer) venue.Trade {
 	st.unlist(q)
 	st.emit(b, q, "update")
 	for dealer, id := range st.quotes[rfq.ID] {
-		if other := st.open[id]; other != nil && dealer != q.ParticipantID {
+		if other := st.open.get(id); other != nil && dealer != q.ParticipantID {
 			st.close(b, other, venue.StatusRejected)
 		}
 	}
@@ -176,11 +176,11 @@ func (st *state) endRFQ(rfq *venue.Offer) {
 
 // acceptQuote is the requester taking a quote.
 func (st *state) acceptQuote(b *batch, p venue.Principal, quoteID string) (OfferResult, error) {
-	q := st.open[quoteID]
+	q := st.open.get(quoteID)
 	if q == nil || q.Type != venue.TypeQuote {
 		return OfferResult{}, errNotOpen
 	}
-	rfq := st.open[q.MatchedOfferID]
+	rfq := st.open.get(q.MatchedOfferID)
 	if rfq == nil || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, errNotOpen
 	}
@@ -194,7 +194,7 @@ func (st *state) acceptQuote(b *batch, p venue.Principal, quoteID string) (Offer
 // declineRFQ is an invited dealer saying no. When every dealer has
 // declined, the RFQ is rejected.
 func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferResult, error) {
-	rfq := st.open[rfqID]
+	rfq := st.open.get(rfqID)
 	declined, invited := st.recipients[rfqID][p.ParticipantID]
 	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
 		return OfferResult{}, venue.NotFound("open request for quote")
@@ -203,7 +203,7 @@ func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferRes
 		return OfferResult{}, venue.Conflict("already declined")
 	}
 	if id, ok := st.quotes[rfqID][p.ParticipantID]; ok {
-		if q := st.open[id]; q != nil {
+		if q := st.open.get(id); q != nil {
 			st.close(b, q, venue.StatusCancelled)
 		}
 	}
@@ -227,7 +227,7 @@ func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferRes
 
 func (st *state) closeQuotes(b *batch, rfq *venue.Offer, status string) {
 	for _, id := range st.quotes[rfq.ID] {
-		if q := st.open[id]; q != nil {
+		if q := st.open.get(id); q != nil {
 			st.close(b, q, status)
 		}
 	}
@@ -236,7 +236,7 @@ func (st *state) closeQuotes(b *batch, rfq *venue.Offer, status string) {
 // cancelRFQ is the requester withdrawing its RFQ; live quotes are
 // rejected.
 func (st *state) cancelRFQ(b *batch, p venue.Principal, rfqID string) (OfferResult, error) {
-	rfq := st.open[rfqID]
+	rfq := st.open.get(rfqID)
 	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, errNotOpen
 	}
@@ -250,7 +250,7 @@ func (st *state) cancelRFQ(b *batch, p venue.Principal, rfqID string) (OfferResu
 // updateRFQ changes an open RFQ. A new quantity or settlement date rejects
 // the live quotes: dealers quote again.
 func (st *state) updateRFQ(b *batch, p venue.Principal, rfqID string, ch OfferChange) (OfferResult, error) {
-	rfq := st.open[rfqID]
+	rfq := st.open.get(rfqID)
 	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, errNotOpen
 	}

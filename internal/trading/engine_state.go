@@ -43,7 +43,7 @@ type bookKey struct{ market, instrument string }
 type state struct {
 	now         time.Time
 	books       map[bookKey]*matching.Book
-	open        map[string]*venue.Offer            // open offers, quotes and RFQs
+	open        *openStore                         // open offers, quotes and RFQs (engine_open.go)
 	otc         map[string]map[string]*venue.Offer // instrument → open firm offers on OTC markets
 	recipients  map[string]map[string]bool         // open RFQ → recipient → declined
 	rfqOwner    map[string]string                  // RFQ → requester participant
@@ -62,8 +62,8 @@ type state struct {
 	// The books speak integers (matching.Order): every firm offer in a
 	// continuous book has a book id, and participants and users a number,
 	// interned here at the engine's edge (engine_book.go).
-	bookIDs    map[string]uint64       // offer id → book id, while it is in a book
-	booked     map[uint64]*venue.Offer // book id → the offer
+	bookIDs    map[string]uint64 // offer id → book id, while it is in a book
+	booked     map[uint64]string // book id → the offer's id
 	lastBookID uint64
 	parties    map[string]uint32 // participant or user id → number
 	partyIDs   []string          // number → participant or user id
@@ -74,10 +74,10 @@ type state struct {
 }
 
 func (e *engine) rebuild(ctx context.Context) (*state, error) {
-	st := &state{books: map[bookKey]*matching.Book{}, open: map[string]*venue.Offer{}, otc: map[string]map[string]*venue.Offer{},
+	st := &state{books: map[bookKey]*matching.Book{}, open: newOpenStore(), otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{},
-		bookIDs: map[string]uint64{}, booked: map[uint64]*venue.Offer{}, parties: map[string]uint32{}}
+		bookIDs: map[string]uint64{}, booked: map[uint64]string{}, parties: map[string]uint32{}}
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err
@@ -94,7 +94,11 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 			return err
 		}
 		for i := range offers {
-			o := &offers[i]
+			// A record of its own, not a pointer into offers: the open
+			// store keeps the pointers of RFQs, quotes and OTC offers, and
+			// one into the slice would keep every record of it alive.
+			rec := offers[i]
+			o := &rec
 			st.list(o)
 			if o.Type == venue.TypeRFQ {
 				rs, err := tx.Recipients(ctx, o.ID)
@@ -132,6 +136,7 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rebuild engine state: %w", err)
 	}
+	st.open.flush()
 	return st, nil
 }
 
