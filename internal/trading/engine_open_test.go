@@ -108,7 +108,7 @@ func TestOpenStore(t *testing.T) {
 	s.flush()
 
 	// Deleted: gone, and its slot goes to the next offer.
-	slots := len(s.slab)
+	slots := s.used
 	s.del(id)
 	if s.has(id) || s.get(id) != nil || s.count() != 1999 {
 		t.Errorf("deleted offer still open (count %d)", s.count())
@@ -116,8 +116,8 @@ func TestOpenStore(t *testing.T) {
 	n := randomOffer(r, 99999)
 	s.put(n, true)
 	s.flush()
-	if len(s.slab) != slots || !s.has(n.ID) {
-		t.Errorf("slab grew from %d to %d slots with one freed", slots, len(s.slab))
+	if s.used != slots || !s.has(n.ID) {
+		t.Errorf("slab grew from %d to %d slots with one freed", slots, s.used)
 	}
 
 	// Not compactable: kept as the pointer put.
