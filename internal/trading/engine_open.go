@@ -12,7 +12,7 @@ import (
 // bytes of which a quarter of the words are pointers (strings, decimals'
 // big-integer fallback, times' locations), and with hundreds of thousands
 // of offers resting the collector spent about a second of CPU a cycle
-// marking them (docs/decisions.md, "Garbage collector at 800 %"). So a
+// marking them (docs/decisions.md, "Garbage collector: back at Go's default"). So a
 // firm offer that rests in a continuous book — nearly every open record of
 // a busy venue — is kept between batches as a coldOffer, a fixed-size
 // record with no pointers in a slab, its strings interned to numbers; the
