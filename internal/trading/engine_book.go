@@ -45,20 +45,36 @@ func (st *state) forgetBookID(o *venue.Offer) {
 
 // party returns the number of a participant or user id, interning it on
 // first sight. Numbers are kept for the state's life: a venue has few.
-func (st *state) party(id string) uint32 {
-	n, ok := st.parties[id]
+func (st *state) party(id string) uint32 { return st.parties.number(id) }
+
+// interner numbers strings of a small set (ids of participants, users,
+// markets…; enums), each for the life of the interner.
+type interner struct {
+	nums  map[string]uint32
+	names []string
+}
+
+// number returns v's number, giving it the next on first sight.
+func (in *interner) number(v string) uint32 {
+	n, ok := in.nums[v]
 	if !ok {
-		n = uint32(len(st.partyIDs))
-		st.parties[id] = n
-		st.partyIDs = append(st.partyIDs, id)
+		if in.nums == nil {
+			in.nums = map[string]uint32{}
+		}
+		n = uint32(len(in.names))
+		in.nums[v] = n
+		in.names = append(in.names, v)
 	}
 	return n
 }
 
+// name returns the string of number n.
+func (in *interner) name(n uint32) string { return in.names[n] }
+
 // eligibleParties is eligible for participant numbers: the books'
 // matching.Config.Eligible.
 func (st *state) eligibleParties(a, b uint32) bool {
-	return st.eligible(st.partyIDs[a], st.partyIDs[b])
+	return st.eligible(st.parties.name(a), st.parties.name(b))
 }
 
 // bookFixed returns d as the books' fixed point, or an invalid-field error

@@ -39,8 +39,9 @@ type openStore struct {
 	free []uint32
 	// texts are the free-text fields of the cold records that have any.
 	texts map[uint32]coldTexts
-	strs  map[string]uint32 // interned ids of participants, accounts, users, markets, instruments and providers, and enums → number
-	names []string          // number → string
+	// strs numbers the ids of participants, accounts, users, markets,
+	// instruments and providers, and the enums.
+	strs interner
 }
 
 // coldChunk is the number of records in a chunk of the slab.
@@ -50,7 +51,7 @@ const coldChunk = 4096
 func (s *openStore) at(i uint32) *coldOffer { return &s.slab[i/coldChunk][i%coldChunk] }
 
 // coldOffer is a venue.Offer without pointers. Interned strings are
-// numbers into openStore.names; decimals their exact 128-bit coefficient
+// numbers of openStore.strs; decimals their exact 128-bit coefficient
 // and scale; times Unix nanoseconds in UTC.
 type coldOffer struct {
 	typ, direction, status, validity                              uint32
@@ -73,7 +74,7 @@ type coldTexts struct{ notes, message, clientOrderID string }
 
 func newOpenStore() *openStore {
 	return &openStore{ptr: map[string]*venue.Offer{}, hot: map[string]*venue.Offer{}, cold: map[string]uint32{},
-		texts: map[uint32]coldTexts{}, strs: map[string]uint32{}}
+		texts: map[uint32]coldTexts{}}
 }
 
 // get returns the open record id, or nil.
@@ -184,15 +185,7 @@ func (s *openStore) flush() {
 }
 
 // intern returns v's number.
-func (s *openStore) intern(v string) uint32 {
-	n, ok := s.strs[v]
-	if !ok {
-		n = uint32(len(s.names))
-		s.strs[v] = n
-		s.names = append(s.names, v)
-	}
-	return n
-}
+func (s *openStore) intern(v string) uint32 { return s.strs.number(v) }
 
 // freeze returns o as a coldOffer, or ok false when one cannot hold it
 // exactly (an offer with a matched record or recipients, a decimal beyond
@@ -238,9 +231,9 @@ func (s *openStore) freeze(o *venue.Offer) (c coldOffer, texts coldTexts, ok boo
 // thaw materializes slab record i, of offer id.
 func (s *openStore) thaw(id string, i uint32) *venue.Offer {
 	c := s.at(i)
-	o := &venue.Offer{ID: id, Type: s.names[c.typ], Direction: s.names[c.direction], Status: s.names[c.status],
-		Validity: s.names[c.validity], ParticipantID: s.names[c.participant], AccountID: s.names[c.account], UserID: s.names[c.user],
-		MarketID: s.names[c.market], InstrumentID: s.names[c.instrument], SettlementProviderID: s.names[c.provider],
+	o := &venue.Offer{ID: id, Type: s.strs.name(c.typ), Direction: s.strs.name(c.direction), Status: s.strs.name(c.status),
+		Validity: s.strs.name(c.validity), ParticipantID: s.strs.name(c.participant), AccountID: s.strs.name(c.account), UserID: s.strs.name(c.user),
+		MarketID: s.strs.name(c.market), InstrumentID: s.strs.name(c.instrument), SettlementProviderID: s.strs.name(c.provider),
 		Price: thawDecimal(c.price), HasPrice: c.hasPrice, Quantity: thawDecimal(c.quantity), Filled: thawDecimal(c.filled),
 		AccruedInterest: thawDecimal(c.accrued), MarketOrder: c.marketOrder, IsExecutable: c.executable,
 		SettlementDate: c.settlement, Priority: c.priority,

@@ -65,8 +65,7 @@ type state struct {
 	bookIDs    map[string]uint64 // offer id → book id, while it is in a book
 	booked     map[uint64]string // book id → the offer's id
 	lastBookID uint64
-	parties    map[string]uint32 // participant or user id → number
-	partyIDs   []string          // number → participant or user id
+	parties    interner // participant and user ids
 	// tops are what each book's last price_change said; lasts its latest
 	// trade (price_change events, engine_prices.go).
 	tops  map[bookKey]bookTop
@@ -77,7 +76,7 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 	st := &state{books: map[bookKey]*matching.Book{}, open: newOpenStore(), otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{},
-		bookIDs: map[string]uint64{}, booked: map[uint64]string{}, parties: map[string]uint32{}}
+		bookIDs: map[string]uint64{}, booked: map[uint64]string{}}
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err
