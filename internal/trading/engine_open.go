@@ -139,17 +139,6 @@ func (s *openStore) drop(id string) {
 	s.free = append(s.free, i)
 }
 
-// count is the number of open records.
-func (s *openStore) count() int {
-	n := len(s.ptr) + len(s.cold)
-	for id := range s.hot {
-		if _, ok := s.cold[id]; !ok {
-			n++
-		}
-	}
-	return n
-}
-
 // flush writes the batch's hot records back to the slab (one a coldOffer
 // cannot hold exactly is kept as a pointer instead) and forgets their
 // pointers.
