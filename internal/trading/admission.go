@@ -167,12 +167,6 @@ func (m *costModel) figures() (perCommand, perBatch time.Duration) {
 	return time.Duration(m.perCommand.Load()), time.Duration(m.perBatch.Load())
 }
 
-// set replaces the model's figures (tests).
-func (m *costModel) set(perCommand, perBatch time.Duration) {
-	m.perCommand.Store(int64(perCommand))
-	m.perBatch.Store(int64(perBatch))
-}
-
 // CheckQueue refuses new business as busy, as the sequencer would, when
 // the expected wait is over the queue budget: for adapters to refuse
 // before they decode a request. It counts as a refusal on the expected

@@ -23,4 +23,7 @@ func (s *Service) HoldSequencer() (release func()) {
 
 // SetCommandCost sets the sequencer's cost model to d per command and
 // nothing per batch, on which admission bases the expected wait.
-func (s *Service) SetCommandCost(d time.Duration) { s.eng.cost.set(d, 0) }
+func (s *Service) SetCommandCost(d time.Duration) {
+	s.eng.cost.perCommand.Store(int64(d))
+	s.eng.cost.perBatch.Store(0)
+}
