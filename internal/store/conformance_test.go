@@ -112,7 +112,7 @@ func (h *harness) count(t *testing.T, query string) int {
 }
 
 // write runs fn in a transaction that must commit.
-func write(t *testing.T, db *store.DB, fn func(ctx context.Context, tx *store.Tx) error) {
+func write(t testing.TB, db *store.DB, fn func(ctx context.Context, tx *store.Tx) error) {
 	t.Helper()
 	ctx := t.Context()
 	if err := db.InTx(ctx, func(tx *store.Tx) error { return fn(ctx, tx) }); err != nil {

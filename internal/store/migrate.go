@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,11 @@ func Migrations(e Engine) ([]Migration, error) {
 // Migrate applies every migration not yet applied, each in its own
 // transaction, and returns the versions it applied.
 func (db *DB) Migrate(ctx context.Context) ([]int, error) {
+	return db.migrate(ctx, math.MaxInt)
+}
+
+// migrate applies the migrations up to version last.
+func (db *DB) migrate(ctx context.Context, last int) ([]int, error) {
 	ms, err := Migrations(db.engine)
 	if err != nil {
 		return nil, err
@@ -67,6 +73,9 @@ func (db *DB) Migrate(ctx context.Context) ([]int, error) {
 	}
 	var applied []int
 	for _, m := range ms {
+		if m.Version > last {
+			break
+		}
 		done := false
 		err := db.InTx(ctx, func(tx *Tx) error {
 			if tx.engine == Postgres {

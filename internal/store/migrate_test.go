@@ -1,11 +1,15 @@
 package store_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -118,4 +122,90 @@ func TestMigrationFiles(t *testing.T) {
 	if d := cmp.Diff(names[store.SQLite], names[store.Postgres]); d != "" {
 		t.Errorf("migrations differ between dialects (-sqlite +postgres):\n%s", d)
 	}
+}
+
+// TestMigrationEventsRowid: the events written before migration 0011
+// (which rebuilds SQLite's event log around seq as its rowid, and its
+// audience around it) read back the same after it, to the same readers;
+// numbering goes on after the last of them; and the audience's foreign key
+// still holds.
+func TestMigrationEventsRowid(t *testing.T) {
+	const version = 11
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		t.Parallel()
+		ctx := t.Context()
+		db, err := store.Open(ctx, store.Config{URL: testenv.DatabaseURL(t, e), DataDir: t.TempDir()})
+		if err != nil {
+			t.Fatalf("store.Open = %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if _, err := db.MigrateTo(ctx, version-1); err != nil {
+			t.Fatalf("MigrateTo(%d) = %v", version-1, err)
+		}
+		owner, dealer, other := newParticipant(t, at(0)), newParticipant(t, at(0)), newParticipant(t, at(0))
+		before := []store.Event{
+			{Type: "news.create", OccurredAt: at(1), Data: []byte(`{"n":1}`)},
+			{Type: "offer.create", OccurredAt: at(2), ParticipantID: owner.ID, Data: []byte(`{"n":2}`)},
+			{Type: "request_for_quote.create", OccurredAt: at(3), ParticipantID: owner.ID, Audience: []string{dealer.ID},
+				Data: []byte(`{"n":3}`)},
+			{Type: "offer.create", OccurredAt: at(4), ParticipantID: dealer.ID, Data: []byte(`{"n":4}`)},
+		}
+		write(t, db, func(ctx context.Context, tx *store.Tx) error {
+			err := errors.Join(tx.CreateParticipant(ctx, &owner), tx.CreateParticipant(ctx, &dealer), tx.CreateParticipant(ctx, &other))
+			if err != nil {
+				return err
+			}
+			before, err = tx.AppendEvents(ctx, before)
+			return err
+		})
+		visible := func(p string) []string {
+			evs := read(t, db, func(ctx context.Context, tx *store.Tx) ([]store.Event, error) {
+				return tx.Events(ctx, store.EventQuery{Participant: p, Limit: 100})
+			})
+			var out []string
+			for _, ev := range evs {
+				out = append(out, fmt.Sprintf("%d %s %s %s %s", ev.Seq, ev.Type, ev.OccurredAt.UTC().Format(time.RFC3339),
+					ev.ParticipantID, ev.Data))
+			}
+			return out
+		}
+		readers := []string{"", owner.ID, dealer.ID, other.ID}
+		want := map[string][]string{}
+		for _, p := range readers {
+			want[p] = visible(p)
+		}
+		if len(want[""]) != len(before) || len(want[dealer.ID]) != 3 || len(want[other.ID]) != 1 {
+			t.Fatalf("before the migration: %d events in all, %d for the dealer, %d for another firm; want %d, 3, 1",
+				len(want[""]), len(want[dealer.ID]), len(want[other.ID]), len(before))
+		}
+
+		if applied, err := db.Migrate(ctx); err != nil || !slices.Contains(applied, version) {
+			t.Fatalf("Migrate() = %v, %v, want %d applied", applied, err, version)
+		}
+		for _, p := range readers {
+			if d := cmp.Diff(want[p], visible(p)); d != "" {
+				t.Errorf("events visible to %q after the migration (-before +after):\n%s", p, d)
+			}
+		}
+		var after []store.Event
+		write(t, db, func(ctx context.Context, tx *store.Tx) error {
+			var err error
+			after, err = tx.AppendEvents(ctx, []store.Event{{Type: "news.create", Data: []byte(`{"n":5}`)}})
+			return err
+		})
+		if last := before[len(before)-1].Seq; after[0].Seq != last+1 {
+			t.Errorf("first event after the migration numbered %d, want %d", after[0].Seq, last+1)
+		}
+		err = db.InTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.AppendEvents(ctx, []store.Event{{Type: "offer.create", ParticipantID: owner.ID,
+				Audience: []string{dealer.ID}, Data: []byte(`{"n":6}`)}})
+			if err != nil {
+				return err
+			}
+			return store.ExecForTest(ctx, tx, "INSERT INTO event_audience (seq, participant_id) VALUES (?, ?)", after[0].Seq+1000, other.ID)
+		})
+		if err == nil {
+			t.Errorf("an audience row for an event that does not exist was accepted after the migration")
+		}
+	})
 }

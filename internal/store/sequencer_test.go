@@ -32,7 +32,7 @@ type batchVenue struct {
 	instrument venue.Instrument
 }
 
-func newBatchVenue(t *testing.T, db *store.DB) *batchVenue {
+func newBatchVenue(t testing.TB, db *store.DB) *batchVenue {
 	t.Helper()
 	v := &batchVenue{db: db, owner: newParticipant(t, at(0)), dealer: newParticipant(t, at(0)), market: newMarket(t, at(0))}
 	v.account = newAccount(t, v.owner.ID, at(0))
@@ -47,7 +47,7 @@ func newBatchVenue(t *testing.T, db *store.DB) *batchVenue {
 }
 
 // acquire takes the sequencer lease and returns its epoch.
-func (v *batchVenue) acquire(t *testing.T) int64 {
+func (v *batchVenue) acquire(t testing.TB) int64 {
 	t.Helper()
 	ctx := t.Context()
 	var epoch int64
@@ -62,7 +62,7 @@ func (v *batchVenue) acquire(t *testing.T) int64 {
 	return epoch
 }
 
-func (v *batchVenue) offer(t *testing.T, typ, direction string, priority int) *venue.Offer {
+func (v *batchVenue) offer(t testing.TB, typ, direction string, priority int) *venue.Offer {
 	return &venue.Offer{ID: newID(t), Type: typ, Direction: direction, ParticipantID: v.owner.ID, AccountID: v.account.ID,
 		UserID: v.user.ID, MarketID: v.market.ID, InstrumentID: v.instrument.ID, Price: dec("99.125"), HasPrice: true,
 		Quantity: dec("100000"), Filled: dec("0"), Status: venue.StatusCreated, SettlementDate: bondmath.MustDate(2030, 1, 15),
