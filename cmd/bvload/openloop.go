@@ -9,14 +9,11 @@ import (
 	"net/http"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/gcstats"
-	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
@@ -37,9 +34,12 @@ type openConfig struct {
 	// queueBudget is the venue's admission bound (0: none).
 	queueBudget time.Duration
 	// preload is how many resting offers are entered before the warm-up.
-	preload  int
-	warmup   time.Duration
-	duration time.Duration
+	preload int
+	// venueCPUs, if set, runs the venue in a process of its own on these
+	// CPUs and the generator on the others.
+	venueCPUs []int
+	warmup    time.Duration
+	duration  time.Duration
 }
 
 // An openTarget is what the open loop sends: body appends request n's body
@@ -50,6 +50,9 @@ type openTarget struct {
 	url  string
 	body func(dst []byte, n int) ([]byte, string)
 	seen func(body []byte)
+	// begin and end are called at the measured window's start and end
+	// (the venue's readings).
+	begin, end func()
 }
 
 // openStats is the outcome of the measured window of an open-loop run.
@@ -81,10 +84,8 @@ type openStats struct {
 	SendLagP99, SendLagMax time.Duration
 	// Connections is how many connections the run opened.
 	Connections int
-	// CPU is the process's CPU time in the window; GC the collector's
-	// cycles and pauses in it.
+	// CPU is the process's CPU time in the window.
 	CPU time.Duration
-	GC  gcstats.Snapshot
 }
 
 // timerSlack is how early a request may be written: the runtime's timers
@@ -141,18 +142,19 @@ func openLoop(ctx context.Context, cfg openConfig, t openTarget) (openStats, err
 	from := start.Add(cfg.warmup)
 	until := from.Add(cfg.duration)
 
-	// The collector and the CPU over the window, read by a goroutine of
-	// their own at its start and end.
-	var gc gcstats.Snapshot
+	// The CPU and the venue's readings over the window, taken by a
+	// goroutine of their own at its start and end.
 	var cpu time.Duration
 	var measure sync.WaitGroup
 	measure.Go(func() {
 		if !sleepUntil(ctx, from) {
 			return
 		}
-		gc0, cpu0 := gcstats.Read(), processCPU()
+		cpu0 := processCPU()
+		t.begin()
 		if sleepUntil(ctx, until) {
-			gc, cpu = gcstats.Read().Since(gc0), processCPU()-cpu0
+			t.end()
+			cpu = processCPU() - cpu0
 		}
 	})
 
@@ -199,7 +201,7 @@ func openLoop(ctx context.Context, cfg openConfig, t openTarget) (openStats, err
 	wg.Wait()
 	measure.Wait()
 
-	s.GC, s.CPU, s.Connections = gc, cpu, len(workers)
+	s.CPU, s.Connections = cpu, len(workers)
 	var lags []time.Duration
 	for _, w := range workers {
 		w.raw.close()
@@ -293,43 +295,22 @@ func (w *openWorker) fail(why string) {
 // database: offers that rest (bids 80–89.99, asks 110–119.99), the given
 // share of them instead crossing a counterparty's offer at 100.00.
 func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) (openResult, error) {
+	if len(cfg.open.venueCPUs) > 0 {
+		return runOpenSplit(ctx, cfg)
+	}
 	runtime.GC()
-	db, dir, drop, err := dbs.fresh(ctx, "open")
+	v, err := newOpenVenue(ctx, cfg, dbs, log)
 	if err != nil {
 		return openResult{}, err
 	}
-	defer drop()
-	srv, dv, stop, err := startVenue(ctx, db, dir, venueConfig{rateLimit: cfg.rateLimit, queueBudget: cfg.open.queueBudget, log: log})
-	if err != nil {
-		return openResult{}, err
-	}
-	defer stop()
-	if cfg.open.preload > 0 {
-		start := time.Now()
-		if err := preload(ctx, srv.svc, dv, cfg.open.preload); err != nil {
-			return openResult{}, fmt.Errorf("preload: %w", err)
-		}
-		log.Warn("preloaded resting offers", "offers", cfg.open.preload, "took", time.Since(start).Round(time.Millisecond).String())
-		// The preload's garbage and the heap it grew to are not the
-		// window's: collect and hand the memory back to the OS now, not
-		// while the window runs.
-		debug.FreeOSMemory()
-	}
-
-	var traded atomic.Int64
-	t := openTarget{url: srv.url + "/api/v1/participant/offers", body: openBody(dv, cfg.open.cross)}
-	if cfg.open.cross > 0 {
-		t.seen = func(body []byte) {
-			if filled(body) {
-				traded.Add(1)
-			}
-		}
-	}
+	defer v.close()
+	var window venueWindow
+	t, traded := openTargetOf(v.srv.url, v.dv, cfg.open.cross)
+	t.begin, t.end = v.begin, func() { window = v.end() }
 	stopProfile, err := startProfile(cfg.cpuProfile, cfg.memProfile, "open")
 	if err != nil {
 		return openResult{}, err
 	}
-	before, admBefore := srv.svc.EngineStats(), srv.svc.AdmissionStats()
 	s, err := openLoop(ctx, cfg.open, t)
 	if perr := stopProfile(); err == nil {
 		err = perr
@@ -337,25 +318,95 @@ func runOpen(ctx context.Context, cfg config, dbs *databases, log *slog.Logger) 
 	if err != nil {
 		return openResult{}, err
 	}
-	after, adm := srv.svc.EngineStats(), srv.svc.AdmissionStats()
-	res := openResultOf(cfg.open, s)
-	res.Admission = openAdmission{Expected: adm.Expected - admBefore.Expected, Waited: adm.Waited - admBefore.Waited,
-		Full: adm.Full - admBefore.Full, CostPerCommand: ms(adm.CostPerCommand), CommitCost: ms(adm.CommitCost)}
-	if n := after.Batches - before.Batches; n > 0 {
-		res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
-		res.MeanBatchTime = ms((after.BatchTime - before.BatchTime) / time.Duration(n))
-	}
+	sum, err := v.summary(ctx)
+	res := openResultOf(cfg.open, s, window, sum)
 	res.TradedOffers = traded.Load()
-	err = db.View(ctx, func(tx *store.Tx) error {
-		open, err := tx.OpenOffers(ctx)
-		for _, o := range open {
-			if o.Type == venue.TypeOffer {
-				res.RestingOffers++
+	return res, err
+}
+
+// runOpenSplit runs the open loop with the venue in a process of its own
+// on cfg.open.venueCPUs and the generator, in this one, on the other CPUs,
+// so that neither takes the other's CPU: the way to offer a venue more
+// than it can take on a machine whose cores the generator would
+// otherwise share.
+func runOpenSplit(ctx context.Context, cfg config) (openResult, error) {
+	all, err := onlineCPUs()
+	if err != nil {
+		return openResult{}, err
+	}
+	var generator []int
+	for _, c := range all {
+		if !slices.Contains(cfg.open.venueCPUs, c) {
+			generator = append(generator, c)
+		}
+	}
+	for _, c := range cfg.open.venueCPUs {
+		if !slices.Contains(all, c) {
+			return openResult{}, usageError{Msg: fmt.Sprintf("--open-venue-cpus: CPU %d is not one this process may use (%v)", c, all)}
+		}
+	}
+	if len(generator) == 0 {
+		return openResult{}, usageError{Msg: fmt.Sprintf("--open-venue-cpus leaves no CPU for the generator (of %v)", all)}
+	}
+	child, err := startChildVenue(cfg.args, cfg.open.venueCPUs)
+	if err != nil {
+		return openResult{}, err
+	}
+	defer child.close()
+	unpin, err := pinProcess(generator)
+	if err != nil {
+		return openResult{}, err
+	}
+	defer func() {
+		if err := unpin(); err != nil {
+			slog.Warn("bvload: could not restore the CPU affinity", "error", err)
+		}
+	}()
+	var window venueWindow
+	var askErr error
+	ask := func(cmd string, reply any) {
+		if err := child.ask(cmd, reply); err != nil && askErr == nil {
+			askErr = err
+		}
+	}
+	t, traded := openTargetOf(child.hello.URL, child.hello.demoVenue(), cfg.open.cross)
+	t.begin = func() { var ok string; ask("begin", &ok) }
+	t.end = func() { ask("end", &window) }
+	stopProfile, err := startProfile(cfg.cpuProfile, cfg.memProfile, "open-generator")
+	if err != nil {
+		return openResult{}, err
+	}
+	s, err := openLoop(ctx, cfg.open, t)
+	if perr := stopProfile(); err == nil {
+		err = perr
+	}
+	if err != nil {
+		return openResult{}, err
+	}
+	var sum venueSummary
+	ask("summary", &sum)
+	if askErr != nil {
+		return openResult{}, askErr
+	}
+	res := openResultOf(cfg.open, s, window, sum)
+	res.TradedOffers = traded.Load()
+	res.VenueCPUs, res.GeneratorCPUs = cfg.open.venueCPUs, generator
+	return res, nil
+}
+
+// openTargetOf is the open loop's target on the venue at url: dv's offers,
+// counting those that traded on entry.
+func openTargetOf(url string, dv demoVenue, cross float64) (openTarget, *atomic.Int64) {
+	var traded atomic.Int64
+	t := openTarget{url: url + "/api/v1/participant/offers", body: openBody(dv, cross)}
+	if cross > 0 {
+		t.seen = func(body []byte) {
+			if filled(body) {
+				traded.Add(1)
 			}
 		}
-		return err
-	})
-	return res, err
+	}
+	return t, &traded
 }
 
 // openBody returns the body of the open loop's request n: a resting offer

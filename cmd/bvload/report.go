@@ -250,11 +250,16 @@ type openResult struct {
 	SendLagP99  float64 `json:"send_lag_p99_ms"`
 	SendLagMax  float64 `json:"send_lag_max_ms"`
 	Connections int     `json:"connections"`
-	// CPUPerRequest is the process's CPU time per sent request in
-	// microseconds, generator included.
-	CPUPerRequest float64 `json:"cpu_us_per_request"`
-	// GC is the server's collector in the measured window (the venue runs
-	// in this process).
+	// CPUPerRequest is the CPU time per sent request in microseconds,
+	// generator and venue; with the venue in a process of its own
+	// (VenueCPUs), VenueCPUPerRequest is the venue's part.
+	CPUPerRequest      float64 `json:"cpu_us_per_request"`
+	VenueCPUPerRequest float64 `json:"venue_cpu_us_per_request,omitempty"`
+	// VenueCPUs and GeneratorCPUs are the CPUs the venue's process and
+	// the generator ran on, when they were kept apart.
+	VenueCPUs     []int `json:"venue_cpus,omitempty"`
+	GeneratorCPUs []int `json:"generator_cpus,omitempty"`
+	// GC is the venue's collector in the measured window.
 	GC openGC `json:"gc"`
 	// RestingOffers counts the open offers at the end; TradedOffers the
 	// offers that traded on entry.
@@ -297,7 +302,7 @@ type openGC struct {
 	Share  float64 `json:"cpu_share"`
 }
 
-func openResultOf(cfg openConfig, s openStats) openResult {
+func openResultOf(cfg openConfig, s openStats, w venueWindow, sum venueSummary) openResult {
 	secs := cfg.duration.Seconds()
 	r := openResult{Rate: cfg.rate, Cross: cfg.cross, Preloaded: cfg.preload, Sent: s.Sent, Offered: float64(s.Sent) / secs,
 		Completed: float64(s.InWindow) / secs, Drain: ms(s.Drain), Accepted: s.Accepted,
@@ -306,17 +311,19 @@ func openResultOf(cfg openConfig, s openStats) openResult {
 		Refused: s.Refused, RefusedP99: ms(percentile(s.RefusedLatencies, 0.99)),
 		Errors: s.Errors, TimedOut: s.TimedOut, ErrorSamples: s.ErrorSamples,
 		Late: s.Late, SendLagP99: ms(s.SendLagP99), SendLagMax: ms(s.SendLagMax), Connections: s.Connections,
-		GC: openGC{Cycles: s.GC.Cycles, Pauses: s.GC.Pauses(), PauseP99: ms(s.GC.Quantile(0.99)), PauseMax: ms(s.GC.Max()),
-			HeapLive: float64(s.GC.HeapLive) / 1e6, HeapGoal: float64(s.GC.HeapGoal) / 1e6, GOGC: s.GC.GOGC}}
+		GC: w.GC, RestingOffers: sum.RestingOffers, MeanBatch: sum.MeanBatch, MeanBatchTime: sum.MeanBatchTime,
+		Admission: sum.Admission}
 	if n := len(s.Latencies); n > 0 {
 		r.Max = ms(s.Latencies[n-1])
 	}
 	if s.Sent > 0 {
-		r.CPUPerRequest = float64(s.CPU.Microseconds()) / float64(s.Sent)
-	}
-	r.GC.CPU, r.GC.Assist = s.GC.CPU.Seconds(), s.GC.AssistCPU.Seconds()
-	if s.CPU > 0 {
-		r.GC.Share = s.GC.CPU.Seconds() / s.CPU.Seconds()
+		split := len(cfg.venueCPUs) > 0
+		cpu := s.CPU // the process's: generator and venue, unless they were split
+		if split {
+			cpu += w.CPU
+			r.VenueCPUPerRequest = float64(w.CPU.Microseconds()) / float64(s.Sent)
+		}
+		r.CPUPerRequest = float64(cpu.Microseconds()) / float64(s.Sent)
 	}
 	return r
 }
@@ -364,7 +371,12 @@ func (r *report) writeOpenTable(w io.Writer) error {
 		o.Admission.CostPerCommand, o.Admission.CommitCost)
 	fmt.Fprintf(tw, "book\t%d resting\t%d preloaded before the warm-up; %d offers traded on entry; batch %.1f in %.2f ms\n",
 		o.RestingOffers, o.Preloaded, o.TradedOffers, o.MeanBatch, o.MeanBatchTime)
-	fmt.Fprintf(tw, "cpu\t%.0f µs/req\tgenerator and server\n", o.CPUPerRequest)
+	if len(o.VenueCPUs) > 0 {
+		fmt.Fprintf(tw, "cpu\t%.0f µs/req\tgenerator and server; the server %.0f µs/req in a process of its own on CPUs %v, the generator on %v\n",
+			o.CPUPerRequest, o.VenueCPUPerRequest, o.VenueCPUs, o.GeneratorCPUs)
+	} else {
+		fmt.Fprintf(tw, "cpu\t%.0f µs/req\tgenerator and server\n", o.CPUPerRequest)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

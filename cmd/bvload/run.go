@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,8 @@ type config struct {
 	cpuProfile  string
 	memProfile  string
 	logLevel    slog.Level
+	// args are the arguments as given, for the venue process.
+	args []string
 }
 
 var allScenarios = []string{"a", "b", "c", "c2"}
@@ -71,13 +74,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		"open loop: resting offers entered (through the use case, not HTTP) before the warm-up, e.g. 750000 for the collector goal's book")
 	fs.IntVar(&c.open.maxInFlight, "open-max-in-flight", envflag.Getenv(getenv).Int("BVLOAD_OPEN_MAX_IN_FLIGHT", 4096),
 		"open loop: most requests in flight (one connection each); a request finding them all busy waits and counts as late")
+	venueCPUs := fs.String("open-venue-cpus", getenv("BVLOAD_OPEN_VENUE_CPUS"),
+		"open loop: run the venue in a process of its own on these CPUs (e.g. 0 or 0-1,3; Linux) and the generator on the others, so that offering more than the venue takes does not starve either")
 	scen := fs.String("scenarios", envflag.Getenv(getenv).String("BVLOAD_SCENARIOS", strings.Join(allScenarios, ",")), "scenarios to run: a, b, c, c2")
 	fs.Float64Var(&c.rateLimit, "rate-limit", envflag.Getenv(getenv).Float("BVLOAD_RATE_LIMIT", 1e6), "the venue's per-credential request limit (requests/s) during the run")
 	fs.BoolVar(&c.jsonOut, "json", envflag.Getenv(getenv).Bool("BVLOAD_JSON"), "print the report as JSON instead of a table")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", getenv("BVLOAD_CPUPROFILE"), "write a CPU profile per scenario to <prefix>-<scenario>.pprof")
 	fs.StringVar(&c.memProfile, "memprofile", getenv("BVLOAD_MEMPROFILE"), "write an allocation profile per scenario to <prefix>-<scenario>.pprof (sampling every allocation: slower)")
 	level := fs.String("log-level", envflag.Getenv(getenv).String("BVLOAD_LOG_LEVEL", "warn"), "level of the venue's log on stderr (info logs every request)")
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
@@ -89,6 +95,15 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if c.open.rate < 0 || c.open.cross < 0 || c.open.cross > 1 || c.open.timeout <= 0 || c.open.maxInFlight < 1 || c.open.queueBudget < 0 || c.open.preload < 0 {
 		return c, usageError{Msg: "--open-rate, --open-queue-budget and --open-preload must not be negative, --open-cross within 0–1, --open-timeout and --open-max-in-flight positive"}
 	}
+	if *venueCPUs != "" {
+		if c.open.venueCPUs, err = parseCPUList(*venueCPUs); err != nil {
+			return c, usageError{Msg: "--open-venue-cpus: " + err.Error()}
+		}
+		if c.open.rate == 0 {
+			return c, usageError{Msg: "--open-venue-cpus: open loop only, with --open-rate"}
+		}
+	}
+	c.args = args
 	if c.open.rate > 0 {
 		var misfit []string
 		fs.Visit(func(f *flag.Flag) {
@@ -149,6 +164,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		defer os.RemoveAll(root)
+	}
+	if getenv(venueProcessEnv) == "1" { // the open loop's venue, in a process of its own
+		dbs, err := newDatabases(ctx, cfg.engine, cfg.databaseURL, root, cfg.pool, stderr)
+		if err != nil {
+			return err
+		}
+		defer dbs.Close()
+		return venueProcess(ctx, cfg, dbs, log, os.Stdin, stdout)
 	}
 	dbs, err := newDatabases(ctx, cfg.engine, cfg.databaseURL, root, cfg.pool, stderr)
 	if err != nil {
@@ -359,4 +382,27 @@ func startProfile(cpuPrefix, memPrefix, name string) (func() error, error) {
 		}
 		return err
 	}, nil
+}
+
+// parseCPUList reads a CPU list as taskset and /sys write them: numbers
+// and ranges, comma-separated ("0", "0-1,3").
+func parseCPUList(list string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || a < 0 || b < a {
+			return nil, fmt.Errorf("%q is not a CPU list (e.g. 0 or 0-1,3)", list)
+		}
+		for c := a; c <= b; c++ {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
 }

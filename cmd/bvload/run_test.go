@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,6 +114,38 @@ func TestOpenLoop(t *testing.T) {
 		if o.Refused == 0 || o.Errors != 0 || o.Accepted+o.Refused+o.TimedOut != o.Sent || o.Admission.Expected+o.Admission.Waited == 0 {
 			t.Errorf("sent %d: %d accepted, %d refused, %d errors (%v), %d timed out, admission %+v; want refusals, counted as such",
 				o.Sent, o.Accepted, o.Refused, o.Errors, o.ErrorSamples, o.TimedOut, o.Admission)
+		}
+	})
+}
+
+// TestOpenLoopVenueProcess runs the open loop with the venue in a process
+// of its own on one CPU and the generator on the others, on both engines:
+// the venue's collector, CPU and book come back from the other process.
+func TestOpenLoopVenueProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("--open-venue-cpus needs Linux")
+	}
+	cpus, err := onlineCPUs()
+	if err != nil || len(cpus) < 2 {
+		t.Skipf("needs two CPUs to split (have %v, %v)", cpus, err)
+	}
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		const rate, seconds, preloaded = 200, 1, 100
+		rep := runOpenJSON(t, e, "--open-rate", strconv.Itoa(rate), "--open-venue-cpus", strconv.Itoa(cpus[0]),
+			"--open-queue-budget", "0", "--open-preload", strconv.Itoa(preloaded), "--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
+		o := rep.Open
+		if o.Accepted != o.Sent || o.Sent < rate*seconds-1 || o.Errors != 0 {
+			t.Errorf("sent %d: %d accepted, %d errors (%v); want about %d, all accepted", o.Sent, o.Accepted, o.Errors, o.ErrorSamples, rate*seconds)
+		}
+		if o.RestingOffers != preloaded+o.Accepted && o.RestingOffers < preloaded+o.Accepted {
+			t.Errorf("%d resting, want the %d preloaded and the %d accepted (more: the warm-up's)", o.RestingOffers, preloaded, o.Accepted)
+		}
+		if o.GC.GOGC == 0 || o.GC.HeapGoal == 0 || o.VenueCPUPerRequest <= 0 || o.CPUPerRequest <= o.VenueCPUPerRequest {
+			t.Errorf("GC %+v, cpu %v µs/req of which the venue %v: want the venue's collector and CPU, and the generator's on top",
+				o.GC, o.CPUPerRequest, o.VenueCPUPerRequest)
+		}
+		if len(o.VenueCPUs) != 1 || o.VenueCPUs[0] != cpus[0] || len(o.GeneratorCPUs) != len(cpus)-1 {
+			t.Errorf("venue on %v, generator on %v; want %d and the other %d", o.VenueCPUs, o.GeneratorCPUs, cpus[0], len(cpus)-1)
 		}
 	})
 }
