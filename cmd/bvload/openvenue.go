@@ -105,7 +105,7 @@ func (v *openVenue) end() venueWindow {
 func (v *openVenue) summary(ctx context.Context) (venueSummary, error) {
 	after, adm := v.srv.svc.EngineStats(), v.srv.svc.AdmissionStats()
 	s := venueSummary{Admission: openAdmission{Expected: adm.Expected - v.adm0.Expected, Waited: adm.Waited - v.adm0.Waited,
-		Full: adm.Full - v.adm0.Full, CostPerCommand: ms(adm.CostPerCommand), CommitCost: ms(adm.CommitCost)}}
+		Full: adm.Full - v.adm0.Full, CPU: adm.CPU - v.adm0.CPU, CostPerCommand: ms(adm.CostPerCommand), CommitCost: ms(adm.CommitCost)}}
 	if n := after.Batches - v.eng0.Batches; n > 0 {
 		s.MeanBatch = float64(after.Commands-v.eng0.Commands) / float64(n)
 		s.MeanBatchTime = ms((after.BatchTime - v.eng0.BatchTime) / time.Duration(n))

@@ -279,6 +279,7 @@ type openAdmission struct {
 	Expected       int64   `json:"refused_expected"`
 	Waited         int64   `json:"refused_waited"`
 	Full           int64   `json:"refused_full"`
+	CPU            int64   `json:"refused_cpu"`
 	CostPerCommand float64 `json:"cost_per_command_ms"`
 	CommitCost     float64 `json:"commit_cost_ms"`
 }
@@ -366,8 +367,8 @@ func (r *report) writeOpenTable(w io.Writer) error {
 	fmt.Fprintf(tw, "server GC\t%d cycles\t%d pauses, p99 ≤ %.2f ms, longest ≤ %.2f ms; heap live %.0f MB, goal %.0f MB; GOGC %d\n",
 		o.GC.Cycles, o.GC.Pauses, o.GC.PauseP99, o.GC.PauseMax, o.GC.HeapLive, o.GC.HeapGoal, o.GC.GOGC)
 	fmt.Fprintf(tw, "\t\tCPU %.2f s, %.0f %% of the process's (assists %.2f s)\n", o.GC.CPU, o.GC.Share*100, o.GC.Assist)
-	fmt.Fprintf(tw, "admission\t%d refused\t%d on the expected wait, %d after waiting, %d on a full queue; cost per command %.3f ms and per batch %.3f ms at the end\n",
-		o.Admission.Expected+o.Admission.Waited+o.Admission.Full, o.Admission.Expected, o.Admission.Waited, o.Admission.Full,
+	fmt.Fprintf(tw, "admission\t%d refused\t%d on the expected wait, %d after waiting, %d on a full queue, %d waiting for a CPU; cost per command %.3f ms and per batch %.3f ms at the end\n",
+		o.Admission.Expected+o.Admission.Waited+o.Admission.Full+o.Admission.CPU, o.Admission.Expected, o.Admission.Waited, o.Admission.Full, o.Admission.CPU,
 		o.Admission.CostPerCommand, o.Admission.CommitCost)
 	fmt.Fprintf(tw, "book\t%d resting\t%d preloaded before the warm-up; %d offers traded on entry; batch %.1f in %.2f ms\n",
 		o.RestingOffers, o.Preloaded, o.TradedOffers, o.MeanBatch, o.MeanBatchTime)

@@ -57,6 +57,9 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 			Name: "bondvenue_engine_queue_budget_seconds", Help: "How long an ordinary command may wait for the sequencer before it is refused as busy (0: no bound).",
 		}, func() float64 { return eng.AdmissionStats().Budget.Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bondvenue_engine_cpu_wait_seconds", Help: "How long goroutines recently waited for a CPU (99th percentile of at least 64 sampled waits, over 10–100 ms; 0 when too few waited to say): new business is refused while twice this exceeds the queue budget.",
+		}, func() float64 { return eng.AdmissionStats().CPUWait.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "bondvenue_engine_command_cost_seconds", Help: "The sequencer's recent time per command: running it and its part of the commit (the cost model the expected queue wait rests on).",
 		}, func() float64 { return eng.AdmissionStats().CostPerCommand.Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -76,14 +79,14 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 // refusals is bondvenue_engine_refused_total by reason.
 func refusals(eng engineStats) prometheus.Collector {
 	desc := prometheus.NewDesc("bondvenue_engine_refused_total",
-		"Commands refused as busy before they were applied, by reason: expected (the expected queue wait exceeded the budget), waited (it waited past the budget), full (the queue was full).",
+		"Commands refused as busy before they were applied, by reason: expected (the expected queue wait exceeded the budget), waited (it waited past the budget), full (the queue was full), cpu (requests waited too long for a CPU).",
 		[]string{"reason"}, nil)
 	return collectorFunc{desc: desc, collect: func(ch chan<- prometheus.Metric) {
 		a := eng.AdmissionStats()
 		for _, r := range []struct {
 			name string
 			n    int64
-		}{{"expected", a.Expected}, {"waited", a.Waited}, {"full", a.Full}} {
+		}{{"expected", a.Expected}, {"waited", a.Waited}, {"full", a.Full}, {"cpu", a.CPU}} {
 			ch <- prometheus.MustNewConstMetric(desc, prometheus.CounterValue, float64(r.n), r.name)
 		}
 	}}

@@ -32,7 +32,11 @@ import (
 //   - when the sequencer takes a command that has nevertheless waited longer
 //     than the budget (a burst arrived at once), it refuses it then, still
 //     before applying it;
-//   - a full queue refuses, never blocks.
+//   - a full queue refuses, never blocks;
+//   - while requests wait for a CPU so long that, counted twice, the wait
+//     exceeds the budget, new business is refused on submission too
+//     (cpuwait.go): the sequencer's queue says nothing of requests that
+//     have not reached it.
 
 // DefaultQueueBudget is how long a command may wait for the sequencer
 // before it is refused (Config.QueueBudget).
@@ -58,6 +62,7 @@ const (
 	refusedEstimate = iota // expected wait over budget at submission
 	refusedWaited          // waited over budget in the queue
 	refusedFull            // the lane was full
+	refusedCPU             // the wait for a CPU was over budget (cpuwait.go)
 	refusalKinds
 )
 
@@ -69,6 +74,11 @@ type AdmissionStats struct {
 	// their expected wait exceeded the budget, because they waited longer
 	// than the budget, and because the queue was full.
 	Expected, Waited, Full int64
+	// CPU counts those refused because requests waited too long for a
+	// CPU (cpuwait.go); CPUWait is that wait now (0 while the process is
+	// not busy enough to say).
+	CPU     int64
+	CPUWait time.Duration
 	// Queued is the number of commands waiting now, in both lanes.
 	Queued int
 	// CostPerCommand is the sequencer's recent time per command: running
@@ -85,6 +95,7 @@ func (s *Service) AdmissionStats() AdmissionStats {
 	perCommand, perBatch := e.cost.figures()
 	return AdmissionStats{Budget: e.budget, Expected: e.refused[refusedEstimate].Load(),
 		Waited: e.refused[refusedWaited].Load(), Full: e.refused[refusedFull].Load(),
+		CPU: e.refused[refusedCPU].Load(), CPUWait: e.cpu.wait(),
 		Queued: len(e.in) + len(e.pri), CostPerCommand: perCommand, CommitCost: perBatch}
 }
 
@@ -176,6 +187,9 @@ func (s *Service) CheckQueue() error {
 	if e.budget <= 0 || !e.running.Load() {
 		return nil
 	}
+	if err := e.cpuBusy(); err != nil {
+		return err
+	}
 	if wait := e.expectedWait(); wait > e.budget {
 		return e.busy(refusedEstimate, wait)
 	}
@@ -190,6 +204,9 @@ func (e *engine) busy(reason int, wait time.Duration) error {
 	after := time.Duration(math.Ceil(max(wait, time.Second).Seconds())) * time.Second
 	msg := "the venue is busy: the sequencer cannot start this request within its queue budget of " + e.budget.String()
 	switch reason {
+	case refusedCPU:
+		msg = fmt.Sprintf("the venue is busy: its CPUs cannot serve this request within its queue budget of %v (requests wait %v for a CPU, twice)",
+			e.budget, wait.Round(time.Millisecond))
 	case refusedEstimate:
 		msg += fmt.Sprintf(" (expected wait %v)", wait.Round(time.Millisecond))
 	case refusedWaited:

@@ -3,6 +3,8 @@ package trading_test
 import (
 	"context"
 	"errors"
+	"math"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -138,4 +140,110 @@ func TestAdmission(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	})
+}
+
+// TestAdmissionCPU: while goroutines wait for a CPU longer than the queue
+// budget allows, new business is refused at once as busy, counted apart,
+// and cancels still go through; once the CPUs are free again it is
+// admitted. The CPUs are really saturated here: 100 goroutines for each P
+// that each work for 200 µs and sleep for a moment keep every goroutine
+// that wakes waiting about 20 ms for a CPU, as a flood of requests would.
+func TestAdmissionCPU(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		h := auth.FastHasher
+		const budget = 20 * time.Millisecond
+		v := newDemoVenueWith(t, testenv.Open(t, e), trading.Config{Hasher: &h, QueueBudget: budget})
+		trader := v.principal(t, 0, venue.RoleTrader)
+		bid := func(price string) (trading.OfferView, error) {
+			return v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+				Direction: venue.Bid, Price: ptrTo(dec(price)), Quantity: ptrTo(dec("100000"))})
+		}
+		resting, err := bid("90")
+		if err != nil {
+			t.Fatalf("CreateOffer = %v", err)
+		}
+
+		stop := make(chan struct{})
+		var spinners sync.WaitGroup
+		for range 100 * runtime.GOMAXPROCS(0) {
+			spinners.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					for start := time.Now(); time.Since(start) < 200*time.Microsecond; {
+					}
+					time.Sleep(time.Microsecond)
+				}
+			})
+		}
+		stopSpinning := sync.OnceFunc(func() { close(stop); spinners.Wait() })
+		defer stopSpinning()
+
+		deadline := time.Now().Add(20 * time.Second)
+		var refusal error
+		for {
+			if err := v.svc.CheckQueue(); err != nil {
+				refusal = err
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("CheckQueue admitted for 20 s with the CPUs saturated (CPU wait %v, budget %v)",
+					v.svc.AdmissionStats().CPUWait, budget)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		var ve *venue.Error
+		if !errors.As(refusal, &ve) || ve.Kind != venue.KindNotReady || ve.RetryAfter < time.Second ||
+			!strings.Contains(ve.Message, "CPU") || !strings.Contains(ve.Message, "nothing was applied") {
+			t.Errorf("CheckQueue with the CPUs saturated = %v, want busy waiting for a CPU, with Retry-After", refusal)
+		}
+		if st := v.svc.AdmissionStats(); st.CPU < 1 || st.CPUWait*2 <= budget {
+			t.Errorf("admission stats %+v: want a refusal for CPU and a CPU wait over half the budget", st)
+		}
+		// A cancel is not new business: it goes through.
+		if _, err := v.svc.DeleteOffer(ctx, trader, resting.Offer.ID); err != nil {
+			t.Errorf("cancel with the CPUs saturated = %v, want done", err)
+		}
+
+		stopSpinning()
+		for {
+			if _, err := bid("91"); err == nil {
+				break
+			} else if time.Now().After(deadline.Add(10 * time.Second)) {
+				t.Fatalf("offer after the CPUs were freed = %v, want admitted again", err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
+
+// TestCPUWaitQuantile: the wait is the upper bound of the bucket that holds
+// the 99th percentile of the interval's waits, and nothing while too few
+// goroutines waited to say.
+func TestCPUWaitQuantile(t *testing.T) {
+	buckets := []float64{0, 0.001, 0.002, 0.004, 0.008, math.Inf(1)}
+	for _, c := range []struct {
+		counts []uint64
+		want   time.Duration
+	}{
+		{[]uint64{100, 0, 0, 0, 0}, time.Millisecond},
+		{[]uint64{98, 0, 2, 0, 0}, 4 * time.Millisecond},
+		{[]uint64{99, 1, 0, 0, 0}, time.Millisecond},
+		{[]uint64{990, 0, 0, 10, 0}, time.Millisecond}, // the 99th percentile: the 990th
+		{[]uint64{989, 0, 0, 11, 0}, 8 * time.Millisecond},
+		{[]uint64{0, 0, 0, 0, 100}, 8 * time.Millisecond}, // the open bucket: its lower bound
+		{[]uint64{10, 0, 0, 0, 5}, 0},                     // 15 waits: too few
+	} {
+		var n uint64
+		for _, x := range c.counts {
+			n += x
+		}
+		if got := trading.CPUWaitQuantile(c.counts, n, buckets); got != c.want {
+			t.Errorf("quantile of %v = %v, want %v", c.counts, got, c.want)
+		}
+	}
 }

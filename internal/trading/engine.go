@@ -93,6 +93,7 @@ type engine struct {
 	// counts refusals by reason.
 	budget  time.Duration
 	cost    costModel
+	cpu     cpuWatch
 	refused [refusalKinds]atomic.Int64
 }
 
@@ -126,6 +127,9 @@ func (e *engine) start(ctx context.Context) error {
 		defer close(e.watched)
 		e.watchReference()
 	}()
+	if e.budget > 0 {
+		go e.watchCPU()
+	}
 	return nil
 }
 
@@ -218,6 +222,9 @@ func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func
 	if !isPriority(ctx) {
 		lane = e.in
 		if e.budget > 0 {
+			if err := e.cpuBusy(); err != nil {
+				return nil, err
+			}
 			if wait := e.expectedWait(); wait > e.budget {
 				return nil, e.busy(refusedEstimate, wait)
 			}

@@ -27,3 +27,6 @@ func (s *Service) SetCommandCost(d time.Duration) {
 	s.eng.cost.perCommand.Store(int64(d))
 	s.eng.cost.perBatch.Store(0)
 }
+
+// CPUWaitQuantile is the CPU wait of an interval's waits by bucket.
+var CPUWaitQuantile = quantileOf
