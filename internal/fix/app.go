@@ -57,6 +57,7 @@ const (
 	tagCxlRejRespTo    quickfix.Tag = 434
 	tagNoRelatedSym    quickfix.Tag = 146
 	tagMaturityDate    quickfix.Tag = 541
+	tagMsgSeqNum       quickfix.Tag = 34
 	tagUsername        quickfix.Tag = 553
 	tagPassword        quickfix.Tag = 554
 	tagSecurityReqType quickfix.Tag = 559
@@ -99,12 +100,25 @@ func (g *Gateway) FromAdmin(msg *quickfix.Message, id quickfix.SessionID) quickf
 		g.m.logons.WithLabelValues("refused").Inc()
 		return quickfix.RejectLogon{Text: text}
 	}
+	// A Logon numbered past the next number expected comes after a gap,
+	// which the engine asks the peer to fill once it has answered. (Read
+	// before the gateway's lock: the store takes it under its own.)
+	gap := 0
+	if seq, err := msg.Header.GetInt(tagMsgSeqNum); err == nil {
+		if st, ok := g.stores.Load(id.String()); ok && seq > st.(*messageStore).NextTargetMsgSeqNum() {
+			gap = seq
+		}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if _, on := g.sessions[id.String()]; on {
 		return quickfix.RejectLogon{Text: "this SenderCompID is logged on already"}
 	}
 	g.authed[id.String()] = p
+	delete(g.gaps, id.String())
+	if gap > 0 {
+		g.gaps[id.String()] = gap
+	}
 	// A session that never sent a report starts after the log's last
 	// event as of now, before the Logon is answered: whatever the client
 	// causes once it sees the answer comes after.
@@ -125,12 +139,22 @@ func (g *Gateway) OnLogon(id quickfix.SessionID) {
 	}
 	s := newSession(g, id, p)
 	s.startSeq = g.startSeq[id.String()]
+	if gap, ok := g.gaps[id.String()]; ok {
+		if st, ok := g.stores.Load(id.String()); ok {
+			store := st.(*messageStore)
+			s.inSync = func() bool { return store.NextTargetMsgSeqNum() >= gap }
+		}
+	}
 	g.sessions[id.String()] = s
 	g.mu.Unlock()
 	g.m.sessions.Inc()
 	g.log.Info("fix logon", "sender_comp_id", id.TargetCompID, "client_id", p.ClientID, "participant_id", p.ParticipantID)
 	s.start()
-	go s.recentNews(s.ctx, 5)
+	go func() {
+		if s.awaitInSync() {
+			s.recentNews(s.ctx, 5)
+		}
+	}()
 }
 
 // OnLogout ends the session's feed.
@@ -140,6 +164,7 @@ func (g *Gateway) OnLogout(id quickfix.SessionID) {
 	delete(g.sessions, id.String())
 	delete(g.authed, id.String())
 	delete(g.startSeq, id.String())
+	delete(g.gaps, id.String())
 	g.mu.Unlock()
 	g.conns.Delete(id.String())
 	if s != nil {

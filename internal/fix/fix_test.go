@@ -464,6 +464,53 @@ func TestRestart(t *testing.T) {
 	}
 }
 
+// TestLogonAfterGap: a Logon numbered past what the venue expects (the
+// venue never received the client's last message, as when it stopped
+// while that was on its way) makes the engine ask the client to resend;
+// the session's own application messages (the day's news sent at logon)
+// wait until the client has, so a client that ends the session on an
+// application message while it answers a ResendRequest (this one does)
+// keeps it, and the news arrives after.
+func TestLogonAfterGap(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			ctx := context.Background()
+			name, comp := "gap-"+string(e), "GAP0-"+string(e)
+			s := v.logon(t, d, name, comp, 0, true)
+			s.msg(t, "B", nil) // the news at logon
+			for i := range 3 {
+				s.send(t, "x", 320, "GAP0"+strconv.Itoa(i), 559, 4)
+				s.msg(t, "y", nil)
+			}
+			d.do(t, map[string]any{"op": "logout", "id": name, "text": "bye"})
+			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+
+			// The venue forgets what it received after the client's Logon,
+			// and the client never got the venue's last message: both
+			// sides ask for a resend.
+			id := "FIXT.1.1:BONDVENUE->" + comp
+			st, ok, err := v.svc.PeekFIXSession(ctx, id)
+			if err != nil || !ok || st.NextTarget < 2 {
+				t.Fatalf("PeekFIXSession(%s) = %+v, %v, %v", id, st, ok, err)
+			}
+			if err := v.svc.SetFIXSeqNums(ctx, id, st.NextSender+1, 2); err != nil {
+				t.Fatal(err)
+			}
+
+			s = v.logon(t, d, name, comp, 0, false)
+			s.msg(t, "2", func(l fixLine) bool { return l.field(7) == "2" })
+			s.msg(t, "B", nil)
+			s.send(t, "x", 320, "GAP1", 559, 4)
+			s.msg(t, "y", func(l fixLine) bool { return l.field(320) == "GAP1" })
+			s.none(t, "5", 0, nil)
+			d.do(t, map[string]any{"op": "logout", "id": name, "text": "bye"})
+			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+		})
+	}
+}
+
 // TestMarketDataNewsDropCopy: a FIX session subscribes to an instrument's
 // book (snapshot, then incrementals as REST orders change it and trade),
 // receives the news the operator publishes, and asks for drop copies: an

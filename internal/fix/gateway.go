@@ -74,6 +74,11 @@ type Gateway struct {
 	// startSeq is, by session, the log's last event when its peer
 	// authenticated (where a session without a report of its own starts).
 	startSeq map[string]int64
+	// gaps are, by session, the MsgSeqNum of a Logon that came with a
+	// gap before it (the engine then asks the peer to resend); stores the
+	// sessions' message stores, to see the gap close.
+	gaps   map[string]int
+	stores sync.Map // session id → *messageStore
 	// marks are, by session, the event of the log that the message being
 	// kept right now ends (ToApp sets it, the store takes it in the same
 	// send: the engine runs both under the session's send lock); msgMarks
@@ -124,7 +129,7 @@ func New(svc *trading.Service, cfg Config) (*Gateway, error) {
 	cfg.DropAt = cmp.Or(cfg.DropAt, 10000)
 	g := &Gateway{svc: svc, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
 		client:   &http.Client{Timeout: 30 * time.Second},
-		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{},
+		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{}, gaps: map[string]int{},
 		marks: map[string]int64{}}
 	return g, nil
 }

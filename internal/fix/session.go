@@ -39,6 +39,9 @@ type session struct {
 	dropCopy string                 // the TradeRequestID of the drop copy subscription
 
 	out []*quickfix.Message // the messages of the event being handled (feed goroutine only)
+	// inSync, when the Logon came with a gap, reports whether the peer
+	// has resent what it sent before (awaitInSync).
+	inSync func() bool
 }
 
 // orderState is what the execution reports of an order need to remember.
@@ -62,6 +65,9 @@ func newSession(g *Gateway, id quickfix.SessionID, p venue.Principal) *session {
 func (s *session) start() {
 	go func() {
 		defer close(s.done)
+		if !s.awaitInSync() {
+			return
+		}
 		for s.ctx.Err() == nil {
 			after, err := s.resumeAfter()
 			if err == nil {
@@ -101,6 +107,32 @@ func (s *session) resumeAfter() (int64, error) {
 		}
 	}
 	return s.g.svc.LastEventSeq(s.ctx)
+}
+
+// resendWait bounds how long a session's application messages wait for
+// the peer to resend what it sent before its Logon.
+const resendWait = 10 * time.Second
+
+// awaitInSync holds the session's own application messages (reports,
+// news, market data) back while the peer is resending the messages it
+// sent before its Logon: the Logon came with a gap, the engine asked for
+// them, and some clients end the session on an application message that
+// arrives while they are answering that request. It returns once the gap
+// is closed, or after resendWait (a peer that never resends then gets its
+// messages all the same), and false if the session ended first.
+func (s *session) awaitInSync() bool {
+	if s.inSync == nil {
+		return s.ctx.Err() == nil
+	}
+	deadline := time.Now().Add(resendWait)
+	for !s.inSync() && time.Now().Before(deadline) {
+		select {
+		case <-s.ctx.Done():
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return s.ctx.Err() == nil
 }
 
 func (s *session) stop() {

@@ -16,7 +16,9 @@ import (
 type storeFactory struct{ g *Gateway }
 
 func (f storeFactory) Create(id quickfix.SessionID) (quickfix.MessageStore, error) {
-	return &messageStore{g: f.g, id: id.String()}, nil
+	st := &messageStore{g: f.g, id: id.String()}
+	f.g.stores.Store(id.String(), st)
+	return st, nil
 }
 
 // messageStore is one session's store. It writes nothing until the
