@@ -17,6 +17,26 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
+// admissionVenue is a demo venue with the queue budget given, a trader of
+// the first firm, a way for it to bid on a continuous book, and its first
+// bid, resting.
+func admissionVenue(t *testing.T, e store.Engine, budget time.Duration) (*demoVenue, venue.Principal,
+	func(price string) (trading.OfferView, error), trading.OfferView) {
+	t.Helper()
+	h := auth.FastHasher
+	v := newDemoVenueWith(t, testenv.Open(t, e), trading.Config{Hasher: &h, QueueBudget: budget})
+	trader := v.principal(t, 0, venue.RoleTrader)
+	bid := func(price string) (trading.OfferView, error) {
+		return v.svc.CreateOffer(context.Background(), trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+			Direction: venue.Bid, Price: ptrTo(dec(price)), Quantity: ptrTo(dec("100000"))})
+	}
+	resting, err := bid("90")
+	if err != nil {
+		t.Fatalf("CreateOffer = %v", err)
+	}
+	return v, trader, bid, resting
+}
+
 // TestAdmission: the sequencer's queue is bounded in time. New business
 // that cannot start within the queue budget is refused as busy — at
 // submission when the expected wait is over the budget, when taken if it
@@ -25,18 +45,8 @@ import (
 func TestAdmission(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		h := auth.FastHasher
 		const budget = 50 * time.Millisecond
-		v := newDemoVenueWith(t, testenv.Open(t, e), trading.Config{Hasher: &h, QueueBudget: budget})
-		trader := v.principal(t, 0, venue.RoleTrader)
-		bid := func(price string) (trading.OfferView, error) {
-			return v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
-				Direction: venue.Bid, Price: ptrTo(dec(price)), Quantity: ptrTo(dec("100000"))})
-		}
-		resting, err := bid("90")
-		if err != nil {
-			t.Fatalf("CreateOffer = %v", err)
-		}
+		v, trader, bid, resting := admissionVenue(t, e, budget)
 		isBusy := func(err error) bool {
 			var ve *venue.Error
 			return errors.As(err, &ve) && ve.Kind == venue.KindNotReady && ve.RetryAfter >= time.Second &&
@@ -151,18 +161,8 @@ func TestAdmission(t *testing.T) {
 func TestAdmissionCPU(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		h := auth.FastHasher
 		const budget = 20 * time.Millisecond
-		v := newDemoVenueWith(t, testenv.Open(t, e), trading.Config{Hasher: &h, QueueBudget: budget})
-		trader := v.principal(t, 0, venue.RoleTrader)
-		bid := func(price string) (trading.OfferView, error) {
-			return v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
-				Direction: venue.Bid, Price: ptrTo(dec(price)), Quantity: ptrTo(dec("100000"))})
-		}
-		resting, err := bid("90")
-		if err != nil {
-			t.Fatalf("CreateOffer = %v", err)
-		}
+		v, trader, bid, resting := admissionVenue(t, e, budget)
 
 		stop := make(chan struct{})
 		var spinners sync.WaitGroup

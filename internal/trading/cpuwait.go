@@ -100,20 +100,7 @@ func quantileOf(counts []uint64, n uint64, buckets []float64) time.Duration {
 func (w *cpuWatch) wait() time.Duration { return time.Duration(w.value.Load()) }
 
 // watchCPU samples the scheduling latencies until the engine stops.
-func (e *engine) watchCPU() {
-	t := time.NewTicker(cpuSample)
-	defer t.Stop()
-	for {
-		select {
-		case <-e.quit:
-			return
-		case <-e.done:
-			return
-		case <-t.C:
-			e.cpu.sample()
-		}
-	}
-}
+func (e *engine) watchCPU() { e.every(cpuSample, e.cpu.sample) }
 
 // cpuBusy is the refusal of new business while the CPUs are saturated, or
 // nil.

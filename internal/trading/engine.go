@@ -142,17 +142,9 @@ const referencePoll = time.Second
 // service reload at once (refresh), those of another process (the admin
 // commands, another instance) within referencePoll.
 func (e *engine) watchReference() {
-	t := time.NewTicker(referencePoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-e.quit:
-			return
-		case <-e.done:
-			return
-		case <-t.C:
-		}
+	e.every(referencePoll, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
 		var v int64
 		err := e.db.View(ctx, func(tx *store.Tx) error {
 			var err error
@@ -164,7 +156,22 @@ func (e *engine) watchReference() {
 				e.log.Warn("reload of reference data changed elsewhere failed; retrying", "err", err.Error())
 			}
 		}
-		cancel()
+	})
+}
+
+// every runs fn every d until the engine stops.
+func (e *engine) every(d time.Duration, fn func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.quit:
+			return
+		case <-e.done:
+			return
+		case <-t.C:
+			fn()
+		}
 	}
 }
 
