@@ -465,12 +465,15 @@ func TestRestart(t *testing.T) {
 }
 
 // TestLogonAfterGap: a Logon numbered past what the venue expects (the
-// venue never received the client's last message, as when it stopped
-// while that was on its way) makes the engine ask the client to resend;
-// the session's own application messages (the day's news sent at logon)
-// wait until the client has, so a client that ends the session on an
-// application message while it answers a ResendRequest (this one does)
-// keeps it, and the news arrives after.
+// venue never received the client's last messages, as when it stopped
+// while they were on their way) makes the engine ask the client to resend,
+// while the client asks the venue for what it missed; the session's own
+// application messages (the day's news sent at logon) wait until the
+// client's resend is done, since a client that gets an application message
+// while it answers a ResendRequest may end the session (this one does).
+// Whether the news would otherwise overtake the resend is a matter of
+// timing, so the ordering asserted here can hold without the wait too; the
+// recovery on both sides cannot.
 func TestLogonAfterGap(t *testing.T) {
 	d := startDriver(t)
 	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
@@ -502,6 +505,26 @@ func TestLogonAfterGap(t *testing.T) {
 			s = v.logon(t, d, name, comp, 0, false)
 			s.msg(t, "2", func(l fixLine) bool { return l.field(7) == "2" })
 			s.msg(t, "B", nil)
+			// The news came after the client's resend: its resent messages
+			// and gap fills were all sent before the first news arrived.
+			lastResent, firstNews := -1, -1
+			d.mu.Lock()
+			for i := s.next; i < len(d.lines); i++ {
+				l := d.lines[i]
+				if l.ID != name {
+					continue
+				}
+				if l.Event == "sent" && (l.PossDup || l.Type == "4") {
+					lastResent = i
+				}
+				if l.Event == "msg" && l.Type == "B" && firstNews < 0 {
+					firstNews = i
+				}
+			}
+			d.mu.Unlock()
+			if lastResent < 0 || firstNews < lastResent {
+				t.Errorf("the client's resend ended at line %d, the first news came at line %d: want a resend, then the news", lastResent, firstNews)
+			}
 			s.send(t, "x", 320, "GAP1", 559, 4)
 			s.msg(t, "y", func(l fixLine) bool { return l.field(320) == "GAP1" })
 			s.none(t, "5", 0, nil)
