@@ -98,27 +98,39 @@ func (s Snapshot) Max() time.Duration {
 // Quantile is the q-quantile of the pauses (nearest rank): the upper bound
 // of the bucket that holds it (0 if there was no pause).
 func (s Snapshot) Quantile(q float64) time.Duration {
-	total := s.Pauses()
+	return HistogramQuantile(s.counts, s.buckets, q)
+}
+
+// HistogramQuantile is the q-quantile (nearest rank) of a runtime/metrics
+// histogram's counts: the upper bound of the bucket that holds it, the
+// lower bound for the last, unbounded bucket; 0 if the counts are all 0.
+func HistogramQuantile(counts []uint64, buckets []float64, q float64) time.Duration {
+	var total uint64
+	for _, c := range counts {
+		total += c
+	}
 	if total == 0 {
 		return 0
 	}
 	rank := uint64(math.Ceil(q * float64(total)))
 	rank = min(max(rank, 1), total)
 	var seen uint64
-	for i, c := range s.counts {
+	for i, c := range counts {
 		if seen += c; seen >= rank {
-			return s.bound(i)
+			return bucketBound(buckets, i)
 		}
 	}
-	return s.Max()
+	return 0
 }
 
 // bound is the upper bound of bucket i, or its lower bound for the last,
 // unbounded bucket.
-func (s Snapshot) bound(i int) time.Duration {
-	b := s.buckets[i+1]
+func (s Snapshot) bound(i int) time.Duration { return bucketBound(s.buckets, i) }
+
+func bucketBound(buckets []float64, i int) time.Duration {
+	b := buckets[i+1]
 	if math.IsInf(b, 1) {
-		b = s.buckets[i]
+		b = buckets[i]
 	}
 	return time.Duration(b * float64(time.Second))
 }

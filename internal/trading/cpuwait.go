@@ -1,10 +1,11 @@
 package trading
 
 import (
-	"math"
 	"runtime/metrics"
 	"sync/atomic"
 	"time"
+
+	"github.com/bondvenue/bondvenue/internal/gcstats"
 )
 
 // CPU wait. The queue budget bounds the wait for the sequencer, but a
@@ -74,26 +75,13 @@ func (w *cpuWatch) sample() {
 	w.since = now
 }
 
-// quantileOf is the upper bound of the bucket holding the cpuQuantile of
-// n waits counted by bucket (the lower bound for the open last bucket),
-// or 0 under cpuMinWaits.
+// quantileOf is the cpuQuantile of n waits counted by bucket (the upper
+// bound of the bucket that holds it), or 0 under cpuMinWaits.
 func quantileOf(counts []uint64, n uint64, buckets []float64) time.Duration {
 	if n < cpuMinWaits {
 		return 0
 	}
-	rank := uint64(math.Ceil(float64(n) * cpuQuantile))
-	var seen uint64
-	for i, c := range counts {
-		seen += c
-		if seen >= rank {
-			upper := buckets[i+1]
-			if math.IsInf(upper, 1) {
-				upper = buckets[i]
-			}
-			return time.Duration(upper * float64(time.Second))
-		}
-	}
-	return 0
+	return gcstats.HistogramQuantile(counts, buckets, cpuQuantile)
 }
 
 // wait is the recent wait for a CPU.
