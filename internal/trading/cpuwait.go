@@ -42,6 +42,7 @@ type cpuWatch struct {
 	pooled []uint64     // the waits since the last figure, by bucket
 	since  time.Time    // when pooling began
 	value  atomic.Int64 // ns: the last figure, 0 when none
+	off    atomic.Bool  // tests of the queue alone: report no wait
 }
 
 const schedLatencies = "/sched/latencies:seconds"
@@ -85,7 +86,12 @@ func quantileOf(counts []uint64, n uint64, buckets []float64) time.Duration {
 }
 
 // wait is the recent wait for a CPU.
-func (w *cpuWatch) wait() time.Duration { return time.Duration(w.value.Load()) }
+func (w *cpuWatch) wait() time.Duration {
+	if w.off.Load() {
+		return 0
+	}
+	return time.Duration(w.value.Load())
+}
 
 // watchCPU samples the scheduling latencies until the engine stops.
 func (e *engine) watchCPU() { e.every(cpuSample, e.cpu.sample) }

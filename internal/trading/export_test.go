@@ -30,3 +30,7 @@ func (s *Service) SetCommandCost(d time.Duration) {
 
 // CPUWaitQuantile is the CPU wait of an interval's waits by bucket.
 var CPUWaitQuantile = quantileOf
+
+// IgnoreCPUWait turns the CPU wait off for admission, for tests of the
+// sequencer's queue alone, whose counts a busy test process would upset.
+func (s *Service) IgnoreCPUWait() { s.eng.cpu.off.Store(true) }
