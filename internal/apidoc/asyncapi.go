@@ -13,7 +13,7 @@ import (
 )
 
 // asyncAPISource is the AsyncAPI 3.0 document of the live streams
-// (/socket.io/, docs/design.md §8), edited by hand, less what AsyncAPIJSON
+// (/socket.io/, docs/guide.md, "Live streams"), edited by hand, less what AsyncAPIJSON
 // adds so that it cannot drift from the OpenAPI document: info.version, and
 // the record schemas the streams share with the REST interface (Offer,
 // TradeRecord, PriceChange, ...), which the source names by $ref only.

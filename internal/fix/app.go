@@ -71,7 +71,7 @@ const (
 	tagMarketID        quickfix.Tag = 1301
 )
 
-// badCredentials is the Logout text of a refused logon (docs/design.md §9).
+// badCredentials is the Logout text of a refused logon (docs/fix-rules-of-engagement.md, "Logon (35=A)").
 const badCredentials = "client_id and/or client_secret is wrong or missing"
 
 // OnCreate is called when the engine makes a session (on connection).

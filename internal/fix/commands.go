@@ -16,7 +16,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// Several instances (docs/design.md §10): the FIX sessions of a standby
+// Several instances (docs/architecture.md, "Several instances"): the FIX sessions of a standby
 // are served there — reports, market data, news and drop copies come from
 // its own feed — and their trading commands run on the leader, passed as
 // trading.Commands to its POST /internal/v1/commands, signed with the

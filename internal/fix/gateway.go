@@ -2,7 +2,7 @@
 // quickfixgo acceptor whose sessions act as the API credential that logs on
 // (553/554), on the same use cases and committed-event feed as REST and
 // the streams. docs/fix-rules-of-engagement.md is its reference for
-// clients; docs/design.md §9 the design.
+// clients; docs/architecture.md, "Channels", its place in the venue.
 //
 // Session state (sequence numbers, the messages kept for resend) lives in
 // the venue's database. Sessions reset every day at Config.ResetTime (UTC).

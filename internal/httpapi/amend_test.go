@@ -6,7 +6,7 @@ import (
 )
 
 // TestAmendToFilled: an amendment's quantity is the new total and may equal
-// the filled quantity (docs/design.md §5 "≥ filled_quantity"): the offer closes as
+// the filled quantity (docs/guide.md, "Trading"): the offer closes as
 // filled, leaves the book and frees its risk use; below filled is a 400.
 func TestAmendToFilled(t *testing.T) {
 	fresh(t, func(t *testing.T, v *env) {

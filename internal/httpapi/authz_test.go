@@ -19,7 +19,7 @@ import (
 )
 
 // The authorization matrix: every route of routes.go × every role (and no
-// token) × the object it addresses. The expected statuses follow docs/design.md §2
+// token) × the object it addresses. The expected statuses follow docs/guide.md, "Who sees what"
 // and the role checks of the trading package:
 //
 //   - no token: 401 on every authenticated route;
@@ -843,7 +843,7 @@ func checkTableCoversRoutes(t *testing.T, table []authzRow) {
 	}
 }
 
-// checkTableRules keeps the table honest about docs/design.md §2: 403 belongs to a
+// checkTableRules keeps the table honest about docs/guide.md, "Conventions": 403 belongs to a
 // role, not to an object, and another firm's record is never a
 // participant's to act on.
 func checkTableRules(t *testing.T, table []authzRow) {

@@ -29,7 +29,7 @@ var statusOf = map[venue.Kind]int{
 // restarting.
 const notReadyRetry = time.Second
 
-// errorBody is the error shape of docs/design.md §3.
+// errorBody is the error shape of docs/guide.md, "Conventions".
 type errorBody struct {
 	ID         string             `json:"id"`
 	Timestamp  string             `json:"timestamp"`

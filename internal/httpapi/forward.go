@@ -15,7 +15,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// Several instances (docs/design.md §10): a standby passes every write
+// Several instances (docs/architecture.md, "Several instances"): a standby passes every write
 // request of the API to the leader as it came — the client's credentials,
 // its Idempotency-Key and body — under the standby's request id, signed
 // with the instances' shared secret, and relays the leader's answer. The

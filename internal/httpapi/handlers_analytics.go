@@ -12,7 +12,7 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// termsBody is the bond calculator's request body (docs/design.md §6).
+// termsBody is the bond calculator's request body (docs/guide.md, "The bond calculator").
 type termsBody struct {
 	DayCount        *string      `json:"day_count"`
 	Coupon          decimalInput `json:"coupon"`

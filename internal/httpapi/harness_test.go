@@ -450,7 +450,7 @@ func checkSchema(t *testing.T, r *response, name string) {
 	}
 }
 
-// checkErrorBody asserts docs/design.md §3's error contract directly: JSON, an id
+// checkErrorBody asserts the error contract of docs/guide.md, "Conventions", directly: JSON, an id
 // that is a UUID equal to X-Request-Id, statusCode equal to the status, and
 // the request path.
 func checkErrorBody(t *testing.T, r *response) {

@@ -9,7 +9,7 @@ import (
 
 // This file turns domain values into the spec's wire shapes. Field names,
 // and whether a decimal is a JSON number or a string, follow the spec per
-// field (docs/design.md §3).
+// field (docs/guide.md, "Conventions").
 
 // num writes an exact decimal as a JSON number.
 type num = wire.Num

@@ -1,4 +1,4 @@
-// Package socketio is the venue's live stream adapter (docs/design.md §8):
+// Package socketio is the venue's live stream adapter (docs/guide.md, "Live streams"):
 // Engine.IO v4 and Socket.IO v5 at /socket.io/, written for the venue on
 // github.com/coder/websocket. Each namespace socket follows the
 // committed-event feed (trading.Subscribe) for its principal and emits

@@ -12,7 +12,7 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// This file is the bond calculator (docs/design.md §6): thin use cases over the
+// This file is the bond calculator (docs/guide.md, "The bond calculator"): thin use cases over the
 // pure bondmath package, plus the terms of listed instruments.
 
 // mathErr turns a bondmath input error into a validation error naming the

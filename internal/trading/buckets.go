@@ -289,7 +289,7 @@ func visibleBucket(ctx context.Context, tx *store.Tx, p venue.Principal, id stri
 // writableBucket loads a bucket the caller may change: its own private
 // bucket, or any bucket for the operator. A public bucket is visible to
 // participants but not theirs to change: not found, like any record that is
-// not the caller's (docs/design.md §2).
+// not the caller's (docs/guide.md, "Who sees what").
 func (s *Service) writableBucket(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Bucket, error) {
 	b, err := visibleBucket(ctx, tx, p, id)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // Command is a trading command as an instance passes it to the leader
-// (docs/design.md §10): the use case, its caller, its input and the
+// (docs/architecture.md, "Several instances"): the use case, its caller, its input and the
 // idempotency claim it runs under. The FIX gateway of a standby sends its
 // sessions' commands so; REST writes are passed on as HTTP requests.
 type Command struct {

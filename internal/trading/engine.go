@@ -13,7 +13,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// The engine is the sequencer of docs/design.md §7: one goroutine owns the books,
+// The engine is the sequencer (docs/architecture.md, "The sequencer"): one goroutine owns the books,
 // the open offers and the risk state and applies commands in arrival order.
 // Commands that arrive together form a batch; the batch's writes and events
 // are persisted in one database transaction (group commit) and the callers

@@ -30,7 +30,7 @@ import (
 // testenv.Clock that both venues read). The reference book expires a gtd
 // offer once the clock has reached its valid_until, when the next command
 // reaches the engine and before applying it: the engine's rule at the
-// start of every batch (docs/design.md §5). A command the service refuses before
+// start of every batch (docs/guide.md, "Trading"). A command the service refuses before
 // the engine (a closed offer, an invalid deadline) runs no batch and
 // expires nothing. The engine's timer may also expire a due offer at any
 // moment after the clock advance, in a batch of its own, so until then the

@@ -301,7 +301,7 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	newQty, newPrice := o.Quantity, o.Price
 	if ch.Quantity != nil {
 		newQty = *ch.Quantity
-		// docs/design.md §5: the new total is ≥ filled_quantity; equal closes the
+		// docs/guide.md, "Trading": the new total is ≥ filled_quantity; equal closes the
 		// offer as filled.
 		if newQty.LessThan(o.Filled) {
 			return OfferResult{}, venue.InvalidField("quantity", fmt.Sprintf("must not be below the filled quantity %s", o.Filled))

@@ -11,7 +11,7 @@ import (
 
 // This file keeps each book's best bid and ask and emits
 // instrument.price_change when a batch moves them or trades on the book, so
-// the streams never recompute a book (docs/design.md §8 /instruments). A batch's
+// the streams never recompute a book (docs/guide.md, "Live streams": /instruments). A batch's
 // changes to one book make one event: its state after the batch, the only
 // state anyone could read.
 

@@ -30,7 +30,7 @@ const (
 
 // Event is one committed change of the venue's event log, its record typed.
 // As Events and Subscribe hand it out it is already what the reader may
-// see (redacted, docs/design.md §2); adapters only render it. Exactly one of the
+// see (redacted, docs/guide.md, "Who sees what"); adapters only render it. Exactly one of the
 // record fields is set, by Type.
 type Event struct {
 	Seq        int64
@@ -333,7 +333,7 @@ func (r *reader) withDerived(dst []Event, e *Event, filter *EventFilter) []Event
 	return dst
 }
 
-// offerFor returns an offer, RFQ or quote as p may see it (docs/design.md §2):
+// offerFor returns an offer, RFQ or quote as p may see it (docs/guide.md, "Who sees what"):
 // another firm's record (an RFQ p was invited to, a quote on p's RFQ)
 // shows its participant id but not its account, user and settlement
 // provider, and an RFQ's recipients are its requester's to see. Every use

@@ -13,7 +13,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// This file is the committed-event feed (docs/design.md §7): the one seam every live
+// This file is the committed-event feed (docs/architecture.md, "The committed-event feed"): the one seam every live
 // adapter (the streams, FIX) reads. The log in the database is the source.
 // The feed keeps the newest events in memory, typed: every write path hands
 // its events over right after its commit (the store's commit hook), and a

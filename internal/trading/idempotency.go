@@ -10,7 +10,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// Idempotency-Key handling (docs/design.md §3): the first answer to a request with
+// Idempotency-Key handling (docs/guide.md, "Trading"): the first answer to a request with
 // a key is kept 24 hours per user and replayed to retries; the same key
 // with another request is refused; a retry while the first is in flight
 // is a conflict.
@@ -38,9 +38,10 @@ import (
 // served, so the sequencer's batch can mark claims without checking that
 // they are still current.
 //
-// Departure from docs/design.md §3 ("the first response is replayed"): after a
-// crash between a request's commit and keeping its answer there is no
-// response to replay, and the 409 says so instead of applying it again.
+// Where the first answer cannot be replayed (docs/decisions.md, "Decisions
+// where the spec leaves room"): after a crash between a request's commit and
+// keeping its answer there is no response to replay, and the 409 says so
+// instead of applying it again.
 const (
 	idempotencyTTL = 24 * time.Hour
 	// maxIdempotencyKey is the longest key in characters, as the OpenAPI

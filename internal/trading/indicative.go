@@ -12,7 +12,7 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// This file holds indicative prices (docs/design.md §5): non-firm two-way prices a
+// This file holds indicative prices (docs/guide.md, "Trading"): non-firm two-way prices a
 // participant publishes per instrument. They never trade, so they bypass the
 // sequencer: each change runs in one store transaction with its event.
 // Every authenticated caller reads them; the owner's firm alone changes them.
@@ -338,7 +338,7 @@ func priceIndicative(ip *venue.IndicativePrice, instr venue.Instrument, now time
 }
 
 // audience says how much of an indicative price's owner a caller sees
-// (docs/design.md §2): its own firm and the venue operator everything; the owner's
+// (docs/guide.md, "Who sees what"): its own firm and the venue operator everything; the owner's
 // counterparties the participant id but not its account and user; any other
 // participant neither.
 type audience struct {

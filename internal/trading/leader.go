@@ -9,7 +9,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// Several instances on one PostgreSQL database (docs/design.md §10):
+// Several instances on one PostgreSQL database (docs/architecture.md, "Several instances"):
 // exactly one, the leader, holds the leadership (store.Leadership) and runs
 // the sequencer; the others are standbys, which serve every read and the
 // live streams from the database and answer trading commands with a 503

@@ -12,7 +12,7 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// This file holds OHLC bars (docs/design.md §8 /ohlc and its REST twin):
+// This file holds OHLC bars (docs/guide.md: /ohlc in "Live streams", and its REST twin in "Trading"):
 // open, high, low and close clean prices, volume and count of an
 // instrument's trades on one market per interval. Bars are market data:
 // every authenticated caller reads them, and they name no party.

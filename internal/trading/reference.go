@@ -237,7 +237,7 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 				IsCounterpartyEnabled: contains(cps, e.ParticipantID), IsExecutable: true, IsMarketOrder: e.MarketOrder, IsOffer: true}
 			if !p.IsOperator() && e.ParticipantID != p.ParticipantID && !le.IsCounterpartyEnabled {
 				// A firm that is not the caller's counterparty stays
-				// anonymous (docs/design.md §2): the entry shows its price only.
+				// anonymous (docs/decisions.md, "Decisions where the spec leaves room"): the entry shows its price only.
 				le.ParticipantID, le.ParticipantName, le.ParticipantLEI = "", "", ""
 			}
 			if e.Direction == venue.Ask {

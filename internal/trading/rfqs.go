@@ -10,7 +10,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// This file holds requests for quote and their workflow (docs/design.md §5): send,
+// This file holds requests for quote and their workflow (docs/guide.md, "Trading"): send,
 // amend, cancel, decline, and accept a quote. Quotes themselves are offers
 // (offers.go); the sequencer's side is engine_rfq.go.
 

@@ -10,7 +10,7 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// This file holds risk limits (docs/design.md §5): the kinds of limit, the
+// This file holds risk limits (docs/guide.md, "Trading"): the kinds of limit, the
 // operator's setter and each firm's view of its limits and their use. The
 // sequencer enforces them (engine_risk.go).
 

@@ -25,7 +25,7 @@ import (
 // clients (creates of non-crossing offers, cancels and amend-ups from two
 // users) and checks, during the run and afterwards, from the database and
 // from the engine, that no interleaving ever let the open quantity exceed a
-// limit (docs/design.md §5: "Checked atomically").
+// limit (docs/guide.md, "Trading": concurrent requests never overshoot).
 func TestRiskLimitsUnderConcurrency(t *testing.T) {
 	clients, ops := 64, 200
 	if testing.Short() {

@@ -10,7 +10,7 @@ import (
 	"github.com/quagmt/udecimal"
 )
 
-// Role is what a user may do. Roles are fixed; see docs/design.md §2.
+// Role is what a user may do. Roles are fixed; see docs/guide.md, "Conventions".
 type Role string
 
 // The four roles.
@@ -291,7 +291,7 @@ const (
 	LimitAllOfferUserSum = "ALL_OFFER_USER_SUM"
 )
 
-// RiskLimit caps a participant's open nominal; see docs/design.md §5.
+// RiskLimit caps a participant's open nominal; see docs/guide.md, "Trading".
 type RiskLimit struct {
 	ID                   string
 	ParticipantID        string

@@ -1,4 +1,4 @@
-// Package webui serves the venue's web trading screen (docs/design.md §11)
+// Package webui serves the venue's web trading screen (web/README.md)
 // from the binary: the files Vite builds from web/ into dist, embedded, so
 // the venue shows it with no Node, CDN or outside call at run time.
 //

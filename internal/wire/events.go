@@ -27,7 +27,7 @@ func LimitEntryOf(e trading.LimitEntry) LimitEntry {
 		IsMarketOrder: e.IsMarketOrder, IsOffer: e.IsOffer}
 }
 
-// PriceChange is the instrument.price_change record (docs/design.md §8).
+// PriceChange is the instrument.price_change record (docs/guide.md, "Live streams").
 type PriceChange struct {
 	InstrumentID string      `json:"instrument_id"`
 	MarketID     string      `json:"market_id"`
@@ -98,7 +98,7 @@ func RecordOf(e trading.Event) any {
 	return struct{}{}
 }
 
-// Bar is an OHLC bar (docs/design.md §8 ohlc.update and GET
+// Bar is an OHLC bar (docs/guide.md: ohlc.update in "Live streams", GET
 // /instruments/{id}/ohlc).
 type Bar struct {
 	InstrumentID string `json:"instrument_id"`
