@@ -1,4 +1,4 @@
--- The instances serving the venue on this database (docs/architecture.md, "Several instances"):
+-- The instances serving the venue on this database (docs/design.md §10):
 -- each writes its row every second with the URL other instances reach it
 -- at and its role, so that a standby finds the leader to pass trading
 -- commands to, and an operator sees who runs.
