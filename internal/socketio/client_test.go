@@ -359,7 +359,7 @@ func TestOfficialClientFirms(t *testing.T) {
 
 // TestOfficialClientUpgradeIdle: on a venue where nothing happens, 50
 // official clients on their default transports (long-polling, then the
-// upgrade), started 10 ms apart, are each on WebSocket within a second of
+// upgrade), started 40 ms apart, are each on WebSocket within a second of
 // their connect. The
 // client sends its upgrade only once its pending poll has ended, so the
 // server must end that poll (with a noop) when the probe arrives rather
@@ -370,10 +370,11 @@ func TestOfficialClientUpgradeIdle(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
 			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
-			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
+			// The tokens outlive the test: their check stays out of the way.
+			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: time.Minute}))
 			t.Cleanup(srv.Close)
 			tok, _ := traderToken(t, svc, creds, 0)
-			lines := runClient(t, script, srv.URL, tok, "/news", "default", "CLIENTS="+strconv.Itoa(clients), "STAGGER_MS=10")
+			lines := runClient(t, script, srv.URL, tok, "/news", "default", "CLIENTS="+strconv.Itoa(clients), "STAGGER_MS=40")
 			for range clients {
 				l := expect(t, lines, "a client on its transport a second after its connect", func(l line) bool {
 					return l.Event == "transport_at_1s"

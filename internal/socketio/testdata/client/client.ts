@@ -75,6 +75,8 @@ function open(ns: string, client: number | undefined): Socket {
       setTimeout(() => say({ event: "transport_at_1s", transport: engine.transport.name }), 1000);
     }
   });
+  s.io.engine.on("upgrading", (t: { name: string }) =>
+    say({ event: "upgrading", transport: t.name, after_ms: connectedAt === 0 ? 0 : Date.now() - connectedAt }));
   // An upgrade before the namespace's connect counts as at once.
   s.io.engine.on("upgrade", (t: { name: string }) =>
     say({ event: "upgrade", transport: t.name, after_ms: connectedAt === 0 ? 0 : Date.now() - connectedAt }));
