@@ -14,9 +14,11 @@ import (
 
 // TestBrowser runs the web screen's browser tests (web/e2e/run.ts): the
 // binary serves its demo as a user starts it, and Debian's Chromium,
-// driven by playwright-core, signs in as each role, trades on the book
-// between two firms, runs the RFQ workflow between a requester and two
-// dealers, breaches a risk limit and signs out, on each storage engine.
+// driven by playwright-core, signs in as each role, sees the stream badge
+// leave "live" when the connection stops delivering or drops (and come
+// back), trades on the book between two firms, runs the RFQ workflow
+// between a requester and two dealers, breaches a risk limit and signs
+// out, on each storage engine.
 // Screenshots of each main view go to $BONDVENUE_SCREENSHOTS/<engine>
 // (default web/e2e/screenshots/<engine>).
 //

@@ -333,9 +333,16 @@ func TestRFQ(t *testing.T) {
 			if s.field(117) != q.ID || s.field(131) != "Q-REQ-1" || s.field(133) != "100.25" || s.field(135) != in.MinPiece.String() {
 				t.Errorf("Quote to the FIX requester: %s", s.Raw)
 			}
-			fix0.send(t, "AJ", 693, "RESP-1", 117, q.ID, 131, "Q-REQ-1", 694, 1, 60, fixNow())
+			// The hit carries a ClOrdID of its own: its execution report
+			// names it (the client matches its fills by ClOrdID), never
+			// the QuoteReqID.
+			fix0.send(t, "AJ", 693, "RESP-1", 11, "HIT-1", 117, q.ID, 131, "Q-REQ-1", 694, 1, 1, acc0, 54, 1, 60, fixNow())
 			fill := fix0.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" })
-			if fill.field(31) != "100.25" || fill.field(32) != in.MinPiece.String() || fill.field(11) != "Q-REQ-1" || fill.field(37) != rfqID {
+			golden(t, "8-hit", fill)
+			if fill.field(11) != "HIT-1" {
+				t.Errorf("the FIX requester's execution has 11 = %q, want the hit's own ClOrdID HIT-1: %s", fill.field(11), fill.Raw)
+			}
+			if fill.field(31) != "100.25" || fill.field(32) != in.MinPiece.String() || fill.field(37) != rfqID {
 				t.Errorf("the FIX requester's execution: %s", fill.Raw)
 			}
 			st := fix0.msg(t, "AI", func(l fixLine) bool { return l.field(117) == q.ID })

@@ -92,6 +92,12 @@ type Gateway struct {
 	// sessions' connections, to drop one whose client stops reading.
 	backlogs sync.Map // session id → *atomic.Int64
 	conns    sync.Map // session id → net.Conn
+
+	// hits are the ClOrdIDs of FIX requesters' hits (QuoteResponse 694=1),
+	// by firm and quote, for the execution reports of their trades (see
+	// rememberHit).
+	hitsMu sync.Mutex
+	hits   map[hitKey]hit
 }
 
 // backlog is a session's count of queued application messages.
@@ -130,7 +136,7 @@ func New(svc *trading.Service, cfg Config) (*Gateway, error) {
 	g := &Gateway{svc: svc, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
 		client:   &http.Client{Timeout: 30 * time.Second},
 		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{}, gaps: map[string]int{},
-		marks: map[string]int64{}}
+		marks: map[string]int64{}, hits: map[hitKey]hit{}}
 	return g, nil
 }
 

@@ -297,12 +297,16 @@ func (s *session) declineRFQ(ctx context.Context, msg *quickfix.Message) quickfi
 }
 
 // quoteResponse is a FIX requester's QuoteResponse AJ: 694=1 hits or lifts
-// the quote (a trade), 6 passes (the quote is rejected).
+// the quote (a trade), 6 passes (the quote is rejected). The execution
+// report of a hit's trade carries the AJ's own ClOrdID (11).
 func (s *session) quoteResponse(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
 	quoteID, _ := msg.Body.GetString(tagQuoteID)
 	var err error
 	switch t, _ := msg.Body.GetString(tagQuoteRespType); t {
 	case "1":
+		if clOrdID, e := msg.Body.GetString(tagClOrdID); e == nil && clOrdID != "" {
+			s.g.rememberHit(s.p.ParticipantID, quoteID, clOrdID)
+		}
 		_, err = s.g.run(ctx, trading.Command{Op: trading.OpAcceptQuote, Principal: s.p, ID: quoteID})
 	case "6":
 		_, err = s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, ID: quoteID})
@@ -391,4 +395,44 @@ func (s *session) rfqClientID(rfqID string) string {
 		return rfqID
 	}
 	return r.ClientOrderID
+}
+
+// hitKey names a quote a firm hit.
+type hitKey struct{ participantID, quoteID string }
+
+// hit is the ClOrdID a firm's QuoteResponse gave its hit of a quote.
+type hit struct {
+	clOrdID string
+	at      time.Time
+}
+
+// hitTTL is how long a hit's ClOrdID is kept: the trade's report follows
+// the hit at once, unless the quote was gone.
+const hitTTL = time.Hour
+
+// rememberHit keeps the ClOrdID of a firm's hit of a quote, before the hit
+// runs, for the report of the trade it makes: the trade's order on the
+// requester's side is the RFQ, whose own ClOrdID is the QuoteReqID (131),
+// while a client matches a fill by the ClOrdID of the message it sent.
+// It is kept in the gateway of the session that sent the hit, which is
+// the one that reports the trade.
+func (g *Gateway) rememberHit(participantID, quoteID, clOrdID string) {
+	now := g.now()
+	g.hitsMu.Lock()
+	defer g.hitsMu.Unlock()
+	for k, h := range g.hits {
+		if now.Sub(h.at) > hitTTL {
+			delete(g.hits, k)
+		}
+	}
+	g.hits[hitKey{participantID, quoteID}] = hit{clOrdID: clOrdID, at: now}
+}
+
+// hitClOrdID returns the ClOrdID of a firm's hit of a quote, if it sent
+// one.
+func (g *Gateway) hitClOrdID(participantID, quoteID string) (string, bool) {
+	g.hitsMu.Lock()
+	defer g.hitsMu.Unlock()
+	h, ok := g.hits[hitKey{participantID, quoteID}]
+	return h.clOrdID, ok
 }

@@ -276,6 +276,15 @@ func (s *session) onFill(e *trading.Event, t *venue.Trade, ord venue.Order) {
 	view := o.Offer
 	view.Filled = ord.Filled
 	m := s.report(e, &view, st)
+	if o.Type == venue.TypeRFQ { // the requester's side of a hit: the hit's own ClOrdID
+		quoteID := t.AskOrder.OfferID
+		if quoteID == o.ID {
+			quoteID = t.BidOrder.OfferID
+		}
+		if id, ok := s.g.hitClOrdID(s.p.ParticipantID, quoteID); ok {
+			m.Body.SetString(tagClOrdID, id)
+		}
+	}
 	m.Body.SetString(tagExecType, "F")
 	if ord.Filled.GreaterThanOrEqual(ord.Quantity) {
 		m.Body.SetString(tagOrdStatus, "2")

@@ -79,6 +79,8 @@ type line struct {
 	Message   string            `json:"message"`
 	Data      json.RawMessage   `json:"data"`
 	Transport string            `json:"transport"`
+	Client    *int              `json:"client"`   // with CLIENTS=N
+	AfterMS   int64             `json:"after_ms"` // of an upgrade: since the connect
 }
 
 // runClient starts the official client on transports and returns its
@@ -352,6 +354,57 @@ func TestOfficialClientFirms(t *testing.T) {
 				t.Errorf("%s disconnected: %q, want the server's doing", l.NS, l.Reason)
 			}
 		}
+	}
+}
+
+// TestOfficialClientUpgradeIdle: on a venue where nothing happens, 50
+// official clients on their default transports (long-polling, then the
+// upgrade), started 40 ms apart, are each on WebSocket within a second of
+// their connect. The
+// client sends its upgrade only once its pending poll has ended, so the
+// server must end that poll (with a noop) when the probe arrives rather
+// than leave it waiting for the next ping.
+func TestOfficialClientUpgradeIdle(t *testing.T) {
+	script := officialClient(t)
+	const clients = 50
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+			// The tokens outlive the test: their check stays out of the way.
+			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: time.Minute}))
+			t.Cleanup(srv.Close)
+			tok, _ := traderToken(t, svc, creds, 0)
+			lines := runClient(t, script, srv.URL, tok, "/news", "default", "CLIENTS="+strconv.Itoa(clients), "STAGGER_MS=40")
+			for range clients {
+				l := expect(t, lines, "a client on its transport a second after its connect", func(l line) bool {
+					return l.Event == "transport_at_1s"
+				})
+				if l.Transport != "websocket" {
+					t.Errorf("client %d is on %s a second after its connect, want websocket", *l.Client, l.Transport)
+				}
+			}
+			upgraded := map[int]bool{}
+			slowest := int64(0)
+			lines.mu.Lock()
+			for _, l := range lines.seen {
+				if l.Event == "upgrade" {
+					slowest = max(slowest, l.AfterMS)
+				}
+				switch {
+				case l.Event == "upgrade" && l.Transport == "websocket" && l.AfterMS <= 1000:
+					upgraded[*l.Client] = true
+				case l.Event == "upgrade":
+					t.Errorf("client %d upgraded to %s %d ms after its connect, want websocket within 1000 ms", *l.Client, l.Transport, l.AfterMS)
+				case l.Event == "disconnect":
+					t.Errorf("client %d disconnected: %s", *l.Client, l.Reason)
+				}
+			}
+			lines.mu.Unlock()
+			if len(upgraded) != clients {
+				t.Errorf("%d of %d clients report the upgrade to websocket within 1 s of their connect", len(upgraded), clients)
+			}
+			t.Logf("the slowest upgrade came %d ms after its connect", slowest)
+		})
 	}
 }
 

@@ -197,15 +197,22 @@ type conn struct {
 	ws      *websocket.Conn // once there is one
 	wg      sync.WaitGroup  // the sockets' goroutines
 
-	polls    sync.Mutex    // one long-poll at a time
-	upgraded chan struct{} // closed when a WebSocket takes over from polling
+	polls sync.Mutex // one long-poll at a time
+	// upgrading is set while a WebSocket probes to take over from polling
+	// (under mu); upgraded is closed once one has.
+	upgrading bool
+	upgraded  chan struct{}
+	// nudge ends the pending long-poll with a noop while an upgrade waits
+	// for the client to pause polling (see upgrade).
+	nudge chan struct{}
 }
 
 // newConn starts a connection: its heartbeat and its end, which waits for
 // ctx (killed by either transport, the heartbeat or a full queue).
 func (s *Server) newConn() *conn {
 	c := &conn{s: s, sid: newSID(), out: make(chan []byte, s.cfg.QueueSize), pong: make(chan struct{}, 1),
-		ended: make(chan struct{}), sockets: map[string]*socket{}, upgraded: make(chan struct{})}
+		ended: make(chan struct{}), sockets: map[string]*socket{}, upgraded: make(chan struct{}),
+		nudge: make(chan struct{}, 1)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	s.sessions.Store(c.sid, c)
 	s.m.connections.Inc()
@@ -262,7 +269,13 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request, c *conn)
 		c.ws = ws
 		c.mu.Unlock()
 		c.send(openFrame(c.sid, []string{}, c.s.cfg.PingInterval.Milliseconds(), c.s.cfg.PingTimeout.Milliseconds(), c.s.cfg.MaxPayload))
+	} else if !c.beginUpgrade() {
+		ws.CloseNow() // not a polling session, or one already upgrading or upgraded
+		return
 	} else if !c.upgrade(ws) {
+		c.mu.Lock()
+		c.upgrading = false
+		c.mu.Unlock()
 		ws.CloseNow()
 		return
 	}
@@ -273,22 +286,72 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request, c *conn)
 	ws.Close(websocket.StatusNormalClosure, "")
 }
 
+// upgradeNudge is how often a long-poll is ended with a noop while an
+// upgrade waits for the client to pause polling.
+const upgradeNudge = 100 * time.Millisecond
+
+// beginUpgrade reports whether c is a polling session that a WebSocket may
+// try to take over, and marks it as trying: one attempt at a time, and
+// none once upgraded.
+func (c *conn) beginUpgrade() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ws != nil || c.upgrading {
+		return false
+	}
+	c.upgrading = true
+	return true
+}
+
 // upgrade takes a polling session over to ws: the probe ("2probe" →
-// "3probe"), then the client's "5"; the pending poll ends with a noop.
+// "3probe"), then the client's "5".
+//
+// The client sends "5" only once polling is paused, that is once its
+// pending poll has ended; on a quiet connection nothing would end it
+// before the next ping, and the upgrade would time out. So from the probe
+// on, the pending poll is ended with a noop at once, and every
+// upgradeNudge after (a poll that crossed the probe's answer on the wire
+// comes back), until the "5".
 func (c *conn) upgrade(ws *websocket.Conn) bool {
 	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.PingTimeout)
 	defer cancel()
-	for _, want := range []string{"2probe", "5"} {
-		_, b, err := ws.Read(ctx)
-		if err != nil || string(b) != want {
-			return false
+	if _, b, err := ws.Read(ctx); err != nil || string(b) != "2probe" {
+		return false
+	}
+	if ws.Write(ctx, websocket.MessageText, []byte("3probe")) != nil {
+		return false
+	}
+	paused := make(chan struct{})
+	nudged := make(chan struct{})
+	go func() {
+		defer close(nudged)
+		t := time.NewTicker(upgradeNudge)
+		defer t.Stop()
+		for {
+			select {
+			case c.nudge <- struct{}{}:
+			default: // a nudge waits already
+			}
+			select {
+			case <-paused:
+				return
+			case <-t.C:
+			}
 		}
-		if want == "2probe" && ws.Write(ctx, websocket.MessageText, []byte("3probe")) != nil {
-			return false
-		}
+	}()
+	_, b, err := ws.Read(ctx)
+	close(paused)
+	<-nudged
+	select { // a nudge no poll took is not for a later one
+	case <-c.nudge:
+	default:
+	}
+	if err != nil || string(b) != "5" {
+		return false
 	}
 	c.mu.Lock()
 	c.ws = ws
+	c.upgrading = false
 	c.mu.Unlock()
 	close(c.upgraded)
 	return true
@@ -301,8 +364,20 @@ func (s *Server) handshakePolling(w http.ResponseWriter) {
 		s.cfg.PingTimeout.Milliseconds(), s.cfg.MaxPayload)})
 }
 
+// polling reports whether c is served by long-polling: it began so and
+// no WebSocket has taken over.
+func (c *conn) polling() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ws == nil
+}
+
 // poll answers a long-poll with the frames waiting, or waits for one.
 func (c *conn) poll(w http.ResponseWriter, r *http.Request) {
+	if !c.polling() {
+		engineError(w, 3, "Bad request") // the WebSocket carries the frames now
+		return
+	}
 	if !c.polls.TryLock() {
 		engineError(w, 3, "Bad request") // overlapping polls
 		c.kill()
@@ -312,6 +387,8 @@ func (c *conn) poll(w http.ResponseWriter, r *http.Request) {
 	var frames [][]byte
 	select {
 	case <-c.upgraded:
+		frames = [][]byte{{eioNoop}}
+	case <-c.nudge:
 		frames = [][]byte{{eioNoop}}
 	case <-c.ctx.Done():
 		frames = [][]byte{{eioClose}}
@@ -337,6 +414,10 @@ func (c *conn) poll(w http.ResponseWriter, r *http.Request) {
 
 // post takes the packets a polling client sends.
 func (c *conn) post(w http.ResponseWriter, r *http.Request) {
+	if !c.polling() {
+		engineError(w, 3, "Bad request") // the WebSocket carries the packets now
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.s.cfg.MaxPayload))
 	if err != nil {
 		engineError(w, 3, "Bad request")

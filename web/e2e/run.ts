@@ -181,6 +181,80 @@ async function main(): Promise<void> {
       await ctx.close();
     });
 
+    await step("the stream badge is live only while the connection delivers", async () => {
+      // The venue pings every 25 s. So that silence shows within seconds,
+      // this page is told (its handshake rewritten) that pings come every
+      // second, and gets them from the WebSocket routed through the test
+      // once the upgrade is done; the venue's own frames pass both ways
+      // until the test stalls or drops the connection.
+      const [ctx, page] = await newPage(browser);
+      const pingEvery = 1000;
+      let stalled = false;
+      let upgrades = 0;
+      let drop: (() => void) | null = null;
+      await ctx.route(
+        (url) => url.pathname === "/socket.io/" && url.searchParams.get("transport") === "polling" && !url.searchParams.has("sid"),
+        async (route) => {
+          const res = await route.fetch();
+          const body = (await res.text()).replace(/"pingInterval":\d+/, `"pingInterval":${pingEvery}`);
+          await route.fulfill({ response: res, body });
+        },
+      );
+      await ctx.routeWebSocket(
+        (url) => url.pathname === "/socket.io/",
+        (ws) => {
+          const server = ws.connectToServer();
+          let upgraded = false;
+          const beat = setInterval(() => {
+            if (upgraded && !stalled) ws.send("2");
+          }, pingEvery);
+          const end = (): void => clearInterval(beat);
+          ws.onMessage((m) => {
+            if (m === "5") {
+              upgraded = true;
+              upgrades++;
+            }
+            if (!stalled) server.send(m);
+          });
+          server.onMessage((m) => {
+            if (!stalled) ws.send(m);
+          });
+          ws.onClose(() => {
+            end();
+            void server.close();
+          });
+          server.onClose(() => {
+            end();
+            void ws.close();
+          });
+          drop = () => {
+            end();
+            void ws.close({ code: 1006 });
+            void server.close();
+          };
+        },
+      );
+      await signIn(page, user(2, "VIEWER"));
+      // The screen's default transports: long-polling, then the upgrade.
+      const deadline = Date.now() + timeout;
+      while (upgrades === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(upgrades > 0, "the screen upgraded its stream to a WebSocket");
+      await page.getByRole("status", { name: "Stream live" }).waitFor();
+
+      // Nothing arrives any more, though the connection stays open.
+      stalled = true;
+      await page.getByRole("status", { name: "Stream stale" }).waitFor({ timeout: 10_000 });
+      stalled = false;
+      await page.getByRole("status", { name: "Stream live" }).waitFor({ timeout: 10_000 });
+
+      // The connection is dropped: not live until the client is back.
+      assert.ok(drop, "a routed WebSocket");
+      (drop as () => void)();
+      await page.getByRole("status", { name: /Stream (reconnecting|connecting)/ }).waitFor({ timeout: 10_000 });
+      await page.getByRole("status", { name: "Stream live" }).waitFor({ timeout: 30_000 });
+      await ctx.close();
+    });
+
     // Two firms trade on the book, each in its own browser.
     const [ctxA, a] = await newPage(browser, { timezoneId: "Europe/Berlin" });
     const [ctxB, b] = await newPage(browser, { timezoneId: "America/New_York" });

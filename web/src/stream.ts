@@ -5,10 +5,44 @@
 // (auth.last_seq), so nothing is lost across a network blip; a socket
 // that never saw an event, or a resync_required from the venue, asks the
 // owner to reload that namespace by REST instead.
+//
+// "live" means the connection delivers, not merely that it is open: the
+// venue pings every pingInterval (its handshake says how often), so a
+// connection that has brought nothing — no ping, no event — for longer
+// than that and a grace is "stale", until something arrives or the
+// client gives up on it and reconnects.
 import { Manager, type Socket } from "socket.io-client";
 import type { Meta } from "./types";
 
-export type StreamStatus = "connecting" | "live" | "reconnecting" | "offline";
+export type StreamStatus = "connecting" | "live" | "stale" | "reconnecting" | "offline";
+
+/** Heartbeat is the venue's Engine.IO ping timing, from its handshake (ms). */
+export interface Heartbeat {
+  pingInterval: number;
+  pingTimeout: number;
+}
+
+/** The venue's defaults, until a handshake says otherwise. */
+const defaultHeartbeat: Heartbeat = { pingInterval: 25_000, pingTimeout: 20_000 };
+
+/**
+ * silence is how long a connection may bring nothing before it is stale:
+ * a ping is due every pingInterval; the grace covers a late one, and stays
+ * shorter than the client's own wait before it reconnects.
+ */
+export function silence(h: Heartbeat): number {
+  return h.pingInterval + Math.min(h.pingTimeout, 5_000);
+}
+
+/**
+ * statusOf says what the badge shows: live only when every namespace is
+ * subscribed and the connection brought something (a ping, an event)
+ * within the allowed silence.
+ */
+export function statusOf(subs: { subscribed: boolean; resumable: boolean }[], quietFor: number, allowed: number): StreamStatus {
+  if (subs.length > 0 && subs.every((s) => s.subscribed)) return quietFor <= allowed ? "live" : "stale";
+  return subs.some((s) => s.resumable) ? "reconnecting" : "connecting";
+}
 
 export interface StreamHandlers {
   /** event delivers one record event of a namespace. */
@@ -31,6 +65,11 @@ export class Stream {
   private readonly manager: Manager;
   private readonly subs = new Map<string, Sub>();
   private closed = false;
+  private heartbeat: Heartbeat = defaultHeartbeat;
+  private heardAt = Date.now();
+  private watched: object | null = null; // the engine whose packets are counted
+  private shown: StreamStatus | null = null;
+  private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly token: () => string,
@@ -38,8 +77,43 @@ export class Stream {
     origin: string = location.origin,
   ) {
     this.manager = new Manager(origin, { reconnectionDelay: 500, reconnectionDelayMax: 5000, autoConnect: true });
-    this.manager.on("reconnect_attempt", () => this.h.status("reconnecting"));
-    this.manager.on("error", () => this.h.status("reconnecting"));
+    this.watchEngine();
+    this.manager.on("reconnect_attempt", () => {
+      this.show("reconnecting");
+      // The manager opens a new engine right after this event: count its
+      // packets from its handshake on.
+      queueMicrotask(() => this.watchEngine());
+    });
+    this.manager.on("open", () => {
+      this.watchEngine();
+      this.heard();
+    });
+    this.manager.on("error", () => this.show("reconnecting"));
+    // Silence shows without any event: look every second.
+    this.timer = setInterval(() => this.report(), 1000);
+  }
+
+  /** watchEngine counts every packet of the manager's current engine as a sign of life. */
+  private watchEngine(): void {
+    const engine = this.manager.engine;
+    if (!engine || engine === this.watched) return;
+    this.watched = engine;
+    engine.on("handshake", (d: Heartbeat) => {
+      if (d.pingInterval > 0 && d.pingTimeout > 0) this.heartbeat = { pingInterval: d.pingInterval, pingTimeout: d.pingTimeout };
+      this.heard();
+    });
+    engine.on("heartbeat", () => this.heard());
+  }
+
+  private heard(): void {
+    this.heardAt = Date.now();
+    if (this.shown === "stale") this.report();
+  }
+
+  private show(s: StreamStatus): void {
+    if (this.closed || s === this.shown) return;
+    this.shown = s;
+    this.h.status(s);
   }
 
   /**
@@ -103,6 +177,7 @@ export class Stream {
 
   close(): void {
     this.closed = true;
+    clearInterval(this.timer);
     for (const s of this.subs.values()) s.socket.disconnect();
     this.subs.clear();
     this.manager.engine?.close();
@@ -110,9 +185,7 @@ export class Stream {
   }
 
   private report(): void {
-    if (this.closed) return;
-    const all = [...this.subs.values()];
-    if (all.length > 0 && all.every((s) => s.subscribed)) this.h.status("live");
-    else this.h.status(all.some((s) => s.lastSeq !== null) ? "reconnecting" : "connecting");
+    const subs = [...this.subs.values()].map((s) => ({ subscribed: s.subscribed, resumable: s.lastSeq !== null }));
+    this.show(statusOf(subs, Date.now() - this.heardAt, silence(this.heartbeat)));
   }
 }

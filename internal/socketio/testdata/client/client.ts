@@ -4,7 +4,11 @@
 // event, connect and connect_error is printed as one JSON line for the Go
 // test to read. With STALL_FILE set the client plays a slow consumer: after
 // its first event it stops reading (its event loop blocked) until that file
-// exists.
+// exists. With CLIENTS=N it plays N clients at once, each on a connection
+// of its own (lines carry "client": its index), and each reports its
+// transport one second after it connected ("transport_at_1s"), and how long
+// after the connect the upgrade came ("after_ms"); STAGGER_MS spaces their
+// starts, as clients of a venue do not all connect in the same millisecond.
 import { existsSync } from "node:fs";
 import { io, type Socket } from "socket.io-client";
 
@@ -30,6 +34,8 @@ const namespaces = required("NAMESPACES").split(",");
 const transports = process.env["TRANSPORTS"] ?? "websocket";
 const lastSeq = process.env["LAST_SEQ"];
 const stallFile = process.env["STALL_FILE"];
+const clients = Number(process.env["CLIENTS"] ?? "1");
+const staggerMs = Number(process.env["STAGGER_MS"] ?? "0");
 let stalled = false;
 
 // stall blocks the event loop (nothing is read from the network) until
@@ -45,34 +51,66 @@ function print(line: Record<string, unknown>): void {
   process.stdout.write(JSON.stringify(line) + "\n");
 }
 
-const sockets: Socket[] = namespaces.map((ns) => {
+// open connects client number client (undefined: the only one) to
+// namespace ns.
+function open(ns: string, client: number | undefined): Socket {
   // Each (re)connect resumes after the last event received, as a client
   // that must not miss one does.
   let last: number | undefined = lastSeq === undefined ? undefined : Number(lastSeq);
   const auth = (cb: (data: object) => void): void =>
     cb(last === undefined ? { token } : { token, last_seq: last });
+  // Several clients each have a connection of their own.
+  const forceNew = client !== undefined;
   const opts = transports === "default"
-    ? { auth, reconnection: true, reconnectionDelay: 200, forceNew: false }
-    : { auth, transports: transports.split(","), reconnection: true, reconnectionDelay: 200, forceNew: false };
+    ? { auth, reconnection: true, reconnectionDelay: 200, forceNew }
+    : { auth, transports: transports.split(","), reconnection: true, reconnectionDelay: 200, forceNew };
   const s = io(url + ns, opts);
-  s.on("connect", () => print({ ns, event: "connect", transport: s.io.engine.transport.name }));
-  s.io.engine.on("upgrade", (t: { name: string }) => print({ ns, event: "upgrade", transport: t.name }));
+  const say = (line: Record<string, unknown>): void => print(client === undefined ? { ns, ...line } : { ns, client, ...line });
+  let connectedAt = 0;
+  s.on("connect", () => {
+    connectedAt = Date.now();
+    const engine = s.io.engine;
+    say({ event: "connect", transport: engine.transport.name });
+    if (client !== undefined) {
+      setTimeout(() => say({ event: "transport_at_1s", transport: engine.transport.name }), 1000);
+    }
+  });
+  s.io.engine.on("upgrading", (t: { name: string }) =>
+    say({ event: "upgrading", transport: t.name, after_ms: connectedAt === 0 ? 0 : Date.now() - connectedAt }));
+  // An upgrade before the namespace's connect counts as at once.
+  s.io.engine.on("upgrade", (t: { name: string }) =>
+    say({ event: "upgrade", transport: t.name, after_ms: connectedAt === 0 ? 0 : Date.now() - connectedAt }));
   s.on("connect_error", (err: Error & { data?: unknown }) =>
-    print({ ns, event: "connect_error", message: err.message, data: err.data ?? null }));
-  s.on("disconnect", (reason: string) => print({ ns, event: "disconnect", reason }));
+    say({ event: "connect_error", message: err.message, data: err.data ?? null }));
+  s.on("disconnect", (reason: string) => say({ event: "disconnect", reason }));
   s.onAny((event: string, ...args: unknown[]) => {
     const meta = args[1] as { seq?: unknown } | undefined;
     if (meta !== undefined && typeof meta.seq === "number") {
       last = meta.seq;
     }
-    print({ ns, event, args });
+    say({ event, args });
     if (stallFile !== undefined && !stalled && typeof meta?.seq === "number") {
       stalled = true;
-      print({ ns, event: "stall" });
+      say({ event: "stall" });
       stall(stallFile);
-      print({ ns, event: "resume" });
+      say({ event: "resume" });
     }
   });
   return s;
-});
-print({ started: sockets.length });
+}
+
+const sockets: Socket[] = [];
+if (clients > 1) {
+  for (let i = 0; i < clients; i++) {
+    setTimeout(() => {
+      for (const ns of namespaces) {
+        sockets.push(open(ns, i));
+      }
+    }, i * staggerMs);
+  }
+} else {
+  for (const ns of namespaces) {
+    sockets.push(open(ns, undefined));
+  }
+}
+print({ started: clients > 1 ? clients * namespaces.length : sockets.length });
