@@ -4,7 +4,7 @@
 // event, connect and connect_error is printed as one JSON line for the Go
 // test to read. With STALL_FILE set the client plays a slow consumer: after
 // its first event it stops reading (its event loop blocked) until that file
-// exists.
+// exists. DEPTH, when set, is auth.depth (the levels of instrument.depth).
 import { existsSync } from "node:fs";
 import { io, type Socket } from "socket.io-client";
 
@@ -29,6 +29,7 @@ const namespaces = required("NAMESPACES").split(",");
 // "default" leaves the client's own choice: long-polling, then the upgrade.
 const transports = process.env["TRANSPORTS"] ?? "websocket";
 const lastSeq = process.env["LAST_SEQ"];
+const depth = process.env["DEPTH"];
 const stallFile = process.env["STALL_FILE"];
 let stalled = false;
 
@@ -50,7 +51,11 @@ const sockets: Socket[] = namespaces.map((ns) => {
   // that must not miss one does.
   let last: number | undefined = lastSeq === undefined ? undefined : Number(lastSeq);
   const auth = (cb: (data: object) => void): void =>
-    cb(last === undefined ? { token } : { token, last_seq: last });
+    cb({
+      token,
+      ...(last === undefined ? {} : { last_seq: last }),
+      ...(depth === undefined ? {} : { depth: Number(depth) }),
+    });
   const opts = transports === "default"
     ? { auth, reconnection: true, reconnectionDelay: 200, forceNew: false }
     : { auth, transports: transports.split(","), reconnection: true, reconnectionDelay: 200, forceNew: false };
