@@ -318,15 +318,22 @@ async function main(): Promise<void> {
     const [ctxB2, depthB] = await newPage(browser, { timezoneId: "America/New_York" });
     const blotterB = await ctxB2.newPage();
     blotterB.setDefaultTimeout(timeout);
+    // acked clicks a button and returns once the venue answered its
+    // request (method on an offers path) with 200: the second from which
+    // the other firm's screens must show it.
+    const acked = async (p: Page, method: string, button: string) => {
+      const [res] = await Promise.all([
+        p.waitForResponse((r) => r.request().method() === method && r.url().includes("/api/v1/participant/offers")),
+        p.getByRole("button", { name: button }).click(),
+      ]);
+      assert.equal(res.status(), 200, `${button}: ${res.status()} ${await res.text()}`);
+    };
     const place = async (p: Page, side: "Buy (bid)" | "Sell (ask)", market: string, price: string) => {
       await p.getByRole("radio", { name: side }).click();
       await p.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: market });
       await p.getByLabel("Clean price (%)", { exact: true }).fill(price);
       await p.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
-      const done = side === "Buy (bid)" ? "Bid placed" : "Ask placed";
-      const before = await p.getByText(done).count();
-      await p.getByRole("button", { name: side === "Buy (bid)" ? "Place bid" : "Place ask" }).click();
-      await p.getByText(done).nth(before).waitFor();
+      await acked(p, "POST", side === "Buy (bid)" ? "Place bid" : "Place ask");
     };
     const gridRow = (p: Page) => p.getByRole("table", { name: "Instruments" }).locator("tbody tr").filter({ hasText: ladderBond });
     const bookOn = (p: Page, market: string) => p.getByRole("table", { name: "Depth on " + market, exact: true });
@@ -366,13 +373,11 @@ async function main(): Promise<void> {
       const label = `Buy 1,000,000 ${ladderBond} at 96.5000`;
       await a.getByRole("button", { name: "Amend " + label }).click();
       await a.getByLabel("New price for " + label).fill("96.75");
-      await a.getByRole("button", { name: "Save " + label }).click();
+      await acked(a, "PUT", "Save " + label);
       const amended = `Buy 1,000,000 ${ladderBond} at 96.7500`;
-      await a.getByRole("button", { name: "Cancel " + amended }).waitFor();
       await bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }).waitFor(live);
       await bookOn(depthB, cont).getByRole("cell", { name: "96.5000" }).waitFor({ ...live, state: "detached" });
-      await a.getByRole("button", { name: "Cancel " + amended }).click();
-      await a.getByText("Offer cancelled").last().waitFor();
+      await acked(a, "DELETE", "Cancel " + amended);
       await bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }).waitFor({ ...live, state: "detached" });
       await expectText(b.getByRole("cell", { name: "Best bid " + ladderBond }), /^97\.0000$/);
       await shot(depthB, "09-depth");
@@ -392,8 +397,7 @@ async function main(): Promise<void> {
       await b.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: aon });
       await expectText(b.getByRole("cell", { name: "Best ask " + ladderBond }), /^101\.0000$/);
       await a.getByRole("link", { name: "Blotter", exact: true }).click();
-      await a.getByRole("button", { name: `Cancel Sell 1,000,000 ${ladderBond} at 101.0000` }).click();
-      await a.getByText("Offer cancelled").last().waitFor();
+      await acked(a, "DELETE", `Cancel Sell 1,000,000 ${ladderBond} at 101.0000`);
       await b.getByRole("cell", { name: "Best ask " + ladderBond }).getByText("–").waitFor(live);
       await bookOn(depthB, aon).getByRole("cell", { name: "101.0000" }).waitFor({ ...live, state: "detached" });
       await ctxB2.close();
