@@ -541,6 +541,87 @@ func TestLogonAfterGap(t *testing.T) {
 	}
 }
 
+// TestMarketDataDepth: a FIX session of one firm follows an instrument's
+// book five levels deep (264=5) while another firm amends and cancels a
+// bid below the best over the venue's use cases: each change reaches it
+// as an incremental of that level (279=1 change, 279=2 delete at its 290
+// position), not only changes of the best.
+func TestMarketDataDepth(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			market, in := v.book(t)
+			ctx := context.Background()
+			_, firmA := v.trader(t, 0)
+			_, firmB := v.trader(t, 1)
+			bid := func(price string) trading.OfferView {
+				t.Helper()
+				p := udecimal.MustParse(price)
+				o, err := v.svc.CreateOffer(ctx, firmA, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+					AccountID: v.creds.Participants[0].AccountIDs[0], Direction: venue.Bid, Price: &p, Quantity: &in.MinPiece})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return o
+			}
+			// position is the offer's level (from 1) among the market's bids
+			// as firm B reads them.
+			position := func(offerID string) int {
+				t.Helper()
+				detail, err := v.svc.Instrument(ctx, firmB, in.ID, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for _, le := range detail.Limits.Bid {
+					if le.MarketID == market {
+						n++
+						if le.OfferID == offerID {
+							return n
+						}
+					}
+				}
+				t.Fatalf("offer %s is not among the bids", offerID)
+				return 0
+			}
+			bid("90")
+			below := bid("89")
+			pos := position(below.ID)
+			if pos < 2 {
+				t.Fatalf("the bid at 89 is level %d, want below the best", pos)
+			}
+
+			s := v.logon(t, d, "depth-"+string(e), "DEPTH1-"+string(e), 1, true)
+			s.send(t, "V", 262, "DEPTH", 263, 1, 264, 5, 267, 2, 269, 0, 269, 1, 146, 1, 55, "[N/A]", 48, in.Terms.ISIN, 22, 4)
+			snap := s.msg(t, "W", func(l fixLine) bool { return l.field(262) == "DEPTH" })
+			if !strings.Contains(snap.Raw, "|270=89|") {
+				t.Fatalf("snapshot without the bid at 89: %s", snap.Raw)
+			}
+
+			amended := udecimal.MustParse("89.5")
+			if _, err := v.svc.UpdateOffer(ctx, firmA, below.ID, trading.ChangeInput{Price: &amended}); err != nil {
+				t.Fatal(err)
+			}
+			pos = position(below.ID)
+			level := "|290=" + strconv.Itoa(pos) + "|"
+			amend := s.msg(t, "X", func(l fixLine) bool { return l.field(262) == "DEPTH" })
+			golden(t, "X-depth", amend)
+			if !strings.Contains(amend.Raw, "|279=1|269=0|") || !strings.Contains(amend.Raw, "|270=89.5|") ||
+				!strings.Contains(amend.Raw, level) || len(amend.fields(279)) != 1 {
+				t.Errorf("incremental of the amend below the best: %s; want one change of the bid at level %d to 89.5", amend.Raw, pos)
+			}
+			if _, err := v.svc.DeleteOffer(ctx, firmA, below.ID); err != nil {
+				t.Fatal(err)
+			}
+			cancel := s.msg(t, "X", func(l fixLine) bool { return l.field(262) == "DEPTH" })
+			if !strings.Contains(cancel.Raw, "|279=2|269=0|") || !strings.Contains(cancel.Raw, level) || len(cancel.fields(279)) != 1 {
+				t.Errorf("incremental of the cancel below the best: %s; want one delete of the bid at level %d", cancel.Raw, pos)
+			}
+		})
+	}
+}
+
 // TestMarketDataNewsDropCopy: a FIX session subscribes to an instrument's
 // book (snapshot, then incrementals as REST orders change it and trade),
 // receives the news the operator publishes, and asks for drop copies: an

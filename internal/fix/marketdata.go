@@ -3,7 +3,9 @@ package fix
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quagmt/udecimal"
@@ -53,11 +55,36 @@ type mdSub struct {
 	// stale is set while incrementals are skipped for a slow client: a
 	// snapshot replaces them once it reads again.
 	stale bool
+	// markets are the market whose book the subscription follows level by
+	// level, per instrument (deep subscriptions only).
+	markets map[string]string
+	// mu orders a book's snapshot and its incrementals; ladders are each
+	// instrument's levels as the client last received them (deep only).
+	mu      sync.Mutex
+	ladders map[string]*mdLadder
+}
+
+// mdLadder is one instrument's levels as a client holds them.
+type mdLadder struct{ bid, ask []trading.LimitEntry }
+
+// deep reports whether the subscription asked for more than the best
+// (264=0 or N > 1): its incrementals carry every level that changed.
+func (sub *mdSub) deep() bool { return sub.depth != 1 }
+
+// levels is the number of levels per side a deep subscription follows.
+func (sub *mdSub) levels() int {
+	if sub.depth <= 0 || sub.depth > trading.MaxStreamDepth {
+		return trading.MaxStreamDepth
+	}
+	return sub.depth
 }
 
 // marketData answers a MarketDataRequest V: a snapshot W per instrument,
 // then (263=1) incrementals X on every change of its best bid or offer
-// and every trade, until 263=2 names the request again.
+// and every trade, until 263=2 names the request again. A request for
+// more than the best (264=0 or N > 1) follows the book of one market per
+// instrument (1301, else the market orders go to) level by level: its
+// incrementals carry every level that changed.
 func (s *session) marketData(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
 	reqID, _ := msg.Body.GetString(tagMDReqID)
 	typ, _ := msg.Body.GetString(tagSubscriptionType)
@@ -80,7 +107,7 @@ func (s *session) marketData(ctx context.Context, msg *quickfix.Message) quickfi
 		}
 	}
 	syms := quickfix.NewRepeatingGroup(tagNoRelatedSym, quickfix.GroupTemplate{quickfix.GroupElement(tagSymbol),
-		quickfix.GroupElement(tagSecurityID), quickfix.GroupElement(tagSecurityIDSrc)})
+		quickfix.GroupElement(tagSecurityID), quickfix.GroupElement(tagSecurityIDSrc), quickfix.GroupElement(tagMarketID)})
 	if err := msg.Body.GetGroup(syms); err != nil || syms.Len() == 0 {
 		s.g.send(s.id, mdReject(reqID, "0", "146 NoRelatedSym names no instrument"))
 		return nil
@@ -100,7 +127,26 @@ func (s *session) marketData(ctx context.Context, msg *quickfix.Message) quickfi
 			return nil
 		}
 		sub.instruments[d.ID] = isin
+		if sub.deep() {
+			market, _ := syms.Get(i).GetString(tagMarketID)
+			if market == "" {
+				market, _ = msg.Body.GetString(tagMarketID)
+			}
+			if market == "" {
+				market = s.depthMarket(ctx, d)
+			}
+			if sub.markets == nil {
+				sub.markets, sub.ladders = map[string]string{}, map[string]*mdLadder{}
+			}
+			sub.markets[d.ID] = market
+		}
 		details = append(details, d)
+	}
+	if sub.deep() {
+		// The snapshots and the incrementals go out in turn: each
+		// incremental takes the client from what it last received.
+		sub.mu.Lock()
+		defer sub.mu.Unlock()
 	}
 	if typ == "1" { // subscribed before the snapshots: no change falls between
 		s.mu.Lock()
@@ -108,9 +154,49 @@ func (s *session) marketData(ctx context.Context, msg *quickfix.Message) quickfi
 		s.mu.Unlock()
 	}
 	for _, d := range details {
+		if sub.deep() {
+			if d, err := s.g.svc.Instrument(ctx, s.p, d.ID, 0); err == nil { // read after subscribing
+				s.g.send(s.id, snapshot(reqID, sub.ladder(d), sub.types))
+			}
+			continue
+		}
 		s.g.send(s.id, snapshot(reqID, d, sub.types))
 	}
 	return nil
+}
+
+// depthMarket is the market a deep subscription of d follows without
+// 1301: the one orders go to (the continuous market that allows partial
+// fills), else the first market listing it.
+func (s *session) depthMarket(ctx context.Context, d trading.InstrumentDetail) string {
+	for _, m := range d.Markets {
+		if m.FacilityType == venue.FacilityContinuous && m.IsEnabled && m.IsPartialFillAllowed {
+			return m.ID
+		}
+	}
+	if len(d.Markets) > 0 {
+		return d.Markets[0].ID
+	}
+	return ""
+}
+
+// ladder keeps d's levels on the subscription's market, up to its depth,
+// as the client receives them in a snapshot, and returns d with those
+// levels only. sub.mu must be held.
+func (sub *mdSub) ladder(d trading.InstrumentDetail) trading.InstrumentDetail {
+	market, n := sub.markets[d.ID], sub.levels()
+	side := func(les []trading.LimitEntry) []trading.LimitEntry {
+		out := []trading.LimitEntry{}
+		for _, le := range les {
+			if le.MarketID == market && len(out) < n {
+				out = append(out, le)
+			}
+		}
+		return out
+	}
+	d.Limits.Bid, d.Limits.Ask = side(d.Limits.Bid), side(d.Limits.Ask)
+	sub.ladders[d.ID] = &mdLadder{bid: d.Limits.Bid, ask: d.Limits.Ask}
+	return d
 }
 
 // snapshot is a MarketDataSnapshotFullRefresh W of an instrument's book.
@@ -198,7 +284,8 @@ func (s *session) onPriceChange(pc *trading.PriceChange) {
 			}
 			entry("1", side, &e.Limit, &e.Quantity)
 		}
-		if len(pc.Trades) == 0 || len(sub.types) == 0 || sub.types["0"] || sub.types["1"] {
+		// A deep subscription's levels come with the book's depth.
+		if !sub.deep() && (len(pc.Trades) == 0 || len(sub.types) == 0 || sub.types["0"] || sub.types["1"]) {
 			top("0", pc.Bid)
 			top("1", pc.Ask)
 		}
@@ -212,6 +299,133 @@ func (s *session) onPriceChange(pc *trading.PriceChange) {
 			s.g.send(s.id, m)
 		}
 	}
+}
+
+// onDepth sends the deep subscriptions that follow the book of d's
+// instrument on d's market an incremental X of every level that changed:
+// 279 0 new, 1 change, 2 delete at 290 MDEntryPositionNo, applied in order
+// (a new level pushes the ones below it down, a deleted one pulls them up).
+func (s *session) onDepth(d *trading.Depth) {
+	s.mu.Lock()
+	var subs []*mdSub
+	for _, sub := range s.md {
+		if sub.deep() && sub.markets[d.InstrumentID] == d.MarketID {
+			subs = append(subs, sub)
+		}
+	}
+	s.mu.Unlock()
+	backlog := s.g.backlog(s.id.String()).Load()
+	for _, sub := range subs {
+		switch { // conflation, as onPriceChange
+		case backlog >= s.g.cfg.ConflateAt || (sub.stale && backlog > s.g.cfg.ResumeAt):
+			sub.stale = true
+			s.g.m.conflated.Inc()
+			continue
+		case sub.stale:
+			s.refresh(sub)
+			continue
+		}
+		sub.mu.Lock()
+		if m := sub.depthUpdate(d); m != nil {
+			s.g.send(s.id, m)
+		}
+		sub.mu.Unlock()
+	}
+}
+
+// depthUpdate is the incremental that takes the client from the levels it
+// holds to d's, nil when none of its levels changed. sub.mu must be held.
+func (sub *mdSub) depthUpdate(d *trading.Depth) *quickfix.Message {
+	l := sub.ladders[d.InstrumentID]
+	if l == nil {
+		return nil // no snapshot yet: the one to come shows it
+	}
+	n := sub.levels()
+	bid, ask := d.Bid[:min(n, len(d.Bid))], d.Ask[:min(n, len(d.Ask))]
+	g := quickfix.NewRepeatingGroup(tagNoMDEntries, quickfix.GroupTemplate{quickfix.GroupElement(tagMDUpdateAction),
+		quickfix.GroupElement(tagMDEntryType), quickfix.GroupElement(tagSymbol), quickfix.GroupElement(tagSecurityID),
+		quickfix.GroupElement(tagSecurityIDSrc), quickfix.GroupElement(tagMDEntryPx), quickfix.GroupElement(tagMDEntrySize),
+		quickfix.GroupElement(tagMDEntryPosNo)})
+	isin := sub.instruments[d.InstrumentID]
+	for _, side := range []struct {
+		typ      string
+		had, now []trading.LimitEntry
+	}{{"0", l.bid, bid}, {"1", l.ask, ask}} {
+		if len(sub.types) > 0 && !sub.types[side.typ] {
+			continue
+		}
+		for _, a := range levelChanges(side.had, side.now) {
+			x := g.Add()
+			x.SetString(tagMDUpdateAction, a.action)
+			x.SetString(tagMDEntryType, side.typ)
+			x.SetString(tagSymbol, "[N/A]")
+			x.SetString(tagSecurityID, isin)
+			x.SetString(tagSecurityIDSrc, "4")
+			x.SetString(tagMDEntryPx, a.entry.Limit.String())
+			if a.action != mdDelete {
+				x.SetString(tagMDEntrySize, a.entry.Quantity.String())
+			}
+			x.SetInt(tagMDEntryPosNo, a.pos)
+		}
+	}
+	l.bid, l.ask = bid, ask
+	if g.Len() == 0 {
+		return nil
+	}
+	m := newMessage("X")
+	m.Body.SetString(tagMDReqID, sub.reqID)
+	m.Body.SetGroup(g)
+	return m
+}
+
+// MDUpdateAction (279) values.
+const (
+	mdNew    = "0"
+	mdChange = "1"
+	mdDelete = "2"
+)
+
+// levelChange is one entry of an incremental: an action at a position
+// (from 1) of the side as the client holds it when it applies the entry.
+type levelChange struct {
+	action string
+	pos    int
+	entry  trading.LimitEntry
+}
+
+// levelChanges returns the changes, in order, that turn the levels had
+// into now (each level a resting offer, known by its id): first the
+// offers that left, from the bottom, then top down each level that is new
+// or moved there (a delete and a new) or whose price or size changed.
+func levelChanges(had, now []trading.LimitEntry) []levelChange {
+	var out []levelChange
+	in := make(map[string]bool, len(now))
+	for _, e := range now {
+		in[e.OfferID] = true
+	}
+	held := slices.Clone(had)
+	for i := len(held) - 1; i >= 0; i-- {
+		if !in[held[i].OfferID] {
+			out = append(out, levelChange{mdDelete, i + 1, held[i]})
+			held = slices.Delete(held, i, i+1)
+		}
+	}
+	for j, e := range now {
+		if j < len(held) && held[j].OfferID == e.OfferID {
+			if !held[j].Limit.Equal(e.Limit) || !held[j].Quantity.Equal(e.Quantity) {
+				out = append(out, levelChange{mdChange, j + 1, e})
+				held[j] = e
+			}
+			continue
+		}
+		if k := slices.IndexFunc(held, func(h trading.LimitEntry) bool { return h.OfferID == e.OfferID }); k >= 0 {
+			out = append(out, levelChange{mdDelete, k + 1, held[k]})
+			held = slices.Delete(held, k, k+1)
+		}
+		out = append(out, levelChange{mdNew, j + 1, e})
+		held = slices.Insert(held, j, e)
+	}
+	return out
 }
 
 func mdReject(reqID, reason, text string) *quickfix.Message {
@@ -422,7 +636,17 @@ func (s *session) accountOf(o venue.Order) string {
 // instruments replaces the incrementals the client did not get.
 func (s *session) refresh(sub *mdSub) {
 	sub.stale = false
+	if sub.deep() {
+		sub.mu.Lock()
+		defer sub.mu.Unlock()
+	}
 	for id := range sub.instruments {
+		if sub.deep() {
+			if d, err := s.g.svc.Instrument(s.ctx, s.p, id, 0); err == nil {
+				s.g.send(s.id, snapshot(sub.reqID, sub.ladder(d), sub.types))
+			}
+			continue
+		}
 		if d, err := s.g.svc.Instrument(s.ctx, s.p, id, sub.depth); err == nil {
 			s.g.send(s.id, snapshot(sub.reqID, d, sub.types))
 		}

@@ -133,7 +133,7 @@ func (f *feedLog) read(sub *trading.Subscription) {
 // derived reports whether e is one the feed derives from an event of the
 // log, under its sequence number.
 func derived(e trading.Event) bool {
-	return e.Type == trading.EventOrderCreate || e.Type == trading.EventPriceChange
+	return e.Type == trading.EventOrderCreate || e.Type == trading.EventPriceChange || e.Type == trading.EventDepth
 }
 
 // logged counts the events of the log among evs.
@@ -178,6 +178,9 @@ func recordKey(e trading.Event) string {
 	rec := eventRecord(e)
 	if e.PriceChange != nil {
 		return "price " + e.PriceChange.InstrumentID + " " + e.PriceChange.MarketID
+	}
+	if e.Depth != nil {
+		return "depth " + e.Depth.InstrumentID + " " + e.Depth.MarketID
 	}
 	return e.Type[:strings.Index(e.Type, ".")] + " " + fmt.Sprint(rec["id"])
 }
@@ -255,6 +258,22 @@ func (x *tv) sameAsREST(t *testing.T, w who, e trading.Event) {
 		}
 		t.Errorf("indicative price %v as %s: not in REST's list", rec["id"], w)
 	case "instrument":
+		if e.Depth != nil { // the top 10 of each side on the market, as the book shows them
+			in := x.obj(t, w, "GET", "/api/v1/instruments/"+fmt.Sprint(rec["instrument_id"])+"?market_depth=0", nil, http.StatusOK)
+			limits := in["instrument_limits"].(obj)
+			want := without(rec)
+			for _, side := range []string{"bid", "ask"} {
+				l := []any{}
+				for _, le := range limits[side].([]any) {
+					if le.(obj)["market_id"] == rec["market_id"] && len(l) < 10 {
+						l = append(l, le)
+					}
+				}
+				want[side] = l
+			}
+			compare(e.Type, want)
+			return
+		}
 		// The best of each side as the instrument's book shows it (only
 		// the one market has firm offers in this scenario).
 		in := x.obj(t, w, "GET", "/api/v1/instruments/"+fmt.Sprint(rec["instrument_id"])+"?market_depth=1", nil, http.StatusOK)

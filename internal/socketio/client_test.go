@@ -27,6 +27,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
 // The official client lives in testdata/client (npm ci installs it there;
@@ -511,4 +512,114 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 		_ = tc.SetWriteBuffer(8 << 10)
 	}
 	return c, err
+}
+
+// TestOfficialClientDepth: firm B follows /instruments with the official
+// client while firm A places bids, amends and cancels one below the best:
+// every change reaches B as instrument.depth, each side the book's levels
+// on that market exactly as REST's instrument_limits shows them to B. A
+// socket that asked for one level (auth.depth) hears only of changes to
+// it; a depth out of range is refused.
+func TestOfficialClientDepth(t *testing.T) {
+	script := officialClient(t)
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
+			t.Cleanup(srv.Close)
+			ctx := context.Background()
+			_, firmA := traderToken(t, svc, creds, 0)
+			tokB, firmB := traderToken(t, svc, creds, 1)
+			market, in := book(t, svc)
+
+			bad := runClient(t, script, srv.URL, tokB, "/instruments", "websocket", "DEPTH=0")
+			if l := expect(t, bad, "connect_error", func(l line) bool { return l.Event == "connect_error" }); string(l.Data) != `{"statusCode":400}` {
+				t.Errorf("depth 0: connect_error %q %s, want 400", l.Message, l.Data)
+			}
+			full := runClient(t, script, srv.URL, tokB, "/instruments", "websocket")
+			top := runClient(t, script, srv.URL, tokB, "/instruments", "websocket", "DEPTH=1")
+			for _, c := range []*lineLog{full, top} {
+				expect(t, c, "subscription", func(l line) bool { return l.Event == "subscription" })
+			}
+
+			// want is B's REST view of the book on the market, rendered.
+			want := func(levels int) (bid, ask string) {
+				t.Helper()
+				d, err := svc.Instrument(ctx, firmB, in.ID, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				side := func(les []trading.LimitEntry) string {
+					out := []wire.LimitEntry{}
+					for _, le := range les {
+						if le.MarketID == market && len(out) < levels {
+							out = append(out, wire.LimitEntryOf(le))
+						}
+					}
+					b, _ := json.Marshal(out)
+					return string(b)
+				}
+				return side(d.Limits.Bid), side(d.Limits.Ask)
+			}
+			// awaitDepth waits for the depth event showing B's view.
+			awaitDepth := func(c *lineLog, levels int, what string) {
+				t.Helper()
+				bid, ask := want(levels)
+				var got depthRecord
+				expect(t, c, what, func(l line) bool {
+					return l.Event == "instrument.depth" && len(l.Args) == 2 && json.Unmarshal(l.Args[0], &got) == nil &&
+						got.InstrumentID == in.ID && got.MarketID == market && string(got.Bid) == bid && string(got.Ask) == ask
+				})
+			}
+			place := func(price string) trading.OfferView {
+				t.Helper()
+				p, q := udecimal.MustParse(price), in.MinPiece
+				o, err := svc.CreateOffer(ctx, firmA, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
+					Direction: venue.Bid, Price: &p, Quantity: &q})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return o
+			}
+
+			place("80")
+			awaitDepth(full, 10, "depth with the first bid")
+			awaitDepth(top, 1, "one level with the first bid")
+			below := place("79")
+			awaitDepth(full, 10, "depth with a bid below the best")
+			amended := udecimal.MustParse("79.5")
+			if _, err := svc.UpdateOffer(ctx, firmA, below.ID, trading.ChangeInput{Price: &amended}); err != nil {
+				t.Fatal(err)
+			}
+			awaitDepth(full, 10, "depth after the amend below the best")
+			if _, err := svc.DeleteOffer(ctx, firmA, below.ID); err != nil {
+				t.Fatal(err)
+			}
+			awaitDepth(full, 10, "depth after the cancel below the best")
+			place("80.5")
+			awaitDepth(full, 10, "depth with a new best bid")
+			awaitDepth(top, 1, "one level with the new best bid")
+
+			top.mu.Lock()
+			defer top.mu.Unlock()
+			n := 0
+			for _, l := range top.seen {
+				if l.Event == "instrument.depth" {
+					n++
+				}
+			}
+			if n != 2 {
+				t.Errorf("a socket of one level got %d instrument.depth, want 2 (changes below its level are not its news)", n)
+			}
+		})
+	}
+}
+
+// depthRecord is an instrument.depth record, its sides kept as sent.
+type depthRecord struct {
+	InstrumentID string          `json:"instrument_id"`
+	MarketID     string          `json:"market_id"`
+	Bid          json.RawMessage `json:"bid"`
+	Ask          json.RawMessage `json:"ask"`
+	OccurredAt   string          `json:"occurred_at"`
 }

@@ -18,6 +18,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -61,7 +62,7 @@ var namespaces = map[string][]string{
 	"/offers":            {"offer.", "rfq.", "quote."},
 	"/orders":            {trading.EventOrderCreate},
 	"/trades":            {trading.EventTradeCreate},
-	"/instruments":       {trading.EventPriceChange},
+	"/instruments":       {trading.EventPriceChange, trading.EventDepth},
 	"/ohlc":              {trading.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},
@@ -565,6 +566,8 @@ type auth struct {
 	InstrumentIDs []string `json:"instrument_ids"`
 	MarketID      string   `json:"market_id"`
 	Interval      string   `json:"interval"`
+	// Depth is the levels per side of /instruments' instrument.depth.
+	Depth *int `json:"depth"`
 }
 
 // connect opens a namespace socket: authenticate, subscribe, confirm.
@@ -595,6 +598,15 @@ func (c *conn) connect(p packet) {
 		return
 	}
 	filter := trading.EventFilter{Types: types, InstrumentIDs: a.InstrumentIDs, MarketID: a.MarketID}
+	if a.Depth != nil {
+		if *a.Depth < 1 || *a.Depth > trading.MaxStreamDepth {
+			c.s.give(pr.ClientID)
+			c.send(connectErrorFrame(p.nsp, fmt.Sprintf("Invalid depth: 1 to %d levels", trading.MaxStreamDepth),
+				map[string]int{"statusCode": http.StatusBadRequest}))
+			return
+		}
+		filter.Depth = *a.Depth
+	}
 	resync := false
 	after := int64(0)
 	if a.LastSeq != nil {
@@ -620,7 +632,7 @@ func (c *conn) connect(p packet) {
 		c.send(connectErrorFrame(p.nsp, http.StatusText(status), map[string]int{"statusCode": status}))
 		return
 	}
-	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, sub: sub, stopped: make(chan struct{})}
+	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, sub: sub, depth: filter.Depth, stopped: make(chan struct{})}
 	if p.nsp == "/ohlc" {
 		sk.interval = a.Interval
 		if sk.interval == "" {
@@ -706,16 +718,21 @@ type socket struct {
 	// and market.
 	interval string
 	bars     map[[2]string]*trading.Bar
+	// depth is the levels per side the socket asked of instrument.depth
+	// (0: the default).
+	depth int
 }
 
 // frameKey names an event's frame as one kind of reader receives it: the
 // feed redacts an event alike for every user of a firm (and for the
-// operator), so the frame is encoded once for all of them.
+// operator), so the frame is encoded once for all of them (and, for a
+// book's depth, all that asked for as many levels).
 type frameKey struct {
 	seq           int64
 	typ, nsp      string
 	participantID string
 	operator      bool
+	depth         int
 }
 
 // maxFrames bounds the encoded frames kept; a full table is emptied.
@@ -723,8 +740,11 @@ const maxFrames = 20000
 
 // frame returns the EVENT frame of ev on nsp for reader p, encoding it
 // only for the first reader of its kind.
-func (s *Server) frame(nsp string, p venue.Principal, ev trading.Event) ([]byte, error) {
+func (s *Server) frame(nsp string, p venue.Principal, depth int, ev trading.Event) ([]byte, error) {
 	k := frameKey{seq: ev.Seq, typ: ev.Type, nsp: nsp, participantID: p.ParticipantID, operator: p.IsOperator()}
+	if ev.Depth != nil {
+		k.depth = depth
+	}
 	s.framesMu.Lock()
 	f, ok := s.frames[k]
 	s.framesMu.Unlock()
@@ -783,7 +803,7 @@ func (sk *socket) run() {
 				sk.ohlc(ev)
 				continue
 			}
-			f, err := sk.c.s.frame(sk.nsp, sk.p, ev)
+			f, err := sk.c.s.frame(sk.nsp, sk.p, sk.depth, ev)
 			if err != nil {
 				sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
 				continue

@@ -313,7 +313,7 @@ func (s *Service) bucketViews(ctx context.Context, tx *store.Tx, bs []venue.Buck
 			}
 			ins = append(ins, in)
 		}
-		views, err := s.instrumentViews(ctx, tx, venue.Principal{}, ins, ListDepth)
+		views, err := s.instrumentViews(ctx, tx, venue.Principal{}, ins, "", ListDepth)
 		if err != nil {
 			return nil, err
 		}

@@ -435,6 +435,7 @@ func (e *engine) runBatch(cmds []*command) {
 	}
 	if !b.poisoned {
 		e.st.priceChanges(b)
+		e.st.depthChanges(b)
 	}
 	e.st.open.flush() // the batch's records go cold again (engine_open.go)
 	applied = time.Now()

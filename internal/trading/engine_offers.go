@@ -415,12 +415,13 @@ func (st *state) cancelOffer(b *batch, p venue.Principal, id, clientOrderID stri
 // instruments' instrument_limits, in time priority, without participant
 // names: of every continuous book the best depth orders per side (all when
 // depth <= 0), which hold the instrument's best depth across its markets,
-// and every firm offer resting on an OTC market. It answers from the
+// and every firm offer resting on an OTC market; of market only, unless it
+// is "". It answers from the
 // sequencer's books once the batch it joins has committed, so it shows
 // nothing that is not durable; ok is false when the sequencer is not
 // running. The caller must not hold a write transaction: on SQLite the
 // sequencer commits through the one writer (see store.DB.SequencerTx).
-func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth int) (entries []store.BookEntry, ok bool, err error) {
+func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, market string, depth int) (entries []store.BookEntry, ok bool, err error) {
 	if !e.running.Load() {
 		return nil, false, nil
 	}
@@ -434,6 +435,9 @@ func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth 
 		var orders []matching.Order
 		for _, id := range instrumentIDs {
 			for m := range st.markets { // an offer may outlive its market's listing
+				if market != "" && m != market {
+					continue
+				}
 				book := st.books[bookKey{m, id}]
 				if book == nil {
 					continue
@@ -446,7 +450,9 @@ func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, depth 
 				}
 			}
 			for _, o := range st.otc[id] {
-				add(o)
+				if market == "" || o.MarketID == market {
+					add(o)
+				}
 			}
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].Priority < out[j].Priority })

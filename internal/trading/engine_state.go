@@ -70,12 +70,16 @@ type state struct {
 	// trade (price_change events, engine_prices.go).
 	tops  map[bookKey]bookTop
 	lasts map[bookKey]*lastTrade
+	// ladders are what each book's last instrument.depth said
+	// (engine_depth.go); depthBuf is the books' answer, reused.
+	ladders  map[bookKey]bookLadder
+	depthBuf []matching.Order
 }
 
 func (e *engine) rebuild(ctx context.Context) (*state, error) {
 	st := &state{books: map[bookKey]*matching.Book{}, open: newOpenStore(), otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
-		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{},
+		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}, ladders: map[bookKey]bookLadder{},
 		bookIDs: map[string]uint64{}, booked: map[uint64]string{}}
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {

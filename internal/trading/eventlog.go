@@ -167,6 +167,8 @@ type logOffer struct {
 	UpdatedAt            string   `json:"updatedAt"`
 	// Moved is the book's top after the batch (Event.moved).
 	Moved *logPriceChange `json:"price_change,omitempty"`
+	// Depth is the book's ladder after the batch (Event.depth).
+	Depth *logDepth `json:"depth,omitempty"`
 }
 
 func toLogOffer(o *venue.Offer) logOffer {
@@ -255,6 +257,8 @@ type logTrade struct {
 	BidOrder                      logOrder `json:"bid_order"`
 	// Moved is the book's top after the batch (Event.moved).
 	Moved *logPriceChange `json:"price_change,omitempty"`
+	// Depth is the book's ladder after the batch (Event.depth).
+	Depth *logDepth `json:"depth,omitempty"`
 }
 
 // toLogTrade keeps a trade for its trade.create event, with both orders'
@@ -393,6 +397,44 @@ func (l *logPriceChange) priceChange(d *logDecoder) *PriceChange {
 	return pc
 }
 
+// logDepth is a book's ladder: each level the resting offer's own facts,
+// as logBest.
+type logDepth struct {
+	InstrumentID string    `json:"instrument_id"`
+	MarketID     string    `json:"market_id"`
+	Bid          []logBest `json:"bid"`
+	Ask          []logBest `json:"ask"`
+	From         int       `json:"from"`
+}
+
+func toLogDepth(d *Depth) *logDepth {
+	if d == nil {
+		return nil
+	}
+	side := func(les []LimitEntry) []logBest {
+		out := make([]logBest, len(les))
+		for i := range les {
+			out[i] = *toLogBest(&les[i])
+		}
+		return out
+	}
+	return &logDepth{InstrumentID: d.InstrumentID, MarketID: d.MarketID, Bid: side(d.Bid), Ask: side(d.Ask), From: d.From}
+}
+
+func (l *logDepth) depth(d *logDecoder) *Depth {
+	if l == nil {
+		return nil
+	}
+	side := func(ls []logBest) []LimitEntry {
+		out := make([]LimitEntry, len(ls))
+		for i := range ls {
+			out[i] = *ls[i].entry(d, l.MarketID)
+		}
+		return out
+	}
+	return &Depth{InstrumentID: l.InstrumentID, MarketID: l.MarketID, Bid: side(l.Bid), Ask: side(l.Ask), From: l.From}
+}
+
 // family is an event type's record kind: "offer" of "offer.create".
 func family(typ string) string {
 	f, _, _ := strings.Cut(typ, ".")
@@ -410,11 +452,11 @@ func encodeRecord(e *Event) ([]byte, error) {
 	switch {
 	case e.Offer != nil:
 		l := toLogOffer(e.Offer)
-		l.Moved = moved
+		l.Moved, l.Depth = moved, toLogDepth(e.depth)
 		v = l
 	case e.Trade != nil:
 		l := toLogTrade(e.Trade)
-		l.Moved = moved
+		l.Moved, l.Depth = moved, toLogDepth(e.depth)
 		v = l
 	case e.IndicativePrice != nil:
 		v = toLogIndicative(e.IndicativePrice)
@@ -438,6 +480,7 @@ func decodeRecord(e *Event, data []byte) error {
 		if l.Moved != nil {
 			e.moved = l.Moved.priceChange(&d)
 		}
+		e.depth = l.Depth.depth(&d)
 	case "trade":
 		var l logTrade
 		unmarshal(&l)
@@ -445,6 +488,7 @@ func decodeRecord(e *Event, data []byte) error {
 		if l.Moved != nil {
 			e.moved = l.Moved.priceChange(&d)
 		}
+		e.depth = l.Depth.depth(&d)
 	case "indicative_price":
 		var l logIndicative
 		unmarshal(&l)

@@ -25,7 +25,11 @@ const (
 	// derived: it follows the last event of the batch that changed the
 	// book, under that event's sequence number, for every reader.
 	EventPriceChange = "instrument.price_change"
-	EventNewsCreate  = "news.create"
+	// EventDepth is the top levels of an instrument's book on one market
+	// after a batch changed one of them (Depth), derived like a price
+	// change, each reader's view cut to the levels it asked for.
+	EventDepth      = "instrument.depth"
+	EventNewsCreate = "news.create"
 )
 
 // Event is one committed change of the venue's event log, its record typed.
@@ -43,6 +47,7 @@ type Event struct {
 	IndicativePrice *venue.IndicativePrice // indicative_price.*
 	News            *venue.News            // news.create
 	PriceChange     *PriceChange           // instrument.price_change
+	Depth           *Depth                 // instrument.depth
 
 	// owner is the participant whose change it is ("" for a public event);
 	// audience are further participants who may read it.
@@ -51,6 +56,10 @@ type Event struct {
 	// moved is the book's top after this event's batch, when the event is
 	// the batch's last on a book whose top moved (engine_prices.go).
 	moved *PriceChange
+	// depth is the book's ladder after this event's batch, when the event
+	// is the batch's last on a book whose top levels changed
+	// (engine_depth.go).
+	depth *Depth
 }
 
 // PriceChange is an instrument's best bid and ask on one market after a
@@ -81,6 +90,8 @@ func (e *Event) InstrumentID() string {
 		return e.IndicativePrice.InstrumentID
 	case e.PriceChange != nil:
 		return e.PriceChange.InstrumentID
+	case e.Depth != nil:
+		return e.Depth.InstrumentID
 	}
 	return ""
 }
@@ -97,6 +108,8 @@ func (e *Event) MarketID() string {
 		return e.Order.MarketID
 	case e.PriceChange != nil:
 		return e.PriceChange.MarketID
+	case e.Depth != nil:
+		return e.Depth.MarketID
 	}
 	return ""
 }
@@ -285,6 +298,10 @@ func (r *reader) redact(e Event) Event {
 		pc := *e.PriceChange
 		pc.Bid, pc.Ask = r.entry(pc.Bid), r.entry(pc.Ask)
 		e.PriceChange = &pc
+	case e.Depth != nil:
+		d := *e.Depth
+		d.Bid, d.Ask = r.entries(d.Bid), r.entries(d.Ask)
+		e.Depth = &d
 	}
 	return e
 }
@@ -306,11 +323,21 @@ func (r *reader) entry(le *LimitEntry) *LimitEntry {
 	return &out
 }
 
+// entries are book entries as the reader sees them (entry).
+func (r *reader) entries(les []LimitEntry) []LimitEntry {
+	out := make([]LimitEntry, len(les))
+	for i := range les {
+		out[i] = *r.entry(&les[i])
+	}
+	return out
+}
+
 // withDerived appends to dst the events the reader receives of log event
 // e: e itself if the reader may read it and the filter selects it; for a
 // trade.create the order.create of each order of the reader's own firm (all
-// for the operator); then the book's price change the event carries. The
-// derived events have e's sequence number. It returns dst.
+// for the operator); then the book's price change and depth the event
+// carries (the depth when it changed within the levels the filter asks
+// for). The derived events have e's sequence number. It returns dst.
 func (r *reader) withDerived(dst []Event, e *Event, filter *EventFilter) []Event {
 	seen := r.sees(e)
 	if seen && filter.match(e) {
@@ -326,6 +353,12 @@ func (r *reader) withDerived(dst []Event, e *Event, filter *EventFilter) []Event
 	}
 	if e.moved != nil { // public, whoever's offer moved it
 		d := Event{Seq: e.Seq, Type: EventPriceChange, OccurredAt: e.OccurredAt, PriceChange: e.moved}
+		if filter.match(&d) {
+			dst = append(dst, r.redact(d))
+		}
+	}
+	if n := filter.depth(); e.depth != nil && e.depth.From < n { // public too
+		d := Event{Seq: e.Seq, Type: EventDepth, OccurredAt: e.OccurredAt, Depth: e.depth.top(n)}
 		if filter.match(&d) {
 			dst = append(dst, r.redact(d))
 		}
@@ -357,8 +390,18 @@ type EventFilter struct {
 	InstrumentIDs []string
 	// MarketID keeps events on this market (and those on none).
 	MarketID string
+	// Depth is the levels per side of instrument.depth, 1 to
+	// MaxStreamDepth (0: DefaultDepth).
+	Depth int
 	// Buffer is the subscription's buffer in events (0: Config.FeedBuffer).
 	Buffer int
+}
+
+func (f *EventFilter) depth() int {
+	if f.Depth <= 0 {
+		return DefaultDepth
+	}
+	return min(f.Depth, MaxStreamDepth)
 }
 
 func (f *EventFilter) match(e *Event) bool {

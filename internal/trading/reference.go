@@ -120,7 +120,7 @@ func (s *Service) Instruments(ctx context.Context, p venue.Principal, f Instrume
 			return err
 		}
 		out.Next = next
-		out.Items, err = s.instrumentViews(ctx, tx, p, ins, ListDepth)
+		out.Items, err = s.instrumentViews(ctx, tx, p, ins, f.MarketID, ListDepth)
 		return err
 	})
 	if err != nil {
@@ -145,7 +145,7 @@ func (s *Service) Instrument(ctx context.Context, p venue.Principal, id string, 
 		if err != nil {
 			return err
 		}
-		views, err := s.instrumentViews(ctx, tx, p, []venue.Instrument{in}, depth)
+		views, err := s.instrumentViews(ctx, tx, p, []venue.Instrument{in}, "", depth)
 		if err != nil {
 			return err
 		}
@@ -170,17 +170,28 @@ func (s *Service) Instrument(ctx context.Context, p venue.Principal, id string, 
 // lists and buckets.
 const ListDepth = 1
 
-// bookEntries returns the instruments' open firm offers in time priority:
-// from the sequencer's books when it runs (only what can show within
-// depth), else from the database. tx must be a read transaction (View) or
-// a PostgreSQL one: the sequencer may need SQLite's writer to answer.
-func (s *Service) bookEntries(ctx context.Context, tx *store.Tx, ids []string, depth int) ([]store.BookEntry, error) {
-	entries, running, err := s.eng.bookEntries(ctx, ids, depth)
+// bookEntries returns the instruments' open firm offers in time priority,
+// on market only unless it is "": from the sequencer's books when it runs
+// (only what can show within depth), else from the database. tx must be a
+// read transaction (View) or a PostgreSQL one: the sequencer may need
+// SQLite's writer to answer.
+func (s *Service) bookEntries(ctx context.Context, tx *store.Tx, ids []string, market string, depth int) ([]store.BookEntry, error) {
+	entries, running, err := s.eng.bookEntries(ctx, ids, market, depth)
 	if err != nil {
 		return nil, err
 	}
 	if !running {
-		return tx.BookEntries(ctx, ids)
+		all, err := tx.BookEntries(ctx, ids)
+		if err != nil || market == "" {
+			return all, err
+		}
+		entries = all[:0]
+		for _, e := range all {
+			if e.MarketID == market {
+				entries = append(entries, e)
+			}
+		}
+		return entries, nil
 	}
 	var pids []string
 	for _, e := range entries {
@@ -207,14 +218,14 @@ func (s *Service) bookEntries(ctx context.Context, tx *store.Tx, ids []string, d
 }
 
 // instrumentViews adds each instrument's book as the caller sees it: open
-// firm offers on every market listing it, best price first, then time; up
-// to depth entries per side (0 = all).
-func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Principal, ins []venue.Instrument, depth int) ([]InstrumentView, error) {
+// firm offers on market (every market listing it when ""), best price
+// first, then time; up to depth entries per side (0 = all).
+func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Principal, ins []venue.Instrument, market string, depth int) ([]InstrumentView, error) {
 	ids := make([]string, 0, len(ins))
 	for _, in := range ins {
 		ids = append(ids, in.ID)
 	}
-	entries, err := s.bookEntries(ctx, tx, ids, depth)
+	entries, err := s.bookEntries(ctx, tx, ids, market, depth)
 	if err != nil {
 		return nil, err
 	}

@@ -64,6 +64,30 @@ func PriceChangeOf(e trading.Event) PriceChange {
 		LastPrice: numPtr(pc.LastPrice), LastQuantity: numPtr(pc.LastQuantity), Trades: prints, OccurredAt: Time(e.OccurredAt)}
 }
 
+// Depth is the instrument.depth record (docs/design.md §8): the top
+// levels of each side of an instrument's book on one market, as
+// instrument_limits shows them to the reader.
+type Depth struct {
+	InstrumentID string       `json:"instrument_id"`
+	MarketID     string       `json:"market_id"`
+	Bid          []LimitEntry `json:"bid"`
+	Ask          []LimitEntry `json:"ask"`
+	OccurredAt   string       `json:"occurred_at"`
+}
+
+// DepthOf renders the record of an instrument.depth event.
+func DepthOf(e trading.Event) Depth {
+	side := func(les []trading.LimitEntry) []LimitEntry {
+		out := make([]LimitEntry, len(les))
+		for i, le := range les {
+			out[i] = LimitEntryOf(le)
+		}
+		return out
+	}
+	return Depth{InstrumentID: e.Depth.InstrumentID, MarketID: e.Depth.MarketID, Bid: side(e.Depth.Bid), Ask: side(e.Depth.Ask),
+		OccurredAt: Time(e.OccurredAt)}
+}
+
 // Event is an event of the log as GET /events answers it.
 type Event struct {
 	Seq        int64  `json:"seq"`
@@ -79,7 +103,7 @@ func EventOf(e trading.Event) Event {
 
 // RecordOf renders the record of e, flat (objects nested by id): an
 // offer, RFQ or quote, a trade with its two orders, an order, an
-// indicative price, a news item or a price change.
+// indicative price, a news item, a price change or a book's depth.
 func RecordOf(e trading.Event) any {
 	switch {
 	case e.Offer != nil:
@@ -94,6 +118,8 @@ func RecordOf(e trading.Event) any {
 		return NewsOf(*e.News)
 	case e.PriceChange != nil:
 		return PriceChangeOf(e)
+	case e.Depth != nil:
+		return DepthOf(e)
 	}
 	return struct{}{}
 }

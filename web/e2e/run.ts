@@ -382,6 +382,101 @@ async function main(): Promise<void> {
       assert.equal((await row.locator("td").allInnerTexts())[0], "50,000,000");
     });
 
+    // Firm B's screens follow firm A's orders level by level and market by
+    // market, each change within a second, without a reload: a depth
+    // ladder, the market grid and the blotter, each on its own page.
+    const ladderBond = "SPGB 3.15 30/04/2033";
+    const cont = "bondvenue Continuous";
+    const aon = "bondvenue Continuous All-or-None";
+    const live = { timeout: 1_000 };
+    const [ctxB2, depthB] = await newPage(browser, { timezoneId: "America/New_York" });
+    const blotterB = await ctxB2.newPage();
+    blotterB.setDefaultTimeout(timeout);
+    // acked clicks a button and returns once the venue answered its
+    // request (method on an offers path) with 200: the second from which
+    // the other firm's screens must show it.
+    const acked = async (p: Page, method: string, button: string) => {
+      const [res] = await Promise.all([
+        p.waitForResponse((r) => r.request().method() === method && r.url().includes("/api/v1/participant/offers")),
+        p.getByRole("button", { name: button }).click(),
+      ]);
+      assert.equal(res.status(), 200, `${button}: ${res.status()} ${await res.text()}`);
+    };
+    const place = async (p: Page, side: "Buy (bid)" | "Sell (ask)", market: string, price: string) => {
+      await p.getByRole("radio", { name: side }).click();
+      await p.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: market });
+      await p.getByLabel("Clean price (%)", { exact: true }).fill(price);
+      await p.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
+      await acked(p, "POST", side === "Buy (bid)" ? "Place bid" : "Place ask");
+    };
+    const gridRow = (p: Page) => p.getByRole("table", { name: "Instruments" }).locator("tbody tr").filter({ hasText: ladderBond });
+    const bookOn = (p: Page, market: string) => p.getByRole("table", { name: "Depth on " + market, exact: true });
+
+    await step("each market shows only its own prices", async () => {
+      await openInstrument(a, ladderBond);
+      await place(a, "Sell (ask)", aon, "101");
+      // B signs in after the ask rests: the grid's first load files it
+      // under its market only.
+      await signIn(depthB, user(1, "TRADER"));
+      await depthB.getByRole("searchbox").fill(ladderBond);
+      await depthB.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: cont });
+      await expectText(depthB.getByRole("cell", { name: "Best ask " + ladderBond }), /^–$/);
+      await depthB.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: aon });
+      await expectText(depthB.getByRole("cell", { name: "Best ask " + ladderBond }), /^101\.0000$/);
+      await openInstrument(depthB, ladderBond);
+      await bookOn(depthB, aon).getByRole("cell", { name: "101.0000" }).waitFor();
+      assert.equal(await bookOn(depthB, cont).getByRole("cell", { name: "101.0000" }).count(), 0, "the ask is not the continuous market's");
+      // The grid on B's first page, filtered to the continuous market.
+      await b.getByRole("link", { name: "Market", exact: true }).click();
+      await b.getByRole("searchbox").fill(ladderBond);
+      await b.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: cont });
+      await expectText(b.getByRole("cell", { name: "Best ask " + ladderBond }), /^–$/);
+      await signIn(blotterB, user(1, "TRADER"));
+      await blotterB.getByRole("link", { name: "Blotter", exact: true }).click();
+      await blotterB.getByRole("table", { name: "My trades" }).waitFor();
+    });
+
+    await step("firm B's depth and grid follow firm A's bids, below the best too, within a second", async () => {
+      await place(a, "Buy (bid)", cont, "97");
+      await bookOn(depthB, cont).getByRole("cell", { name: "97.0000" }).waitFor(live);
+      await b.getByRole("cell", { name: "Best bid " + ladderBond }).getByText("97.0000").waitFor(live);
+      await place(a, "Buy (bid)", cont, "96.5");
+      await bookOn(depthB, cont).getByRole("cell", { name: "96.5000" }).waitFor(live);
+      // Amended below the best: only the depth shows it.
+      await a.getByRole("link", { name: "Blotter", exact: true }).click();
+      const label = `Buy 1,000,000 ${ladderBond} at 96.5000`;
+      await a.getByRole("button", { name: "Amend " + label }).click();
+      await a.getByLabel("New price for " + label).fill("96.75");
+      await acked(a, "PUT", "Save " + label);
+      const amended = `Buy 1,000,000 ${ladderBond} at 96.7500`;
+      await bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }).waitFor(live);
+      await bookOn(depthB, cont).getByRole("cell", { name: "96.5000" }).waitFor({ ...live, state: "detached" });
+      await acked(a, "DELETE", "Cancel " + amended);
+      await bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }).waitFor({ ...live, state: "detached" });
+      await expectText(b.getByRole("cell", { name: "Best bid " + ladderBond }), /^97\.0000$/);
+      await shot(depthB, "09-depth");
+    });
+
+    await step("a trade reaches firm B's depth, grid and blotter within a second", async () => {
+      await place(depthB, "Sell (ask)", cont, "98");
+      await expectText(b.getByRole("cell", { name: "Best ask " + ladderBond }), /^98\.0000$/);
+      await openInstrument(a, ladderBond);
+      await place(a, "Buy (bid)", cont, "98");
+      await blotterB.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: ladderBond })
+        .getByText("Sold").waitFor(live);
+      await bookOn(depthB, cont).getByRole("cell", { name: "98.0000" }).waitFor({ ...live, state: "detached" });
+      await b.getByRole("cell", { name: "Best ask " + ladderBond }).getByText("–").waitFor(live);
+      assert.equal((await gridRow(b).locator("td").last().innerText()).trim(), "98.0000", "the grid's last price");
+      // The other market's ask, cancelled, leaves its market's grid.
+      await b.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: aon });
+      await expectText(b.getByRole("cell", { name: "Best ask " + ladderBond }), /^101\.0000$/);
+      await a.getByRole("link", { name: "Blotter", exact: true }).click();
+      await acked(a, "DELETE", `Cancel Sell 1,000,000 ${ladderBond} at 101.0000`);
+      await b.getByRole("cell", { name: "Best ask " + ladderBond }).getByText("–").waitFor(live);
+      await bookOn(depthB, aon).getByRole("cell", { name: "101.0000" }).waitFor({ ...live, state: "detached" });
+      await ctxB2.close();
+    });
+
     // The RFQ workflow: a requester and two dealers.
     const [ctxC, c] = await newPage(browser, { timezoneId: "Asia/Tokyo" });
     await step("a requester asks two dealers for quotes", async () => {

@@ -6,8 +6,8 @@ import { Api, ApiError, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
 import { Stream, type StreamStatus } from "./stream";
 import type {
-  Bar, Bucket, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PriceChange, RiskLimit,
-  Trade, User,
+  Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PriceChange,
+  RiskLimit, Trade, User,
 } from "./types";
 
 export interface Best {
@@ -16,6 +16,15 @@ export interface Best {
   lastPrice: string | number | null;
   lastQuantity: string | number | null;
 }
+
+/** Ladder is one book's top levels per side, best first. */
+export interface Ladder {
+  bid: Limit[];
+  ask: Limit[];
+}
+
+/** depthLevels is how many levels per side the screen shows (the stream's default). */
+export const depthLevels = 10;
 
 export interface Print {
   instrumentId: string;
@@ -56,8 +65,8 @@ export class Venue {
   indicative = new Map<string, IndicativePrice>();
   risk: RiskLimit[] = [];
   tape: Print[] = [];
-  /** bookVersion counts the book changes of each instrument (depth views refetch on it). */
-  bookVersion = new Map<string, number>();
+  /** depth[instrumentId][marketId]: the books the screen shows level by level, kept by instrument.depth. */
+  depth = new Map<string, Map<string, Ladder>>();
   /** chart receives /ohlc bars and reloads for the instrument page's chart. */
   chart: { bar(b: Bar): void; reload(): void } | null = null;
   notices: Notice[] = [];
@@ -69,6 +78,9 @@ export class Venue {
   private buffered = new Map<string, [string, unknown, Meta][]>();
   private riskTimer: ReturnType<typeof setTimeout> | null = null;
   private noticeSeq = 0;
+  /** depthStamp[instrumentId/marketId] is depthEvents when an event last set that book. */
+  private depthStamp = new Map<string, number>();
+  private depthEvents = 0;
   private clock: ReturnType<typeof setInterval> | null = null;
 
   constructor() {
@@ -159,6 +171,7 @@ export class Venue {
     this.rfqs.clear();
     this.trades.clear();
     this.best.clear();
+    this.depth.clear();
     this.indicative.clear();
     this.news = [];
     this.tape = [];
@@ -215,6 +228,9 @@ export class Venue {
             }),
           );
           this.best = best;
+          // The books shown level by level, reloaded in the same window:
+          // their events meanwhile apply after.
+          await Promise.all([...this.depth.keys()].map(async (id) => this.depth.set(id, await this.fetchDepth(id))));
           break;
         }
         case "/ohlc":
@@ -275,7 +291,8 @@ export class Venue {
         break;
       }
       case "instrument": {
-        this.applyPriceChange(record as PriceChange & { trades?: { price: string | number; quantity: string | number }[] }, meta);
+        if (type === "instrument.depth") this.applyDepth(record as Depth);
+        else this.applyPriceChange(record as PriceChange & { trades?: { price: string | number; quantity: string | number }[] }, meta);
         break;
       }
       case "ohlc":
@@ -307,13 +324,53 @@ export class Venue {
     const per = this.best.get(pc.instrument_id) ?? new Map<string, Best>();
     per.set(pc.market_id, { bid: pc.bid, ask: pc.ask, lastPrice: pc.last_price, lastQuantity: pc.last_quantity });
     this.best.set(pc.instrument_id, per);
-    this.bookVersion.set(pc.instrument_id, (this.bookVersion.get(pc.instrument_id) ?? 0) + 1);
     for (const t of pc.trades ?? []) {
       this.tape = [
         { instrumentId: pc.instrument_id, marketId: pc.market_id, price: t.price, quantity: t.quantity, at: pc.occurred_at || meta.occurred_at, seq: meta.seq },
         ...this.tape,
       ].slice(0, 500);
     }
+  }
+
+  /** applyDepth keeps a book's levels, for an instrument the screen shows level by level. */
+  private applyDepth(d: Depth): void {
+    const per = this.depth.get(d.instrument_id);
+    if (!per) return; // not shown: a page that opens it loads it
+    per.set(d.market_id, { bid: d.bid.slice(0, depthLevels), ask: d.ask.slice(0, depthLevels) });
+    this.depthStamp.set(d.instrument_id + "/" + d.market_id, ++this.depthEvents);
+  }
+
+  /** loadDepth starts showing an instrument's books level by level: loaded by REST, then kept by the stream. */
+  async loadDepth(instrumentId: string): Promise<void> {
+    if (this.depth.has(instrumentId)) return;
+    this.depth.set(instrumentId, new Map());
+    const since = this.depthEvents;
+    try {
+      const loaded = await this.fetchDepth(instrumentId);
+      const per = this.depth.get(instrumentId);
+      if (!per) return;
+      for (const [mid, ladder] of loaded) {
+        // A book the stream set while the answer was on its way keeps that.
+        if ((this.depthStamp.get(instrumentId + "/" + mid) ?? 0) <= since) per.set(mid, ladder);
+      }
+      this.changed();
+    } catch (e) {
+      this.depth.delete(instrumentId);
+      if (!(e instanceof ApiError && e.status === 401)) this.notify("error", `Could not load the depth: ${(e as Error).message}`);
+    }
+  }
+
+  /** fetchDepth reads an instrument's books by REST, per market. */
+  private async fetchDepth(instrumentId: string): Promise<Map<string, Ladder>> {
+    const ins = await this.api.get<Instrument>(`/instruments/${instrumentId}` + query({ market_depth: 0 }));
+    const out = new Map<string, Ladder>(this.markets.map((m) => [m.id, { bid: [], ask: [] }]));
+    for (const side of ["bid", "ask"] as const) {
+      for (const l of ins.instrument_limits[side]) {
+        const ladder = out.get(l.market_id ?? "");
+        if (ladder && ladder[side].length < depthLevels) ladder[side].push(l);
+      }
+    }
+    return out;
   }
 
   private riskSoon(): void {

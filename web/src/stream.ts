@@ -167,7 +167,8 @@ export class Stream {
     sub.socket.onAny((type: string, record: unknown, meta?: Meta) => {
       if (type === "subscription" || type === "resync_required") return;
       if (meta && typeof meta.seq === "number") {
-        if (sub.lastSeq !== null && meta.seq <= sub.lastSeq) return; // already applied
+        // Already applied; a batch's price change and depth share their seq.
+        if (sub.lastSeq !== null && meta.seq < sub.lastSeq) return;
         sub.lastSeq = meta.seq;
       }
       this.h.event(nsp, type, record, meta ?? { seq: 0, type, occurred_at: "" });

@@ -56,6 +56,7 @@ export interface Limit {
   participant_name: string | null;
   participant_lei?: string | null;
   offer_id: string | null;
+  market_id?: string;
   is_counterparty_enabled: boolean;
   is_executable?: boolean;
   is_market_order?: boolean;
@@ -200,6 +201,15 @@ export interface PriceChange {
   ask: Limit | null;
   last_price: Num | null;
   last_quantity: Num | null;
+  occurred_at: string;
+}
+
+/** Depth is an instrument.depth record: the top levels of a book on one market. */
+export interface Depth {
+  instrument_id: string;
+  market_id: string;
+  bid: Limit[];
+  ask: Limit[];
   occurred_at: string;
 }
 

@@ -12,17 +12,17 @@ export function Instrument(props: { venue: Venue; id: string }) {
   const v = useVenue(props.venue);
   const [detail, setDetail] = useState<Ins | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const version = v.bookVersion.get(props.id) ?? 0;
   useEffect(() => {
     let stale = false;
     v.api
-      .get<Ins>(`/instruments/${props.id}` + query({ market_depth: 10 }))
+      .get<Ins>(`/instruments/${props.id}` + query({ market_depth: 1 }))
       .then((d) => !stale && setDetail(d))
       .catch((e: Error) => !stale && setError(e.message));
+    void v.loadDepth(props.id); // the books, level by level, kept live by instrument.depth
     return () => {
       stale = true;
     };
-  }, [props.id, version]);
+  }, [props.id]);
   const ins = detail ?? v.instrument(props.id);
   if (error && !ins) return <p class="banner error" role="alert">{error}</p>;
   if (!ins) return <p class="muted">Loading…</p>;
@@ -69,8 +69,9 @@ export function Instrument(props: { venue: Venue; id: string }) {
 
 function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string; partial: boolean }) {
   const { ins } = props;
-  const bids = ins.instrument_limits.bid.filter((l) => (l as Limit & { market_id?: string }).market_id === props.marketId);
-  const asks = ins.instrument_limits.ask.filter((l) => (l as Limit & { market_id?: string }).market_id === props.marketId);
+  const book = props.venue.depth.get(ins.id)?.get(props.marketId);
+  const bids = book?.bid ?? [];
+  const asks = book?.ask ?? [];
   const rows = Math.max(bids.length, asks.length, 1);
   const cp = (l: Limit) => (
     <td class={"cp " + (l.is_counterparty_enabled ? "yes" : "no")} title={l.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty"}>

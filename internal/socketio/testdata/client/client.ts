@@ -9,6 +9,7 @@
 // transport one second after it connected ("transport_at_1s"), and how long
 // after the connect the upgrade came ("after_ms"); STAGGER_MS spaces their
 // starts, as clients of a venue do not all connect in the same millisecond.
+// DEPTH, when set, is auth.depth (the levels of instrument.depth).
 import { existsSync } from "node:fs";
 import { io, type Socket } from "socket.io-client";
 
@@ -33,6 +34,7 @@ const namespaces = required("NAMESPACES").split(",");
 // "default" leaves the client's own choice: long-polling, then the upgrade.
 const transports = process.env["TRANSPORTS"] ?? "websocket";
 const lastSeq = process.env["LAST_SEQ"];
+const depth = process.env["DEPTH"];
 const stallFile = process.env["STALL_FILE"];
 const clients = Number(process.env["CLIENTS"] ?? "1");
 const staggerMs = Number(process.env["STAGGER_MS"] ?? "0");
@@ -58,7 +60,11 @@ function open(ns: string, client: number | undefined): Socket {
   // that must not miss one does.
   let last: number | undefined = lastSeq === undefined ? undefined : Number(lastSeq);
   const auth = (cb: (data: object) => void): void =>
-    cb(last === undefined ? { token } : { token, last_seq: last });
+    cb({
+      token,
+      ...(last === undefined ? {} : { last_seq: last }),
+      ...(depth === undefined ? {} : { depth: Number(depth) }),
+    });
   // Several clients each have a connection of their own.
   const forceNew = client !== undefined;
   const opts = transports === "default"
