@@ -339,8 +339,14 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, Trades: res.Trades, ReferenceVersion: pr.refVersion}, nil
 }
 
-// submit runs an engine command and types its answer.
+// submit runs an engine command and types its answer. On a Service
+// replaying an applied request the command does not run: the answer is
+// the result its batch committed.
 func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResult, error)) (OfferResult, error) {
+	if s.replaying() {
+		var res OfferResult
+		return res, s.replayed(&res)
+	}
 	v, err := s.do(ctx, func(st *state, b *batch) (any, error) { return fn(st, b) })
 	if err != nil {
 		return OfferResult{}, s.fenced(ctx, err)
@@ -593,6 +599,9 @@ func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string,
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
+	if s.replaying() { // the offer as the amendment left it, whatever it became since
+		return s.replayedOffer(ctx, p)
+	}
 	cur, err := s.ownedOpen(ctx, p, id, "offer")
 	if err != nil {
 		return OfferView{}, err
@@ -608,6 +617,15 @@ func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string,
 	if err != nil {
 		// Closed since ownedOpen read it (filled meanwhile): 409, not 404.
 		return OfferView{}, fmt.Errorf("update offer: %w", s.engineErr(ctx, p, id, err))
+	}
+	return s.reload(ctx, p, res)
+}
+
+// replayedOffer answers a replayed amendment from its committed result.
+func (s *Service) replayedOffer(ctx context.Context, p venue.Principal) (OfferView, error) {
+	res, err := s.submit(ctx, nil)
+	if err != nil {
+		return OfferView{}, err
 	}
 	return s.reload(ctx, p, res)
 }

@@ -109,6 +109,9 @@ func (s *Service) UpdateRFQ(ctx context.Context, p venue.Principal, id string, i
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
+	if s.replaying() {
+		return s.replayedOffer(ctx, p)
+	}
 	cur, err := s.ownedOpen(ctx, p, id, "request for quote")
 	if err != nil {
 		return OfferView{}, err
