@@ -77,6 +77,17 @@ type IdempotencyClaim struct {
 // answered from its committed result, not run again.
 func (c *IdempotencyClaim) Replayed() bool { return c.replay }
 
+// OrderID is the offer, quote or RFQ a replayed claim's engine command made
+// or changed, as its commit kept it ("" when it kept none): what a FIX
+// repeat of the ClOrdID names.
+func (c *IdempotencyClaim) OrderID() string {
+	var res struct{ Offer struct{ ID string } } // an OfferResult
+	if !c.replay || json.Unmarshal(c.result, &res) != nil {
+		return ""
+	}
+	return res.Offer.ID
+}
+
 // WithClaim returns the Service bound to claim c: the same service, whose
 // every write (a use case's own transaction, a sequencer command) also
 // marks c applied in the transaction that applies it. The claim is a value
