@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -127,16 +128,23 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 			}
 		}
 
-		rfq, err := v.svc.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
-			Direction: venue.Bid, Quantity: ptrTo(dec("1000000")), Counterparties: []string{dealer.ParticipantID}})
-		if err != nil {
-			t.Fatal(err)
+		// The RFQ and the quote are created under keys too: their retries
+		// come after the accept closed both.
+		request := func(s *trading.Service) (any, error) {
+			return s.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+				Direction: venue.Bid, Quantity: ptrTo(dec("1000000")), Counterparties: []string{dealer.ParticipantID}})
 		}
-		quote, err := v.svc.CreateOffer(ctx, dealer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
-			Direction: venue.Ask, Price: ptrTo(dec("99.5")), Quantity: ptrTo(dec("1000000")), MatchedOfferID: rfq.ID})
-		if err != nil {
-			t.Fatal(err)
+		requested := firstRun("rfq", request)
+		rfq := requested.(trading.OfferView)
+		// A quote valid for a moment: its retry comes after valid_until.
+		validUntil := time.Now().Add(1500 * time.Millisecond)
+		quoting := func(s *trading.Service) (any, error) {
+			return s.CreateOffer(ctx, dealer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+				Direction: venue.Ask, Price: ptrTo(dec("99.5")), Quantity: ptrTo(dec("1000000")), MatchedOfferID: rfq.ID,
+				Validity: venue.GTD, ValidUntil: &validUntil})
 		}
+		quoted := firstRun("quote", quoting)
+		quote := quoted.(trading.OfferView)
 		accept := func(s *trading.Service) (any, error) { return s.AcceptQuote(ctx, buyer, quote.ID) }
 		accepted := firstRun("accept", accept)
 
@@ -160,6 +168,9 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		created := firstRun("bucket", bucket)
 
 		v.restart(t) // the process died: no answer was kept
+		time.Sleep(time.Until(validUntil))
+		retry("rfq", requested, request)
+		retry("quote", quoted, quoting)
 		retry("accept", accepted, accept)
 		retry("amend", amended, amend)
 		retry("bucket", created, bucket)

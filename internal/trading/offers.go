@@ -315,6 +315,9 @@ func bondFor(ref *reference, in venue.Instrument) (bondmath.Bond, error) {
 // CreateOffer creates a firm offer, or — with matched_offer_id naming an
 // RFQ — a quote on that RFQ.
 func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
+	if s.replaying() { // not validated again: valid_until may have passed, the RFQ closed
+		return s.replayedCreate(ctx, false)
+	}
 	typ := venue.TypeOffer
 	if in.MatchedOfferID != "" {
 		typ = venue.TypeQuote
@@ -619,6 +622,32 @@ func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string,
 		return OfferView{}, fmt.Errorf("update offer: %w", s.engineErr(ctx, p, id, err))
 	}
 	return s.reload(ctx, p, res)
+}
+
+// replayedCreate answers a replayed create (an offer or a quote; an RFQ
+// when rfq is set) from its committed result, as the create answered: the
+// record with its instrument.
+func (s *Service) replayedCreate(ctx context.Context, rfq bool) (OfferView, error) {
+	res, err := s.submit(ctx, nil)
+	if err != nil {
+		return OfferView{}, err
+	}
+	out := OfferView{Offer: res.Offer, Trades: res.Trades, ShowRecipients: rfq}
+	if rfq {
+		out.Trades = nil
+	}
+	ref := s.eng.reference()
+	if ref != nil {
+		out.ReferenceVersion = ref.version
+	}
+	var in venue.Instrument
+	err = s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		in, _, err = listing(ctx, tx, ref, res.Offer.InstrumentID, res.Offer.MarketID)
+		return err
+	})
+	out.Instrument = &in
+	return out, err
 }
 
 // replayedOffer answers a replayed amendment from its committed result.

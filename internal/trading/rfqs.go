@@ -18,6 +18,9 @@ import (
 // every enabled counterparty; with matched_offer_id naming a resting offer
 // it goes to that offer's owner.
 func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
+	if s.replaying() {
+		return s.replayedCreate(ctx, true)
+	}
 	target := in.MatchedOfferID
 	in.MatchedOfferID = ""
 	if in.Validity == "" {
