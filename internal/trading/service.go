@@ -258,6 +258,11 @@ func (s *Service) inTx(ctx context.Context, result any, fn func(*store.Tx) error
 // do submits a command to the sequencer, whose batch also marks the
 // Service's idempotency claim if the command writes.
 func (s *Service) do(ctx context.Context, run func(*state, *batch) (any, error)) (any, error) {
+	if s.replaying() {
+		// A replay answers from the kept result (submit) and never reaches
+		// the engine: a command here would apply the request again.
+		return nil, fmt.Errorf("the replay of an applied request reached the engine")
+	}
 	return s.eng.do(ctx, s.claim, run)
 }
 
