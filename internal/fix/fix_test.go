@@ -3,6 +3,7 @@ package fix_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
@@ -228,9 +229,29 @@ func TestOrders(t *testing.T) {
 			s.send(t, "D", 11, "C1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.5", 59, 1)
 			dup := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "C1" && l.field(150) == "8" })
 			golden(t, "8-rejected-duplicate", dup)
-			if dup.field(103) != "6" || !strings.Contains(dup.field(58), "duplicate ClOrdID") {
-				t.Errorf("repeated ClOrdID: %s", dup.Raw)
+			if dup.field(103) != "6" || !strings.Contains(dup.field(58), "duplicate ClOrdID") || dup.field(37) != orderID {
+				t.Errorf("repeated ClOrdID: %s; want a duplicate naming order %s", dup.Raw, orderID)
 			}
+			// A ClOrdID applied whose answer was lost with the process
+			// that applied it is answered as if it had been kept: the
+			// duplicate names the order it made, and there is one.
+			s.send(t, "D", 11, "L1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.9", 59, 1)
+			lost := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "L1" && l.field(150) == "0" }).field(37)
+			v.dropFIXAnswer(t, 0, "L1")
+			s.send(t, "D", 11, "L1", 1, account, 48, in.Terms.ISIN, 22, 4, 1301, market, 54, 2, 60, fixNow(), 38, qty, 40, 2, 44, "99.9", 59, 1)
+			dup = s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "L1" && l.field(150) == "8" })
+			if dup.field(103) != "6" || dup.field(37) != lost {
+				t.Errorf("repeated ClOrdID whose answer was lost: %s; want a duplicate naming order %s", dup.Raw, lost)
+			}
+			_, p0 := v.trader(t, 0)
+			if o, err := v.svc.OfferByClientOrderID(ctx, p0, "L1"); err != nil || o.ID != lost {
+				t.Errorf("the order of ClOrdID L1 = %s, %v; want %s", o.ID, err, lost)
+			}
+			if n := v.offersNoted(t, "L1"); n != 1 {
+				t.Errorf("%d orders of ClOrdID L1, want 1", n)
+			}
+			s.send(t, "F", 11, "L1-X", 41, "L1", 37, lost, 54, 2, 60, fixNow())
+			s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "L1-X" && l.field(150) == "4" })
 
 			price := udecimal.MustParse("99.5")
 			bid, err := v.svc.CreateOffer(ctx, rest, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
@@ -865,4 +886,58 @@ func TestStandbySession(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("an unsigned command: %d", resp.StatusCode)
 	}
+}
+
+// dropFIXAnswer forgets the kept answer of demo participant i's ClOrdID of
+// today once it is kept, as a process that died after the order's commit
+// and before keeping its answer leaves it.
+func (v *venueEnv) dropFIXAnswer(t *testing.T, i int, clOrdID string) {
+	t.Helper()
+	ctx := context.Background()
+	user := "fix-firm:" + v.creds.Participants[i].ID
+	key := "fix:" + time.Now().UTC().Format(time.DateOnly) + ":" + clOrdID
+	probe := errors.New("probe")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var cur store.IdempotencyRecord
+		err := v.db.InTx(ctx, func(tx *store.Tx) error {
+			var err error
+			var claimed bool
+			cur, claimed, err = tx.ClaimIdempotencyKey(ctx, store.IdempotencyRecord{UserID: user, Key: key, RequestHash: "",
+				CreatedAt: time.Now(), Claim: "probe"}, time.Time{})
+			if err == nil && claimed {
+				return probe // rolled back
+			}
+			if err == nil && cur.StatusCode != 0 {
+				err = tx.FinishIdempotencyKey(ctx, store.IdempotencyClaim{UserID: user, Key: key, Claim: cur.Claim}, 0, nil)
+			}
+			return err
+		})
+		switch {
+		case err != nil && !errors.Is(err, probe):
+			t.Fatal(err)
+		case err == nil && cur.StatusCode != 0:
+			return
+		case time.Now().After(deadline):
+			t.Fatalf("the answer of ClOrdID %s was never kept", clOrdID)
+		}
+	}
+}
+
+// offersNoted counts the offers of any firm whose ClOrdID is clOrdID.
+func (v *venueEnv) offersNoted(t *testing.T, clOrdID string) int {
+	t.Helper()
+	n := 0
+	err := v.db.View(context.Background(), func(tx *store.Tx) error {
+		os, _, err := tx.Offers(context.Background(), store.OfferFilter{Types: []string{venue.TypeOffer}}, venue.Page{Limit: 1000})
+		for _, o := range os {
+			if o.ClientOrderID == clOrdID {
+				n++
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

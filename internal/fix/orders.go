@@ -32,15 +32,23 @@ func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.Id
 	firm.UserID = "fix-firm:" + s.p.ParticipantID
 	key := "fix:" + s.g.now().Format(time.DateOnly) + ":" + clOrdID
 	claim, answer, err := s.g.svc.ClaimFIXKey(ctx, firm, key)
-	if err != nil {
+	switch {
+	case err != nil:
 		var e *venue.Error
 		if errors.As(err, &e) && e.Kind == venue.KindConflict {
-			return nil, errDuplicate // a claim in flight or an answer lost: applied once
+			return nil, errDuplicate // a claim in flight: applied once
 		}
 		return nil, err
-	}
-	if answer != nil {
+	case answer != nil && answer.Code == 200:
+		return nil, &duplicate{orderID: string(answer.Body)}
+	case answer != nil:
 		return nil, errDuplicate
+	case claim.Replayed():
+		// Applied, its answer lost with the process that applied it: the
+		// repeat is answered as if the answer were kept, which it now is.
+		id := claim.OrderID()
+		s.finish(claim, id, nil)
+		return nil, &duplicate{orderID: id}
 	}
 	return claim, nil
 }
@@ -95,7 +103,7 @@ func possDup(msg *quickfix.Message) bool {
 func (s *session) rejectOrder(msg *quickfix.Message, err error) *quickfix.Message {
 	r, text := rejectOf(err)
 	m := newMessage("8")
-	m.Body.SetString(tagOrderID, "NONE")
+	m.Body.SetString(tagOrderID, duplicateOrderID(err))
 	m.Body.SetString(tagExecID, "R-"+newID())
 	for _, t := range []quickfix.Tag{tagClOrdID, tagAccount, tagSecurityID, tagSecurityIDSrc, tagSide, tagOrderQty, tagOrdType, tagPrice} {
 		if v, err := msg.Body.GetString(t); err == nil {

@@ -54,3 +54,20 @@ func rejectOf(err error) (reject, string) {
 
 // errDuplicate refuses a ClOrdID the firm used already today.
 var errDuplicate = &venue.Error{Kind: venue.KindMismatch, Message: "duplicate ClOrdID: this firm used it already today; it is not applied twice"}
+
+// duplicate is errDuplicate for a ClOrdID whose first request was applied:
+// it names the order that request made or changed, as the first answer did.
+type duplicate struct{ orderID string }
+
+func (d *duplicate) Error() string { return errDuplicate.Error() }
+func (d *duplicate) Unwrap() error { return errDuplicate }
+
+// duplicateOrderID is the order a duplicate ClOrdID's first request made or
+// changed, "NONE" when there is none (it was refused, or is in flight).
+func duplicateOrderID(err error) string {
+	var d *duplicate
+	if errors.As(err, &d) && d.orderID != "" {
+		return d.orderID
+	}
+	return "NONE"
+}

@@ -142,7 +142,12 @@ func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 // answer again (with Idempotent-Replayed: true); the same key with another
 // method, path or body is a 422; a retry while the first is running is a
 // 409. Server errors are not kept, so their retries run again, unless the
-// request was applied before the error (see trading's ClaimIdempotencyKey).
+// request was applied before the error. A retry of a request applied
+// whose answer was not kept (its process died after the commit) runs the
+// handler on the replayed claim: the use case applies nothing and answers
+// with the result the first run committed, so the retry gets the answer
+// the first request would have got, which is kept (see trading's
+// ClaimIdempotencyKey).
 func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Principal, key string, fn authedFunc) {
 	body, err := readBody(r)
 	if err != nil {
@@ -165,6 +170,9 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 		w.WriteHeader(stored.Code)
 		_, _ = w.Write(replayBody(r.Context(), stored))
 		return
+	}
+	if claim.Replayed() {
+		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	rec := &captureWriter{ResponseWriter: w}
 	ctx := context.WithoutCancel(r.Context())

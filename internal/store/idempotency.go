@@ -25,6 +25,10 @@ type IdempotencyRecord struct {
 	// CommittedAt is set by the transaction that applied the request; zero
 	// while it has not.
 	CommittedAt time.Time
+	// Result is what the request's answer needs, written with CommittedAt
+	// by the transaction that applied it (IdempotencyClaim.Result); nil
+	// when none was.
+	Result []byte
 }
 
 // IdempotencyClaim is a claimed key as a request's writes name it: every
@@ -34,6 +38,11 @@ type IdempotencyRecord struct {
 // lost.
 type IdempotencyClaim struct {
 	UserID, Key, Claim string
+	// Result is what the request's answer needs (its use case's result, in
+	// the caller's own terms), kept with the mark so that a retry can be
+	// answered after a crash before the answer itself was kept. nil keeps
+	// what an earlier write of the request wrote.
+	Result []byte
 }
 
 // ErrClaimLost refuses a write whose Idempotency-Key claim a retry took
@@ -48,14 +57,18 @@ func (tx *Tx) ClaimIdempotencyKey(ctx context.Context, rec IdempotencyRecord, st
 	var resp string
 	var created int64
 	var committed sql.NullInt64
-	err := tx.queryRow(ctx, `SELECT user_id, key, request_hash, status_code, response, created_at, claim, epoch, committed_at
+	var result sql.NullString
+	err := tx.queryRow(ctx, `SELECT user_id, key, request_hash, status_code, response, created_at, claim, epoch, committed_at, result
 		FROM idempotency_keys WHERE user_id = ? AND key = ?`, rec.UserID, rec.Key).Scan(&cur.UserID, &cur.Key,
-		&cur.RequestHash, &cur.StatusCode, &resp, &created, &cur.Claim, &cur.Epoch, &committed)
+		&cur.RequestHash, &cur.StatusCode, &resp, &created, &cur.Claim, &cur.Epoch, &committed, &result)
 	switch {
 	case err == nil && fromMS(created).After(staleBefore):
 		cur.Response, cur.CreatedAt = []byte(resp), fromMS(created)
 		if committed.Valid {
 			cur.CommittedAt = fromMS(committed.Int64)
+		}
+		if result.Valid {
+			cur.Result = []byte(result.String)
 		}
 		return cur, false, nil
 	case err != nil && !errors.Is(err, sql.ErrNoRows):
@@ -64,17 +77,23 @@ func (tx *Tx) ClaimIdempotencyKey(ctx context.Context, rec IdempotencyRecord, st
 	_, err = tx.exec(ctx, `INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response, created_at, claim, epoch)
 		VALUES (?, ?, ?, 0, '', ?, ?, ?) ON CONFLICT (user_id, key) DO UPDATE SET request_hash = excluded.request_hash,
 		status_code = 0, response = '', created_at = excluded.created_at, claim = excluded.claim, epoch = excluded.epoch,
-		committed_at = NULL`, rec.UserID, rec.Key, rec.RequestHash, ms(rec.CreatedAt), rec.Claim, rec.Epoch)
+		committed_at = NULL, result = NULL`, rec.UserID, rec.Key, rec.RequestHash, ms(rec.CreatedAt), rec.Claim, rec.Epoch)
 	if err != nil {
 		return cur, false, fmt.Errorf("claim idempotency key: %w", normalize(err))
 	}
 	return rec, true, nil
 }
 
-// claimMark marks claim c applied at t (the first time only).
+// claimMark marks claim c applied at t (the first time only), with what
+// its answer needs (the last write's that kept any).
 func claimMark(c IdempotencyClaim, t time.Time) statement {
-	return statement{query: `UPDATE idempotency_keys SET committed_at = COALESCE(committed_at, ?)
-		WHERE user_id = ? AND key = ? AND claim = ?`, args: []any{ms(t), c.UserID, c.Key, c.Claim}, what: "mark idempotency key applied"}
+	var result any
+	if c.Result != nil {
+		result = string(c.Result)
+	}
+	return statement{query: `UPDATE idempotency_keys SET committed_at = COALESCE(committed_at, ?), result = COALESCE(?, result)
+		WHERE user_id = ? AND key = ? AND claim = ?`, args: []any{ms(t), result, c.UserID, c.Key, c.Claim},
+		what: "mark idempotency key applied"}
 }
 
 // markClaim marks c applied in tx, or fails with ErrClaimLost when a retry

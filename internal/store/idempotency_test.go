@@ -77,15 +77,24 @@ func TestIdempotencyClaims(t *testing.T) {
 
 		t.Run("a write marks its claim, which then stays", func(t *testing.T) {
 			c := claim(t, "k1", "a")
-			if got := record(t, "k1"); !got.CommittedAt.IsZero() || got.Claim != "a" || got.Epoch != epoch {
+			if got := record(t, "k1"); !got.CommittedAt.IsZero() || got.Claim != "a" || got.Epoch != epoch || got.Result != nil {
 				t.Fatalf("fresh claim: %+v", got)
 			}
+			c.Result = []byte(`{"firm":1}`)
 			p, err := newFirm(t, c)
 			if err != nil || !exists(t, p.ID) {
 				t.Fatalf("InTx with a claim = %v (written %v)", err, exists(t, p.ID))
 			}
-			if got := record(t, "k1"); got.CommittedAt.IsZero() {
-				t.Errorf("the write did not mark its claim: %+v", got)
+			if got := record(t, "k1"); got.CommittedAt.IsZero() || string(got.Result) != `{"firm":1}` {
+				t.Errorf("the write did not mark its claim with its result: %+v", got)
+			}
+			// A later write of the request that keeps no result leaves it.
+			c.Result = nil
+			if _, err := newFirm(t, c); err != nil {
+				t.Fatal(err)
+			}
+			if got := record(t, "k1"); string(got.Result) != `{"firm":1}` {
+				t.Errorf("a write without a result changed the kept one: %q", got.Result)
 			}
 			if release(t, c) {
 				t.Errorf("an applied claim was released")
@@ -130,12 +139,13 @@ func TestIdempotencyClaims(t *testing.T) {
 		t.Run("the sequencer's batch marks its commands' claims", func(t *testing.T) {
 			c := claim(t, "k4", "a")
 			w := v.batch(t, "claims", 1000)
+			c.Result = []byte(`{"offer":"o"}`)
 			w.Claims = []store.IdempotencyClaim{c}
 			if _, err := db.SequencerBatch(ctx, epoch, w); err != nil {
 				t.Fatalf("SequencerBatch = %v", err)
 			}
-			if got := record(t, "k4"); got.CommittedAt.IsZero() {
-				t.Errorf("the batch did not mark its claim: %+v", got)
+			if got := record(t, "k4"); got.CommittedAt.IsZero() || string(got.Result) != `{"offer":"o"}` {
+				t.Errorf("the batch did not mark its claim with its result: %+v", got)
 			}
 			// A failed batch marks nothing.
 			c = claim(t, "k5", "a")

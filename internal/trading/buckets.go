@@ -83,7 +83,7 @@ func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner s
 	id, now := newID(), s.clock()
 	var out BucketView
 	var created venue.Bucket
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &created, func(tx *store.Tx) error {
 		if err := checkBucket(ctx, tx, in, true); err != nil {
 			return err
 		}
@@ -215,7 +215,7 @@ func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string
 	}
 	var out BucketView
 	var updated venue.Bucket
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &updated, func(tx *store.Tx) error {
 		if err := checkBucket(ctx, tx, in, false); err != nil {
 			return err
 		}
@@ -253,7 +253,7 @@ func (s *Service) DeleteBucket(ctx context.Context, p venue.Principal, id string
 	}
 	var out BucketView
 	var deleted venue.Bucket
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &deleted, func(tx *store.Tx) error {
 		b, err := s.writableBucket(ctx, tx, p, id)
 		if err != nil {
 			return err

@@ -47,7 +47,7 @@ type command struct {
 	run   func(st *state, b *batch) (any, error)
 	reply chan result
 	// claim is the command's Idempotency-Key claim, marked applied in the
-	// batch's transaction when the command succeeds.
+	// batch's transaction when the command succeeds, with its result.
 	claim    store.IdempotencyClaim
 	hasClaim bool
 	// refusal is the answer of a command that returned an error, sent
@@ -430,7 +430,12 @@ func (e *engine) runBatch(cmds []*command) {
 		}
 		ok = append(ok, done{c, v})
 		if c.hasClaim && b.size() > size { // it wrote: its request is applied with the batch
-			b.claims = append(b.claims, c.claim)
+			claim := c.claim
+			// With its result, so that a retry is answered from it if the
+			// answer is lost (idempotency.go). A result that cannot be
+			// kept is a bug; the request stays applied, its retry refused.
+			claim.Result, _ = keepResult(v)
+			b.claims = append(b.claims, claim)
 		}
 	}
 	if !b.poisoned {

@@ -2,6 +2,7 @@ package trading
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -26,8 +27,11 @@ import (
 //   - the claim is being served (this process's, its request still
 //     running; or a later epoch's, another live instance's): in flight, 409;
 //   - otherwise, applied: its process died, or its answer failed, after the
-//     commit: 409 "applied, answer not kept", never applied again; the
-//     record shows the outcome;
+//     commit. The transaction that applied it kept what the answer needs
+//     (the use case's result: an engine command's in the sequencer's batch,
+//     a use case's own transaction's with its writes), so the retry is
+//     answered from that, as the first request would have been, on any
+//     instance; it is never applied again;
 //   - otherwise not applied, so its request can no longer apply: an earlier
 //     epoch's engine is fenced (and a write of its process's own
 //     transactions is refused, store.ErrClaimLost), and a claim of this
@@ -37,11 +41,6 @@ import (
 // A claim of the running engine is never taken over while its request is
 // served, so the sequencer's batch can mark claims without checking that
 // they are still current.
-//
-// Where the first answer cannot be replayed (docs/decisions.md, "Decisions
-// where the spec leaves room"): after a crash between a request's commit and
-// keeping its answer there is no response to replay, and the 409 says so
-// instead of applying it again.
 const (
 	idempotencyTTL = 24 * time.Hour
 	// maxIdempotencyKey is the longest key in characters, as the OpenAPI
@@ -61,7 +60,33 @@ type Answer struct {
 // the Service WithClaim returns, then keep its answer with
 // FinishIdempotencyKey or, when it failed on the server's side,
 // ReleaseIdempotencyKey.
-type IdempotencyClaim struct{ c store.IdempotencyClaim }
+//
+// The claim of a request applied earlier whose answer was not kept is a
+// replay (Replayed): run on it, the request applies nothing and its use
+// case answers with the result its first run committed, so the adapter
+// renders the answer the first request would have got and keeps it.
+type IdempotencyClaim struct {
+	c store.IdempotencyClaim
+	// replay is set for an applied request; result is what its
+	// transaction kept.
+	replay bool
+	result []byte
+}
+
+// Replayed reports whether the claim's request was applied already: it is
+// answered from its committed result, not run again.
+func (c *IdempotencyClaim) Replayed() bool { return c.replay }
+
+// OrderID is the offer, quote or RFQ a replayed claim's engine command made
+// or changed, as its commit kept it ("" when it kept none): what a FIX
+// repeat of the ClOrdID names.
+func (c *IdempotencyClaim) OrderID() string {
+	var res struct{ Offer struct{ ID string } } // an OfferResult
+	if !c.replay || json.Unmarshal(c.result, &res) != nil {
+		return ""
+	}
+	return res.Offer.ID
+}
 
 // WithClaim returns the Service bound to claim c: the same service, whose
 // every write (a use case's own transaction, a sequencer command) also
@@ -70,13 +95,43 @@ type IdempotencyClaim struct{ c store.IdempotencyClaim }
 // use cases stay unaware of it, and a request run on the plain Service is
 // simply not idempotent.
 func (s *Service) WithClaim(c *IdempotencyClaim) *Service {
-	return &Service{core: s.core, claim: &c.c}
+	out := &Service{core: s.core, claim: &c.c}
+	if c.replay {
+		out.replay = &c.result
+	}
+	return out
 }
 
-// errAnswerLost answers a retry of a request that was applied but whose
-// answer was never kept.
-var errAnswerLost = venue.Conflict("the request with this Idempotency-Key was applied, but its answer was not kept " +
-	"(the venue stopped or failed after the commit); it is not applied again: read the record to see its outcome")
+// errNoResult answers a retry of a request applied by an earlier version of
+// the venue, which kept no result with the change, and whose answer was
+// lost: there is nothing to answer it from.
+var errNoResult = venue.Conflict("the request with this Idempotency-Key was applied, but by a version of the venue " +
+	"that kept no result to answer a retry from; it is not applied again: read the record to see its outcome")
+
+// keepResult is v as a claim keeps it for a replay (replayed).
+func keepResult(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("keep the result of an idempotent request: %w", err)
+	}
+	return b, nil
+}
+
+// replaying reports whether s answers an applied request from its kept
+// result instead of running it.
+func (s *Service) replaying() bool { return s.replay != nil }
+
+// replayed decodes the kept result of the applied request s replays into
+// out.
+func (s *Service) replayed(out any) error {
+	if len(*s.replay) == 0 {
+		return errNoResult
+	}
+	if err := json.Unmarshal(*s.replay, out); err != nil {
+		return fmt.Errorf("read the kept result of an idempotent request: %w", err)
+	}
+	return nil
+}
 
 // ClaimIdempotencyKey starts a request under key. It returns the kept
 // answer to replay, or the claim under which the caller runs the request;
@@ -137,10 +192,12 @@ func (s *Service) claimKey(ctx context.Context, p venue.Principal, key, requestH
 		return &IdempotencyClaim{c: claim}, nil, nil
 	case cur.RequestHash != requestHash:
 		return nil, nil, &venue.Error{Kind: venue.KindMismatch, Message: "Idempotency-Key was already used with a different request"}
-	case cur.StatusCode == 0 && s.served(cur, epoch):
+	case cur.StatusCode == 0 && (s.served(cur, epoch) || cur.CommittedAt.IsZero()):
 		return nil, nil, venue.Conflict("a request with this Idempotency-Key is still in flight; retry later")
 	case cur.StatusCode == 0:
-		return nil, nil, errAnswerLost
+		// Applied, its answer lost: answered from what its commit kept.
+		return &IdempotencyClaim{c: store.IdempotencyClaim{UserID: p.UserID, Key: key, Claim: cur.Claim},
+			replay: true, result: cur.Result}, nil, nil
 	}
 	return nil, &Answer{Code: cur.StatusCode, Body: cur.Response}, nil
 }
@@ -178,7 +235,7 @@ func (s *Service) FinishFIXKey(ctx context.Context, c *IdempotencyClaim, a Answe
 // ReleaseIdempotencyKey drops a claim whose request failed for a reason a
 // retry may not meet (a server error), so the retry runs again, unless the
 // request was applied before it failed: that claim stays, and retries are
-// told the request was applied.
+// answered from its committed result.
 func (s *Service) ReleaseIdempotencyKey(ctx context.Context, c *IdempotencyClaim) error {
 	defer s.serving.Delete(c.c.Claim)
 	return s.db.InTx(ctx, func(tx *store.Tx) error {

@@ -4,12 +4,22 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/google/go-cmp/cmp"
+	"github.com/quagmt/udecimal"
 )
+
+// exactValues compares decimals by value and dates as values.
+var exactValues = cmp.Options{
+	cmp.Comparer(func(a, b udecimal.Decimal) bool { return a.Equal(b) }),
+	cmp.Comparer(func(a, b bondmath.Date) bool { return a == b }),
+}
 
 // TestIdempotencyInFlight: while a claimed request is being served, a
 // retry is told it is in flight, also after the request committed and
@@ -65,6 +75,122 @@ func TestIdempotencyInFlight(t *testing.T) {
 		// Another request under the same key is refused whatever its state.
 		if _, _, err := v.svc.ClaimIdempotencyKey(ctx, trader, "k2", "another"); venue.KindOf(err) != venue.KindMismatch {
 			t.Errorf("same key, another request = %v, want a mismatch", err)
+		}
+	})
+}
+
+// TestIdempotencyAnswerAfterCrash: a request applied whose process died
+// before keeping its answer (the venue restarts; the claim is an earlier
+// sequencer lease's, applied, answerless) is answered on retry from what
+// its commit kept: the retry's use case returns what the first returned,
+// the record as it was committed, and applies nothing. Through the
+// sequencer (an accept, an amendment of an offer cancelled since) and
+// through a use case's own transaction (a bucket).
+func TestIdempotencyAnswerAfterCrash(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		t.Parallel()
+		v := newDemoVenue(t, e)
+		ctx := context.Background()
+		buyer, dealer := v.principal(t, 0, venue.RoleTrader), v.principal(t, 1, venue.RoleTrader)
+		// firstRun runs a request under key, its answer never kept.
+		firstRun := func(key string, run func(*trading.Service) (any, error)) any {
+			t.Helper()
+			c, _, err := v.svc.ClaimIdempotencyKey(ctx, buyer, key, "hash-"+key)
+			if err != nil || c == nil || c.Replayed() {
+				t.Fatalf("claim %s = %v, %v", key, c, err)
+			}
+			got, err := run(v.svc.WithClaim(c))
+			if err != nil {
+				t.Fatalf("%s: %v", key, err)
+			}
+			return got
+		}
+		// retry claims key again after the crash and runs the request on
+		// the claim; its answer is then kept.
+		retry := func(key string, first any, run func(*trading.Service) (any, error)) {
+			t.Helper()
+			c, kept, err := v.svc.ClaimIdempotencyKey(ctx, buyer, key, "hash-"+key)
+			if err != nil || kept != nil || c == nil || !c.Replayed() {
+				t.Fatalf("retry of %s after the crash: claim %v, kept %v, %v; want a replayed claim", key, c, kept, err)
+			}
+			got, err := run(v.svc.WithClaim(c))
+			if err != nil {
+				t.Fatalf("retry of %s = %v, want the first answer", key, err)
+			}
+			if d := cmp.Diff(first, got, exactValues); d != "" {
+				t.Errorf("retry of %s answered otherwise than the first request (-first +retry):\n%s", key, d)
+			}
+			if err := v.svc.FinishIdempotencyKey(ctx, c, trading.Answer{Code: 200, Body: []byte(`{}`)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, kept, err := v.svc.ClaimIdempotencyKey(ctx, buyer, key, "hash-"+key); err != nil || kept == nil {
+				t.Errorf("retry of %s once answered = %v, %v; want the kept answer", key, kept, err)
+			}
+		}
+
+		// The RFQ and the quote are created under keys too: their retries
+		// come after the accept closed both.
+		request := func(s *trading.Service) (any, error) {
+			return s.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+				Direction: venue.Bid, Quantity: ptrTo(dec("1000000")), Counterparties: []string{dealer.ParticipantID}})
+		}
+		requested := firstRun("rfq", request)
+		rfq := requested.(trading.OfferView)
+		// A quote valid for a moment: its retry comes after valid_until.
+		validUntil := time.Now().Add(1500 * time.Millisecond)
+		quoting := func(s *trading.Service) (any, error) {
+			return s.CreateOffer(ctx, dealer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+				Direction: venue.Ask, Price: ptrTo(dec("99.5")), Quantity: ptrTo(dec("1000000")), MatchedOfferID: rfq.ID,
+				Validity: venue.GTD, ValidUntil: &validUntil})
+		}
+		quoted := firstRun("quote", quoting)
+		quote := quoted.(trading.OfferView)
+		accept := func(s *trading.Service) (any, error) { return s.AcceptQuote(ctx, buyer, quote.ID) }
+		accepted := firstRun("accept", accept)
+
+		bid, err := v.svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+			Direction: venue.Bid, Price: ptrTo(dec("90")), Quantity: ptrTo(dec("5000"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		amend := func(s *trading.Service) (any, error) {
+			return s.UpdateOffer(ctx, buyer, bid.ID, trading.ChangeInput{Quantity: ptrTo(dec("7000"))})
+		}
+		amended := firstRun("amend", amend)
+		if _, err := v.svc.DeleteOffer(ctx, buyer, bid.ID); err != nil {
+			t.Fatal(err)
+		}
+
+		name := "after a crash"
+		bucket := func(s *trading.Service) (any, error) {
+			return s.CreateBucket(ctx, buyer, trading.BucketInput{Name: &name, InstrumentIDs: &[]string{v.instrument}})
+		}
+		created := firstRun("bucket", bucket)
+
+		v.restart(t) // the process died: no answer was kept
+		time.Sleep(time.Until(validUntil))
+		retry("rfq", requested, request)
+		retry("quote", quoted, quoting)
+		retry("accept", accepted, accept)
+		retry("amend", amended, amend)
+		retry("bucket", created, bucket)
+
+		trades, err := v.svc.Trades(ctx, buyer, trading.TradeFilter{OfferID: quote.ID}, venue.Page{})
+		if err != nil || len(trades.Items) != 1 {
+			t.Errorf("trades of the accepted quote = %d, %v; want 1", len(trades.Items), err)
+		}
+		buckets, err := v.svc.Buckets(ctx, buyer, trading.BucketFilter{}, venue.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, b := range buckets.Items {
+			if b.Name == name {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d buckets named %q, want 1", n, name)
 		}
 	})
 }

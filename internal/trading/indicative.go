@@ -120,7 +120,7 @@ func (s *Service) CreateIndicativePrice(ctx context.Context, p venue.Principal, 
 		return venue.IndicativePrice{}, venue.NotFound("participant")
 	}
 	var ip venue.IndicativePrice
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &ip, func(tx *store.Tx) error {
 		if err := ownAccountAndUser(ctx, tx, p, in.AccountID, in.UserID); err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func (s *Service) UpdateIndicativePrice(ctx context.Context, p venue.Principal, 
 		return venue.IndicativePrice{}, err
 	}
 	var ip venue.IndicativePrice
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &ip, func(tx *store.Tx) error {
 		var err error
 		if ip, err = ownIndicative(ctx, tx, p, id); err != nil {
 			return err
@@ -240,7 +240,7 @@ func (s *Service) DeleteIndicativePrice(ctx context.Context, p venue.Principal, 
 		return venue.IndicativePrice{}, err
 	}
 	var ip venue.IndicativePrice
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &ip, func(tx *store.Tx) error {
 		var err error
 		if ip, err = ownIndicative(ctx, tx, p, id); err != nil {
 			return err

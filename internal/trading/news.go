@@ -39,7 +39,7 @@ func (s *Service) CreateNews(ctx context.Context, p venue.Principal, in NewsInpu
 	now := s.clock()
 	n := venue.News{ID: newID(), Title: strings.TrimSpace(in.Title), Body: in.Body, Source: in.Source, URL: in.URL,
 		PublishedAt: now, CreatedAt: now, UpdatedAt: now}
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &n, func(tx *store.Tx) error {
 		if err := tx.CreateNews(ctx, &n); err != nil {
 			return err
 		}

@@ -315,6 +315,9 @@ func bondFor(ref *reference, in venue.Instrument) (bondmath.Bond, error) {
 // CreateOffer creates a firm offer, or — with matched_offer_id naming an
 // RFQ — a quote on that RFQ.
 func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
+	if s.replaying() { // not validated again: valid_until may have passed, the RFQ closed
+		return s.replayedCreate(ctx, false)
+	}
 	typ := venue.TypeOffer
 	if in.MatchedOfferID != "" {
 		typ = venue.TypeQuote
@@ -339,8 +342,14 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 	return OfferView{Offer: res.Offer, Instrument: &pr.instrument, Trades: res.Trades, ReferenceVersion: pr.refVersion}, nil
 }
 
-// submit runs an engine command and types its answer.
+// submit runs an engine command and types its answer. On a Service
+// replaying an applied request the command does not run: the answer is
+// the result its batch committed.
 func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResult, error)) (OfferResult, error) {
+	if s.replaying() {
+		var res OfferResult
+		return res, s.replayed(&res)
+	}
 	v, err := s.do(ctx, func(st *state, b *batch) (any, error) { return fn(st, b) })
 	if err != nil {
 		return OfferResult{}, s.fenced(ctx, err)
@@ -593,6 +602,9 @@ func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string,
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
+	if s.replaying() { // the offer as the amendment left it, whatever it became since
+		return s.replayedOffer(ctx, p)
+	}
 	cur, err := s.ownedOpen(ctx, p, id, "offer")
 	if err != nil {
 		return OfferView{}, err
@@ -608,6 +620,41 @@ func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string,
 	if err != nil {
 		// Closed since ownedOpen read it (filled meanwhile): 409, not 404.
 		return OfferView{}, fmt.Errorf("update offer: %w", s.engineErr(ctx, p, id, err))
+	}
+	return s.reload(ctx, p, res)
+}
+
+// replayedCreate answers a replayed create (an offer or a quote; an RFQ
+// when rfq is set) from its committed result, as the create answered: the
+// record with its instrument.
+func (s *Service) replayedCreate(ctx context.Context, rfq bool) (OfferView, error) {
+	res, err := s.submit(ctx, nil)
+	if err != nil {
+		return OfferView{}, err
+	}
+	out := OfferView{Offer: res.Offer, Trades: res.Trades, ShowRecipients: rfq}
+	if rfq {
+		out.Trades = nil
+	}
+	ref := s.eng.reference()
+	if ref != nil {
+		out.ReferenceVersion = ref.version
+	}
+	var in venue.Instrument
+	err = s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		in, _, err = listing(ctx, tx, ref, res.Offer.InstrumentID, res.Offer.MarketID)
+		return err
+	})
+	out.Instrument = &in
+	return out, err
+}
+
+// replayedOffer answers a replayed amendment from its committed result.
+func (s *Service) replayedOffer(ctx context.Context, p venue.Principal) (OfferView, error) {
+	res, err := s.submit(ctx, nil)
+	if err != nil {
+		return OfferView{}, err
 	}
 	return s.reload(ctx, p, res)
 }

@@ -85,7 +85,7 @@ func (s *Service) CreateParticipant(ctx context.Context, p venue.Principal, in P
 	if err := validateParticipant(&part); err != nil {
 		return part, err
 	}
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &part, func(tx *store.Tx) error {
 		if err := tx.CreateParticipant(ctx, &part); err != nil {
 			return err
 		}
@@ -115,7 +115,7 @@ func (s *Service) UpdateParticipant(ctx context.Context, p venue.Principal, id s
 		return venue.Participant{}, venue.NotFound("participant")
 	}
 	var part venue.Participant
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &part, func(tx *store.Tx) error {
 		var err error
 		if part, err = tx.Participant(ctx, id); err != nil {
 			return err
@@ -160,7 +160,7 @@ func (s *Service) CreateAccount(ctx context.Context, p venue.Principal, in Accou
 	now := s.clock()
 	out := AccountView{Account: venue.Account{ID: newID(), ParticipantID: in.ParticipantID, Number: strings.TrimSpace(in.Number),
 		Status: "active", Type: in.Type, CreatedAt: now, UpdatedAt: now}}
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
 		var err error
 		if out.Participant, err = tx.Participant(ctx, in.ParticipantID); err != nil {
 			return err
@@ -250,7 +250,7 @@ func (s *Service) createUser(ctx context.Context, in UserInput) (UserView, error
 		return UserView{}, err
 	}
 	var out UserView
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
 		if u.ParticipantID != "" {
 			if _, err := tx.Participant(ctx, u.ParticipantID); err != nil {
 				return err
@@ -285,7 +285,7 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 	}
 	var out UserView
 	var email string
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
 		u, err := manageableUser(ctx, tx, p, id)
 		if err != nil {
 			return err
@@ -362,7 +362,7 @@ func (s *Service) issueCredential(ctx context.Context, userID string) (IssuedCre
 	}
 	c := IssuedCredential{Credential: venue.Credential{ClientID: auth.NewClientID(), UserID: userID,
 		SecretHash: hash, CreatedAt: s.clock()}, Secret: secret}
-	err = s.inTx(ctx, func(tx *store.Tx) error {
+	err = s.inTx(ctx, &c, func(tx *store.Tx) error {
 		if _, err := tx.User(ctx, userID); err != nil {
 			return err
 		}
@@ -403,7 +403,7 @@ func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clien
 		return venue.Credential{}, venue.NotFound("credential")
 	}
 	var c venue.Credential
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &c, func(tx *store.Tx) error {
 		cur, err := tx.Credential(ctx, clientID)
 		if err != nil {
 			return err
@@ -442,7 +442,7 @@ func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b s
 		return venue.CounterpartyRelation{}, err
 	}
 	var rel venue.CounterpartyRelation
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &rel, func(tx *store.Tx) error {
 		for _, id := range []string{a, b} {
 			if _, err := tx.Participant(ctx, id); err != nil {
 				return err

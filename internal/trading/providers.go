@@ -157,7 +157,7 @@ func (s *Service) providerTx(ctx context.Context, p venue.Principal, id string,
 	if !validID(id) {
 		return venue.NotFound("settlement provider")
 	}
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, out, func(tx *store.Tx) error {
 		sp, err := tx.SettlementProvider(ctx, id)
 		if err != nil {
 			return err
@@ -221,7 +221,7 @@ func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principa
 		sp.Type = "custodian"
 	}
 	var out ProviderView
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
 		part, err := tx.Participant(ctx, sp.ParticipantID)
 		if err != nil {
 			return err

@@ -313,7 +313,7 @@ func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in Market
 		return m, err
 	}
 	m.Calendar = "TARGET2"
-	err := s.inTx(ctx, func(tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
+	err := s.inTx(ctx, &m, func(tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
 	if errors.Is(err, venue.ErrConflict) {
 		return m, venue.Conflict("a market named %s exists", m.Name)
 	}
@@ -335,7 +335,7 @@ func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string
 		return venue.Market{}, venue.NotFound("market")
 	}
 	var m venue.Market
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &m, func(tx *store.Tx) error {
 		var err error
 		if m, err = tx.Market(ctx, id); err != nil {
 			return err
@@ -528,7 +528,7 @@ func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in In
 	now := s.clock()
 	i := venue.Instrument{ID: newID(), Enabled: true, Precision: 4, MarketIDs: []string{}, CreatedAt: now, UpdatedAt: now}
 	i.Terms.Type, i.Terms.State, i.Terms.UnitQuotation = "Fixed", "BLANK", "percent"
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &i, func(tx *store.Tx) error {
 		if err := checkInstrument(ctx, tx, in, &i); err != nil {
 			return err
 		}
@@ -555,7 +555,7 @@ func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id st
 		return InstrumentDetail{}, venue.NotFound("instrument")
 	}
 	var isin string
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &isin, func(tx *store.Tx) error {
 		i, err := tx.Instrument(ctx, id)
 		if err != nil {
 			return err

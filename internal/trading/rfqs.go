@@ -18,6 +18,9 @@ import (
 // every enabled counterparty; with matched_offer_id naming a resting offer
 // it goes to that offer's owner.
 func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInput) (OfferView, error) {
+	if s.replaying() {
+		return s.replayedCreate(ctx, true)
+	}
 	target := in.MatchedOfferID
 	in.MatchedOfferID = ""
 	if in.Validity == "" {
@@ -108,6 +111,9 @@ func (s *Service) RFQs(ctx context.Context, p venue.Principal, f OfferFilter, pa
 func (s *Service) UpdateRFQ(ctx context.Context, p venue.Principal, id string, in ChangeInput) (OfferView, error) {
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
+	}
+	if s.replaying() {
+		return s.replayedOffer(ctx, p)
 	}
 	cur, err := s.ownedOpen(ctx, p, id, "request for quote")
 	if err != nil {

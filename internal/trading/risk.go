@@ -92,7 +92,7 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 		return venue.RiskLimit{}, err
 	}
 	var out venue.RiskLimit
-	err := s.inTx(ctx, func(tx *store.Tx) error {
+	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
 		if _, err := tx.Participant(ctx, participantID); err != nil {
 			return err
 		}

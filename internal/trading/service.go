@@ -55,6 +55,10 @@ type Service struct {
 	// claim is the request's idempotency claim that every write of this
 	// Service marks applied (nil: none).
 	claim *store.IdempotencyClaim
+	// replay is the committed result of the applied request this Service
+	// answers again (a replayed claim's): its use case applies nothing
+	// and answers from it. nil: the request runs.
+	replay *[]byte
 }
 
 // core is a Service's state, shared by its claim-bound copies.
@@ -229,14 +233,36 @@ func (s *Service) Admit(p venue.Principal) error {
 }
 
 // inTx runs fn in a write transaction that also marks the Service's
-// idempotency claim, if it has one.
-func (s *Service) inTx(ctx context.Context, fn func(*store.Tx) error) error {
-	return s.db.InTxClaimed(ctx, s.claim, fn)
+// idempotency claim, if it has one, keeping with it *result (a pointer to
+// what the use case's answer is made of, as fn leaves it). On a Service
+// replaying an applied request fn does not run: *result is what the first
+// run kept.
+func (s *Service) inTx(ctx context.Context, result any, fn func(*store.Tx) error) error {
+	if s.replaying() {
+		return s.replayed(result)
+	}
+	if s.claim == nil {
+		return s.db.InTx(ctx, fn)
+	}
+	c := *s.claim
+	return s.db.InTxClaimed(ctx, &c, func(tx *store.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		var err error
+		c.Result, err = keepResult(result) // marked with the claim, after fn
+		return err
+	})
 }
 
 // do submits a command to the sequencer, whose batch also marks the
 // Service's idempotency claim if the command writes.
 func (s *Service) do(ctx context.Context, run func(*state, *batch) (any, error)) (any, error) {
+	if s.replaying() {
+		// A replay answers from the kept result (submit) and never reaches
+		// the engine: a command here would apply the request again.
+		return nil, fmt.Errorf("the replay of an applied request reached the engine")
+	}
 	return s.eng.do(ctx, s.claim, run)
 }
 

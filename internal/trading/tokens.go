@@ -64,7 +64,7 @@ func (s *Service) IssueToken(ctx context.Context, clientID, secret string) (Issu
 	}
 	token, hash := auth.NewToken()
 	now := s.clock()
-	err = s.inTx(ctx, func(tx *store.Tx) error {
+	err = s.inTx(ctx, &token, func(tx *store.Tx) error {
 		if err := tx.CreateToken(ctx, &venue.Token{Hash: hash, ClientID: clientID, UserID: p.UserID,
 			CreatedAt: now, ExpiresAt: now.Add(s.tokenTTL)}); err != nil {
 			return err
