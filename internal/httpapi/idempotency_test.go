@@ -60,7 +60,7 @@ func TestIdempotency(t *testing.T) {
 
 		t.Run("applied, answer lost", func(t *testing.T) {
 			// Through the sequencer: an offer.
-			body := set(offer(in, x.book, "bid", "80", "100000"), "notes", "answer-lost")
+			body := set(offer(in, x.book, "bid", "95", "100000"), "notes", "answer-lost")
 			x.send(t, trader(0), "POST", offersPath, body, http.StatusOK, key("lost-1"))
 			v.dropAnswer(t, trader(0), "lost-1")
 			lost := x.send(t, trader(0), "POST", offersPath, body, http.StatusConflict, key("lost-1"))

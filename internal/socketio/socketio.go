@@ -61,7 +61,7 @@ var namespaces = map[string][]string{
 	"/offers":            {"offer.", "rfq.", "quote."},
 	"/orders":            {trading.EventOrderCreate},
 	"/trades":            {trading.EventTradeCreate},
-	"/instruments":       {trading.EventPriceChange},
+	"/instruments":       {trading.EventPriceChange, trading.EventHalt},
 	"/ohlc":              {trading.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},

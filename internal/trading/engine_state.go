@@ -70,6 +70,13 @@ type state struct {
 	// trade (price_change events, engine_prices.go).
 	tops  map[bookKey]bookTop
 	lasts map[bookKey]*lastTrade
+	// The pre-trade controls (engine_controls.go): each instrument's
+	// latest trade on any market, the valid indicative prices by
+	// instrument, the firms' kill switches and the halts.
+	lastPrints map[string]printAt
+	indicative map[string]map[string]*indicativeQuote
+	killed     map[string]store.KillSwitch
+	halts      map[bookKey]store.Halt
 }
 
 func (e *engine) rebuild(ctx context.Context) (*state, error) {
@@ -85,7 +92,11 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 		if st.priority, err = tx.MaxPriority(ctx); err != nil {
 			return err
 		}
-		if err := st.loadLastTrades(ctx, tx); err != nil {
+		lasts, err := st.loadLastTrades(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := st.loadControls(ctx, tx, lasts); err != nil {
 			return err
 		}
 		offers, err := tx.OpenOffers(ctx)
