@@ -21,18 +21,20 @@ func scanMarket(r interface{ Scan(...any) error }) (venue.Market, error) {
 	return m, err
 }
 
-// CreateMarket inserts m. A zero price collar or maximum price takes the
-// column's default (venue.DefaultPriceCollarPercent, venue.DefaultMaxPricePercent).
+// CreateMarket inserts m. A zero price collar or maximum price is stored
+// as the column's default (venue.DefaultPriceCollarPercent,
+// venue.DefaultMaxPricePercent).
 func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
-	if m.PriceCollarPercent.IsZero() {
-		m.PriceCollarPercent = venue.DefaultPriceCollarPercent
+	collar, maxPrice := m.PriceCollarPercent, m.MaxPricePercent
+	if collar.IsZero() {
+		collar = venue.DefaultPriceCollarPercent
 	}
-	if m.MaxPricePercent.IsZero() {
-		m.MaxPricePercent = venue.DefaultMaxPricePercent
+	if maxPrice.IsZero() {
+		maxPrice = venue.DefaultMaxPricePercent
 	}
 	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(13)+")",
 		m.ID, m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed,
-		m.SettlementLag, m.Calendar, m.PriceCollarPercent.String(), m.MaxPricePercent.String(), ms(m.CreatedAt), ms(m.UpdatedAt))
+		m.SettlementLag, m.Calendar, collar.String(), maxPrice.String(), ms(m.CreatedAt), ms(m.UpdatedAt))
 	if err != nil {
 		return fmt.Errorf("create market: %w", normalize(err))
 	}
