@@ -109,7 +109,7 @@ func (st *state) collar(marketID, instrumentID string) Collar {
 }
 
 // checkCollar refuses a price outside the collar of o's market and
-// instrument. field names the price as the client sent it.
+// instrument, naming the collar, the reference price and its source.
 func (st *state) checkCollar(o *venue.Offer, price udecimal.Decimal) error {
 	c := st.collar(o.MarketID, o.InstrumentID)
 	if !c.HasReference {
