@@ -93,8 +93,8 @@ func TestServeQueueBudget(t *testing.T) {
 		}
 		var limits []map[string]any
 		c.getJSON("/api/v1/participant/risk-limits", &limits) // the sequencer's read: priority lane
-		if len(limits) != 3 {
-			t.Errorf("risk limits = %d, want 3", len(limits))
+		if len(limits) != 4 {
+			t.Errorf("risk limits = %d, want 4", len(limits))
 		}
 		resp, err := http.Get(base + "/metrics")
 		if err != nil {

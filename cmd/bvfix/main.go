@@ -152,6 +152,18 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The load's bids and asks sit far apart on purpose (they never cross):
+	// the widest price collar lets them rest.
+	wide := udecimal.MustParse("100")
+	wideMs, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range wideMs.Items {
+		if _, err := v.svc.UpdateMarket(ctx, trading.System, m.ID, trading.MarketInput{PriceCollarPercent: &wide}); err != nil {
+			return nil, err
+		}
+	}
 	unlimited := udecimal.MustParse("999999999999999999")
 	for _, p := range creds.Participants {
 		for _, name := range trading.RiskLimitNames() {

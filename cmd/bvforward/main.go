@@ -82,6 +82,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			if creds, _, err = demo.Load(ctx, svc, os.TempDir(), ""); err != nil {
 				return err
 			}
+			// The load's bids and asks sit far apart on purpose (they never cross):
+			// the widest price collar lets them rest.
+			wide := udecimal.MustParse("100")
+			ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+			if err != nil {
+				return err
+			}
+			for _, m := range ms.Items {
+				if _, err := svc.UpdateMarket(ctx, trading.System, m.ID, trading.MarketInput{PriceCollarPercent: &wide}); err != nil {
+					return err
+				}
+			}
 			limit := udecimal.MustParse("999999999999999999")
 			for _, p := range creds.Participants {
 				for _, name := range trading.RiskLimitNames() {

@@ -113,6 +113,18 @@ func loadDemo(ctx context.Context, svc *trading.Service, db *store.DB, dir strin
 	if err != nil {
 		return dv, err
 	}
+	// The load's bids and asks sit far apart on purpose (they never cross):
+	// the widest price collar lets them rest.
+	wide := udecimal.MustParse("100")
+	ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		return dv, err
+	}
+	for _, m := range ms.Items {
+		if _, err := svc.UpdateMarket(ctx, trading.System, m.ID, trading.MarketInput{PriceCollarPercent: &wide}); err != nil {
+			return dv, err
+		}
+	}
 	unlimited := udecimal.MustParse("999999999999999999") // the largest amount the venue takes
 	for _, p := range creds.Participants {
 		for _, name := range trading.RiskLimitNames() {

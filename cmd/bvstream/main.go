@@ -90,6 +90,18 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The load's bids and asks sit far apart on purpose (they never cross):
+	// the widest price collar lets them rest.
+	wide := udecimal.MustParse("100")
+	wideMs, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		return err
+	}
+	for _, m := range wideMs.Items {
+		if _, err := svc.UpdateMarket(ctx, trading.System, m.ID, trading.MarketInput{PriceCollarPercent: &wide}); err != nil {
+			return err
+		}
+	}
 	unlimited := udecimal.MustParse("999999999999999999")
 	for _, p := range creds.Participants {
 		for _, name := range trading.RiskLimitNames() {

@@ -147,7 +147,8 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 			}
 			dp.Users = append(dp.Users, UserCred{UserID: u.ID, Email: u.Email, Role: string(u.Role), ClientID: cred.ClientID, ClientSecret: cred.Secret})
 		}
-		for name, v := range map[string]string{venue.LimitMaxOffer: "50000000", venue.LimitAllOfferSum: "250000000", venue.LimitAllOfferUserSum: "100000000"} {
+		for name, v := range map[string]string{venue.LimitMaxOffer: "50000000", venue.LimitAllOfferSum: "250000000", venue.LimitAllOfferUserSum: "100000000",
+			venue.LimitMaxOfferValue: "200000000"} {
 			if _, err := svc.SetRiskLimit(ctx, sys, p.ID, trading.RiskLimitInput{Name: name, Value: ptr(udecimal.MustParse(v))}); err != nil {
 				return c, err
 			}

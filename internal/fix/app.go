@@ -235,6 +235,8 @@ func (g *Gateway) FromApp(msg *quickfix.Message, id quickfix.SessionID) quickfix
 		return s.declineRFQ(ctx, msg)
 	case "AJ":
 		return s.quoteResponse(ctx, msg)
+	case "q":
+		return s.massCancel(ctx, msg)
 	}
 	return quickfix.UnsupportedMessageType()
 }

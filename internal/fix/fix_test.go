@@ -687,7 +687,7 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 				}
 			}
 			// A better bid over REST moves the top: an incremental.
-			best := udecimal.MustParse("90")
+			best := udecimal.MustParse("95")
 			if len(detail.Limits.Bid) > 0 {
 				best = detail.Limits.Bid[0].Limit.Add(udecimal.MustParse("0.01"))
 			}

@@ -143,7 +143,7 @@ func (s *session) stop() {
 // follow reads the feed after seq until it ends.
 func (s *session) follow(after int64) error {
 	sub, err := s.g.svc.Subscribe(s.ctx, s.p, after, trading.EventFilter{Types: []string{"offer.", "rfq.", "quote.", trading.EventTradeCreate,
-		trading.EventPriceChange, trading.EventDepth, trading.EventNewsCreate}, Depth: trading.MaxStreamDepth})
+		trading.EventPriceChange, trading.EventDepth, trading.EventNewsCreate, trading.EventHalt}, Depth: trading.MaxStreamDepth})
 	if err != nil {
 		return err
 	}
@@ -199,6 +199,8 @@ func (s *session) dispatch(e *trading.Event) {
 		s.onDepth(e.Depth)
 	case e.News != nil:
 		s.g.send(s.id, newsMessage(e.News))
+	case e.Type == trading.EventHalt && e.Control != nil:
+		s.onHalt(e)
 	}
 }
 

@@ -87,8 +87,8 @@ func TestAdminParticipants(t *testing.T) {
 			if found == nil {
 				t.Fatal("operator's index lacks the new participant")
 			}
-			if n := len(found["risk_limits"].([]any)); n != 3 {
-				t.Errorf("new participant has %d risk limits, want 3", n)
+			if n := len(found["risk_limits"].([]any)); n != 4 {
+				t.Errorf("new participant has %d risk limits, want 4", n)
 			}
 			if n := len(found["accounts"].([]any)); n != 3 {
 				t.Errorf("new participant has %d accounts, want 3", n)

@@ -225,6 +225,10 @@ func TestAsyncAPIRecords(t *testing.T) {
 		x.obj(t, trader(1), "PUT", indicativePath+"/"+id(ip), entity("bid_price", "98.25"), http.StatusOK)
 		x.obj(t, trader(1), "DELETE", indicativePath+"/"+id(ip), nil, http.StatusOK)
 		x.obj(t, operator, "POST", "/api/v1/admin/news", obj{"title": "Auction results", "body": "Results."}, http.StatusOK)
+		// An instrument halted on a market, and let trade again.
+		halt := "/api/v1/admin/markets/" + x.book + "/instruments/" + x.ins[2] + "/halt"
+		x.obj(t, operator, "PUT", halt, obj{"halted": true, "reason": "pending announcement"}, http.StatusOK)
+		x.obj(t, operator, "PUT", halt, obj{"halted": false}, http.StatusOK)
 
 		logged := x.list(t, operator, fmt.Sprintf("/api/v1/events?after=%d&limit=1000", after))
 		evs := feed.await(t, operator, len(logged))

@@ -157,6 +157,18 @@ func authzTable() []authzRow {
 		{"GET /api/v1/news", map[string]statuses{noObject: readers200}, static("/api/v1/news")},
 		{"GET /api/v1/participant/risk-limits", map[string]statuses{noObject: {403, 200, 200, 200, 401}},
 			static("/api/v1/participant/risk-limits")},
+		{"GET /api/v1/instruments/{instrument_id}/price-collar", map[string]statuses{publicObject: readers200, missing: readers404},
+			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+				return "/api/v1/instruments/" + f.instrument(obj) + "/price-collar?market_id=" + f.book, nil
+			}},
+		// The kill switch: read by the firm's users, set by its admin; the
+		// matrix turns it off (a no-op) so the fixture's records stay open.
+		{"GET /api/v1/participant/kill-switch", map[string]statuses{noObject: {403, 200, 200, 200, 401}},
+			static("/api/v1/participant/kill-switch")},
+		{"PUT /api/v1/participant/kill-switch", map[string]statuses{noObject: {403, 200, 403, 403, 401}},
+			func(*testing.T, *fixture, string, who) (string, any) {
+				return "/api/v1/participant/kill-switch", map[string]any{"enabled": false}
+			}},
 
 		// Bond calculator: every authenticated caller.
 		{"POST /api/v1/analytics/day-count", map[string]statuses{noObject: readers200},
@@ -365,6 +377,24 @@ func authzTable() []authzRow {
 		}, func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
 			return "/api/v1/admin/participants/" + f.participant(obj) + "/risk-limits/MAX_OFFER", map[string]any{"value": "50000000"}
 		}},
+		{"GET /api/v1/admin/participants/{participantId}/kill-switch", map[string]statuses{
+			ownObject: operator200, otherObject: operator200, missing: operator404,
+		}, func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return "/api/v1/admin/participants/" + f.participant(obj) + "/kill-switch", nil
+		}},
+		{"PUT /api/v1/admin/participants/{participantId}/kill-switch", map[string]statuses{
+			ownObject: operator200, otherObject: operator200, missing: operator404,
+		}, func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return "/api/v1/admin/participants/" + f.participant(obj) + "/kill-switch", map[string]any{"enabled": false}
+		}},
+		{"PUT /api/v1/admin/markets/{marketId}/instruments/{instrument_id}/halt", map[string]statuses{publicObject: operator200, missing: operator404},
+			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+				m := f.book
+				if obj == missing {
+					m = missingID
+				}
+				return "/api/v1/admin/markets/" + m + "/instruments/" + f.ins[0] + "/halt", map[string]any{"halted": false}
+			}},
 		{"POST /api/v1/admin/settlement-providers", map[string]statuses{
 			ownObject: firmAdmin, cptyObject: firmAdmin4, otherObject: firmAdmin4, missing: admin404,
 		}, func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
@@ -498,7 +528,7 @@ func newFixture(t *testing.T, v *env) *fixture {
 }
 
 func (f *fixture) offerBody() map[string]any {
-	return map[string]any{"instrument_id": f.ins[0], "market_id": f.book, "direction": "bid", "price_per_unit": "90", "quantity": "1000"}
+	return map[string]any{"instrument_id": f.ins[0], "market_id": f.book, "direction": "bid", "price_per_unit": "95", "quantity": "1000"}
 }
 
 func (f *fixture) rfqBody() map[string]any {
@@ -521,7 +551,7 @@ func (f *fixture) offer(t *testing.T, obj string) string {
 		return missingID
 	}
 	o, err := f.v.svc.CreateOffer(ctx, f.v.principal(trader(firmOf[obj])), trading.OfferInput{InstrumentID: f.ins[0],
-		MarketID: f.book, Direction: "bid", Price: dec("90"), Quantity: dec("1000")})
+		MarketID: f.book, Direction: "bid", Price: dec("95"), Quantity: dec("1000")})
 	if err != nil {
 		t.Fatalf("CreateOffer(%s) = %v", obj, err)
 	}

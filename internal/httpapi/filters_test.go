@@ -273,13 +273,13 @@ func TestCredentialPages(t *testing.T) {
 	})
 }
 
-// TestRiskLimitsNotPaged: the three limits are one fixed list; paging
+// TestRiskLimitsNotPaged: the four limits are one fixed list; paging
 // parameters change nothing.
 func TestRiskLimitsNotPaged(t *testing.T) {
 	shared(t, func(t *testing.T, v *env) {
 		r := v.get(t, trader(0), "/api/v1/participant/risk-limits?limit=1", http.StatusOK)
-		if n := len(r.array(t)); n != 3 || r.header.Get("Link") != "" {
-			t.Errorf("risk limits with limit=1: %d items, Link %q; want all 3 and no Link", n, r.header.Get("Link"))
+		if n := len(r.array(t)); n != 4 || r.header.Get("Link") != "" {
+			t.Errorf("risk limits with limit=1: %d items, Link %q; want all 4 and no Link", n, r.header.Get("Link"))
 		}
 	})
 }

@@ -36,12 +36,15 @@ func forwardSignature(secret []byte, id, method, path string) string {
 }
 
 // passesToLeader reports whether a standby passes r on: a write of the
-// API other than a token request, or the one read whose answer is the
-// sequencer's (the risk use of GET /participant/risk-limits).
+// API other than a token request, or a read whose answer is the
+// sequencer's (the risk use of GET /participant/risk-limits, a kill
+// switch, a price collar).
 func passesToLeader(r *http.Request) bool {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		return r.URL.Path == "/api/v1/participant/risk-limits"
+		p := r.URL.Path
+		return p == "/api/v1/participant/risk-limits" || (strings.HasPrefix(p, "/api/v1/") &&
+			(strings.HasSuffix(p, "/kill-switch") || strings.HasSuffix(p, "/price-collar")))
 	case http.MethodOptions:
 		return false
 	}

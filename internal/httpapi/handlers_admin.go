@@ -217,19 +217,23 @@ func (s *Server) adminCreateProvider(w http.ResponseWriter, r *http.Request, p v
 }
 
 type marketBody struct {
-	Name                 *string `json:"name"`
-	Type                 *string `json:"type"`
-	FacilityType         *string `json:"facility_type"`
-	Timezone             *string `json:"timezone"`
-	IsEnabled            *bool   `json:"is_enabled"`
-	IsPartialFillAllowed *bool   `json:"is_partial_fill_allowed"`
-	SettlementLag        *int    `json:"settlement_lag"`
-	Calendar             *string `json:"calendar"`
+	Name                 *string      `json:"name"`
+	Type                 *string      `json:"type"`
+	FacilityType         *string      `json:"facility_type"`
+	Timezone             *string      `json:"timezone"`
+	IsEnabled            *bool        `json:"is_enabled"`
+	IsPartialFillAllowed *bool        `json:"is_partial_fill_allowed"`
+	SettlementLag        *int         `json:"settlement_lag"`
+	Calendar             *string      `json:"calendar"`
+	PriceCollarPercent   decimalInput `json:"price_collar_percent"`
+	MaxPricePercent      decimalInput `json:"max_price_percent"`
 }
 
 func (b marketBody) input() trading.MarketInput {
 	return trading.MarketInput{Name: b.Name, Type: b.Type, FacilityType: b.FacilityType, Timezone: b.Timezone,
-		IsEnabled: b.IsEnabled, IsPartialFillAllowed: b.IsPartialFillAllowed, SettlementLag: b.SettlementLag, Calendar: b.Calendar}
+		IsEnabled: b.IsEnabled, IsPartialFillAllowed: b.IsPartialFillAllowed, SettlementLag: b.SettlementLag, Calendar: b.Calendar,
+		PriceCollarPercent: b.PriceCollarPercent.ptr(), MaxPricePercent: b.MaxPricePercent.ptr(),
+		Issues: append(b.PriceCollarPercent.issues("price_collar_percent"), b.MaxPricePercent.issues("max_price_percent")...)}
 }
 
 func (s *Server) adminCreateMarket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {

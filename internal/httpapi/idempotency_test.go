@@ -64,7 +64,7 @@ func TestIdempotency(t *testing.T) {
 			// that died after the commit leaves it; the retry gets the
 			// answer the first request got, never a second application.
 			// Through the sequencer: an offer.
-			body := set(offer(in, x.book, "bid", "80", "100000"), "notes", "answer-lost")
+			body := set(offer(in, x.book, "bid", "95", "100000"), "notes", "answer-lost")
 			first := x.send(t, trader(0), "POST", offersPath, body, http.StatusOK, key("lost-1"))
 			v.dropAnswer(t, trader(0), "lost-1")
 			replayed(t, first, x.send(t, trader(0), "POST", offersPath, body, http.StatusOK, key("lost-1")))

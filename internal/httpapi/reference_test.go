@@ -74,8 +74,8 @@ func testParticipants(t *testing.T, v *env) {
 			if n := len(p["users"].([]any)); n != 3 {
 				t.Errorf("participant %d has %d users, want 3", i, n)
 			}
-			if n := len(p["risk_limits"].([]any)); n != 3 {
-				t.Errorf("participant %d has %d risk limits, want 3", i, n)
+			if n := len(p["risk_limits"].([]any)); n != 4 {
+				t.Errorf("participant %d has %d risk limits, want 4", i, n)
 			}
 			if n := len(p["markets"].([]any)); n != 3 {
 				t.Errorf("participant %d has %d markets, want 3", i, n)
@@ -274,7 +274,7 @@ func testRiskLimits(t *testing.T, v *env) {
 		}
 	}
 	sort.Strings(names)
-	if diff := cmp.Diff([]string{"ALL_OFFER_SUM", "ALL_OFFER_USER_SUM", "MAX_OFFER"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"ALL_OFFER_SUM", "ALL_OFFER_USER_SUM", "MAX_OFFER", "MAX_OFFER_VALUE"}, names); diff != "" {
 		t.Errorf("risk limits (-want +got):\n%s", diff)
 	}
 }

@@ -252,6 +252,10 @@ func (s *sweep) sweepBodies() map[string]map[string]any {
 		"adminUpdateInstrument":         entity(map[string]any{"note": "reviewed"}),
 		"adminCreateBucket":             {"name": f.unique("Sweep"), "instruments": []map[string]string{{"id": f.ins[1]}}},
 		"adminCreateNews":               {"title": f.unique("Sweep"), "body": "Market notice."},
+		// Off: the sweep's firms keep trading.
+		"setKillSwitch":      {"enabled": false},
+		"adminSetKillSwitch": {"enabled": false},
+		"adminSetHalt":       {"halted": false},
 	}
 }
 
@@ -280,6 +284,9 @@ func (s *sweep) pathValue(t *testing.T, o sweptOp, name, obj string) string {
 		}
 		return f.defaultProvider(obj)
 	case "marketId":
+		if strings.HasSuffix(o.path, "/halt") {
+			return f.markets[0].ID // where the sweep's instrument is listed
+		}
 		if admin {
 			return s.market
 		}

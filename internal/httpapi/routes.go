@@ -51,6 +51,9 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/instruments/{instrument_id}", s.authed(s.getInstrument))
 	m.Handle("GET "+v1+"/news", s.authed(s.listNews))
 	m.Handle("GET "+v1+"/participant/risk-limits", s.authed(s.listRiskLimits))
+	m.Handle("GET "+v1+"/instruments/{instrument_id}/price-collar", s.authed(s.priceCollar))
+	m.Handle("GET "+v1+"/participant/kill-switch", s.authed(s.getKillSwitch))
+	m.Handle("PUT "+v1+"/participant/kill-switch", s.authed(s.setKillSwitch))
 
 	// Bond calculator.
 	m.Handle("POST "+v1+"/analytics/day-count", s.authed(s.dayCount))
@@ -112,6 +115,9 @@ func (s *Server) routes() {
 	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.adminCreateProvider))
 	m.Handle("POST "+v1+"/admin/markets", s.authed(s.adminCreateMarket))
 	m.Handle("PUT "+v1+"/admin/markets/{marketId}", s.authed(s.adminUpdateMarket))
+	m.Handle("PUT "+v1+"/admin/markets/{marketId}/instruments/{instrument_id}/halt", s.authed(s.adminSetHalt))
+	m.Handle("GET "+v1+"/admin/participants/{participantId}/kill-switch", s.authed(s.getKillSwitch))
+	m.Handle("PUT "+v1+"/admin/participants/{participantId}/kill-switch", s.authed(s.setKillSwitch))
 	m.Handle("POST "+v1+"/admin/instruments", s.authed(s.adminCreateInstrument))
 	m.Handle("PUT "+v1+"/admin/instruments/{instrument_id}", s.authed(s.adminUpdateInstrument))
 	m.Handle("POST "+v1+"/admin/buckets", s.authed(s.adminCreateBucket))

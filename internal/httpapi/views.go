@@ -192,6 +192,8 @@ type marketJSON struct {
 	IsPartialFillAllowed bool   `json:"is_partial_fill_allowed"`
 	SettlementLag        int    `json:"settlement_lag"`
 	Calendar             string `json:"calendar"`
+	PriceCollarPercent   string `json:"price_collar_percent"`
+	MaxPricePercent      string `json:"max_price_percent"`
 	CreatedAt            string `json:"createdAt"`
 	UpdatedAt            string `json:"updatedAt"`
 }
@@ -199,7 +201,8 @@ type marketJSON struct {
 func marketView(m venue.Market) marketJSON {
 	return marketJSON{ID: m.ID, Name: m.Name, Type: m.Type, FacilityType: m.FacilityType, Timezone: m.Timezone,
 		IsEnabled: m.IsEnabled, IsPartialFillAllowed: m.IsPartialFillAllowed, SettlementLag: m.SettlementLag,
-		Calendar: m.Calendar, CreatedAt: ts(m.CreatedAt), UpdatedAt: ts(m.UpdatedAt)}
+		Calendar: m.Calendar, PriceCollarPercent: m.PriceCollarPercent.String(), MaxPricePercent: m.MaxPricePercent.String(),
+		CreatedAt: ts(m.CreatedAt), UpdatedAt: ts(m.UpdatedAt)}
 }
 
 type riskLimitJSON struct {

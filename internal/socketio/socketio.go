@@ -62,7 +62,7 @@ var namespaces = map[string][]string{
 	"/offers":            {"offer.", "rfq.", "quote."},
 	"/orders":            {trading.EventOrderCreate},
 	"/trades":            {trading.EventTradeCreate},
-	"/instruments":       {trading.EventPriceChange, trading.EventDepth},
+	"/instruments":       {trading.EventPriceChange, trading.EventDepth, trading.EventHalt},
 	"/ohlc":              {trading.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},

@@ -268,6 +268,8 @@ func newMarket(t testing.TB, created time.Time) venue.Market {
 		IsPartialFillAllowed: true,
 		SettlementLag:        2,
 		Calendar:             "TARGET2",
+		PriceCollarPercent:   udecimal.MustParse("7.5"),
+		MaxPricePercent:      udecimal.MustParse("150"),
 		CreatedAt:            created,
 		UpdatedAt:            created,
 	}

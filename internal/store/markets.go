@@ -9,22 +9,32 @@ import (
 )
 
 const marketCols = `id, name, type, facility_type, timezone, is_enabled, is_partial_fill_allowed,
-	settlement_lag, calendar, created_at, updated_at`
+	settlement_lag, calendar, price_collar_percent, max_price_percent, created_at, updated_at`
 
 func scanMarket(r interface{ Scan(...any) error }) (venue.Market, error) {
 	var m venue.Market
 	var created, updated int64
 	err := r.Scan(&m.ID, &m.Name, &m.Type, &m.FacilityType, &m.Timezone, &m.IsEnabled,
-		&m.IsPartialFillAllowed, &m.SettlementLag, &m.Calendar, &created, &updated)
+		&m.IsPartialFillAllowed, &m.SettlementLag, &m.Calendar, decimal{&m.PriceCollarPercent}, decimal{&m.MaxPricePercent},
+		&created, &updated)
 	m.CreatedAt, m.UpdatedAt = fromMS(created), fromMS(updated)
 	return m, err
 }
 
-// CreateMarket inserts m.
+// CreateMarket inserts m. A zero price collar or maximum price is stored
+// as the column's default (venue.DefaultPriceCollarPercent,
+// venue.DefaultMaxPricePercent).
 func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
-	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(11)+")",
+	collar, maxPrice := m.PriceCollarPercent, m.MaxPricePercent
+	if collar.IsZero() {
+		collar = venue.DefaultPriceCollarPercent
+	}
+	if maxPrice.IsZero() {
+		maxPrice = venue.DefaultMaxPricePercent
+	}
+	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(13)+")",
 		m.ID, m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed,
-		m.SettlementLag, m.Calendar, ms(m.CreatedAt), ms(m.UpdatedAt))
+		m.SettlementLag, m.Calendar, collar.String(), maxPrice.String(), ms(m.CreatedAt), ms(m.UpdatedAt))
 	if err != nil {
 		return fmt.Errorf("create market: %w", normalize(err))
 	}
@@ -34,9 +44,10 @@ func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
 // UpdateMarket writes every field of m except id and created_at.
 func (tx *Tx) UpdateMarket(ctx context.Context, m *venue.Market) error {
 	_, err := tx.exec(ctx, `UPDATE markets SET name = ?, type = ?, facility_type = ?, timezone = ?, is_enabled = ?,
-		is_partial_fill_allowed = ?, settlement_lag = ?, calendar = ?, updated_at = ? WHERE id = ?`,
+		is_partial_fill_allowed = ?, settlement_lag = ?, calendar = ?, price_collar_percent = ?, max_price_percent = ?,
+		updated_at = ? WHERE id = ?`,
 		m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed, m.SettlementLag,
-		m.Calendar, ms(m.UpdatedAt), m.ID)
+		m.Calendar, m.PriceCollarPercent.String(), m.MaxPricePercent.String(), ms(m.UpdatedAt), m.ID)
 	if err != nil {
 		return fmt.Errorf("update market: %w", normalize(err))
 	}

@@ -489,6 +489,7 @@ func testMarkets(t *testing.T, h *harness) {
 
 	upd := book
 	upd.Name, upd.IsEnabled, upd.IsPartialFillAllowed, upd.SettlementLag = book.Name+" (halted)", false, false, 3
+	upd.PriceCollarPercent, upd.MaxPricePercent = dec("5"), dec("120.5")
 	upd.CreatedAt, upd.UpdatedAt = at(40), at(41)
 	write(t, h.db, func(ctx context.Context, tx *store.Tx) error { return tx.UpdateMarket(ctx, &upd) })
 	want := upd

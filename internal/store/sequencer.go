@@ -26,6 +26,9 @@ type BatchWrite struct {
 	// one its own process no longer serves), never while its command may
 	// still be queued for the engine.
 	Claims []IdempotencyClaim
+	// KillSwitches and Halts are the pre-trade controls the batch set.
+	KillSwitches []KillSwitch
+	Halts        []Halt
 }
 
 // statements returns the writes of w other than its events, in the order
@@ -36,6 +39,12 @@ func (w BatchWrite) statements(e Engine, now time.Time) []statement {
 		out = append(out, recipientUpsert(r))
 	}
 	out = append(out, tradeInserts(e, w.Trades)...)
+	for _, k := range w.KillSwitches {
+		out = append(out, killSwitchUpsert(k))
+	}
+	for _, h := range w.Halts {
+		out = append(out, haltUpsert(h))
+	}
 	for _, c := range w.Claims {
 		out = append(out, claimMark(c, now))
 	}

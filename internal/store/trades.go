@@ -141,12 +141,15 @@ func (tx *Tx) Trades(ctx context.Context, f TradeFilter, page Page) ([]venue.Tra
 }
 
 // LastTrades returns the latest trade of every market and instrument that
-// has traded (market, instrument, clean price and quantity only).
+// has traded (market, instrument, clean price, quantity and time only).
 func (tx *Tx) LastTrades(ctx context.Context) ([]venue.Trade, error) {
 	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Trade, error) {
 		var t venue.Trade
-		return t, r.Scan(&t.MarketID, &t.InstrumentID, decimal{&t.PricePerUnit}, decimal{&t.Quantity})
-	}, `SELECT t.market_id, t.instrument_id, t.price_per_unit, t.quantity FROM trades t
+		var at int64
+		err := r.Scan(&t.MarketID, &t.InstrumentID, decimal{&t.PricePerUnit}, decimal{&t.Quantity}, &at)
+		t.CreatedAt = fromMS(at)
+		return t, err
+	}, `SELECT t.market_id, t.instrument_id, t.price_per_unit, t.quantity, t.created_at FROM trades t
 	JOIN (SELECT market_id, instrument_id, MAX(id) AS id FROM trades GROUP BY market_id, instrument_id) l ON l.id = t.id`)
 	if err != nil {
 		return nil, fmt.Errorf("last trades: %w", normalize(err))

@@ -3,6 +3,7 @@ package trading
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -30,6 +31,9 @@ const (
 	OpCreateRFQ   = "create_rfq"
 	OpDeclineRFQ  = "decline_rfq"
 	OpAcceptQuote = "accept_quote"
+	// OpMassCancel cancels every open record of the caller's firm; the
+	// id it answers is the number cancelled, in decimal.
+	OpMassCancel = "mass_cancel"
 )
 
 // ClaimRef names an idempotency claim across instances.
@@ -81,6 +85,9 @@ func (s *Service) Run(ctx context.Context, cmd Command) (string, error) {
 	case OpAcceptQuote:
 		v, err := svc.AcceptQuote(ctx, p, cmd.ID)
 		return v.ID, err
+	case OpMassCancel:
+		n, err := svc.MassCancel(ctx, p)
+		return strconv.Itoa(n), err
 	}
 	return "", venue.Invalid(fmt.Sprintf("command %q is not one the leader runs", cmd.Op))
 }

@@ -532,15 +532,19 @@ type batch struct {
 	prints     map[bookKey][]Print
 	// lastEvent is the index in events of each book's last event.
 	lastEvent map[bookKey]int
+	// killSwitches and halts are the pre-trade controls the batch set.
+	killSwitches []store.KillSwitch
+	halts        []store.Halt
 }
 
 // size counts the batch's writes.
 func (b *batch) size() int {
-	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients)
+	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts)
 }
 
 func (b *batch) empty() bool {
-	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0
+	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
+		len(b.killSwitches) == 0 && len(b.halts) == 0
 }
 
 // save records o's current state to be written.
@@ -588,5 +592,5 @@ func (b *batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 		events[i] = logEvent(ev)
 	}
 	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: events, Claims: b.claims})
+		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts})
 }

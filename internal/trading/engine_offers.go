@@ -152,6 +152,7 @@ func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Deci
 	}
 	t.AskOrder, t.BidOrder = order(ask), order(bid)
 	b.trades = append(b.trades, t)
+	st.lastPrints[t.InstrumentID] = printAt{price: price, at: st.now}
 	rec := t
 	b.event(Event{Type: EventTradeCreate, Trade: &rec, owner: ask.ParticipantID, audience: []string{bid.ParticipantID}})
 	b.traded(t)
@@ -180,7 +181,10 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 	if _, ok := st.markets[o.MarketID]; !ok {
 		return OfferResult{}, venue.NotFound("market")
 	}
-	if err := st.checkRisk(o, o.Quantity, o.Quantity); err != nil {
+	if err := st.checkNew(o); err != nil {
+		return OfferResult{}, err
+	}
+	if err := st.checkRisk(o, o.Price, o.Quantity, o.Quantity); err != nil {
 		return OfferResult{}, err
 	}
 	// Time priority is venue-wide, not the book's own sequence number: it
@@ -314,8 +318,18 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 		newPrice = *ch.Price
 	}
 	lost := !newPrice.Equal(o.Price) || newQty.GreaterThan(o.Quantity) // time priority
+	if lost {                                                          // a halt refuses what could trade; a cut in quantity cannot
+		if err := st.checkHalt(o.MarketID, o.InstrumentID); err != nil {
+			return OfferResult{}, err
+		}
+	}
+	if !newPrice.Equal(o.Price) {
+		if err := st.checkCollar(o, newPrice); err != nil {
+			return OfferResult{}, err
+		}
+	}
 	newRemaining := newQty.Sub(o.Filled)
-	if err := st.checkRisk(o, newRemaining, newRemaining.Sub(o.Remaining())); err != nil {
+	if err := st.checkRisk(o, newPrice, newRemaining, newRemaining.Sub(o.Remaining())); err != nil {
 		return OfferResult{}, err
 	}
 	var r matching.Result

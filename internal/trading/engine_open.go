@@ -94,6 +94,32 @@ func (s *openStore) get(id string) *venue.Offer {
 	return o
 }
 
+// idsOf lists the ids of participant's open records, without
+// materializing the cold ones.
+func (s *openStore) idsOf(participant string) []string {
+	var out []string
+	for id, o := range s.ptr {
+		if o.ParticipantID == participant {
+			out = append(out, id)
+		}
+	}
+	for id, o := range s.hot {
+		if o.ParticipantID == participant {
+			out = append(out, id)
+		}
+	}
+	n, known := s.strs.nums[participant]
+	if !known {
+		return out
+	}
+	for id, i := range s.cold {
+		if _, hot := s.hot[id]; !hot && s.at(i).participant == n {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // has reports whether id is open, without materializing it.
 func (s *openStore) has(id string) bool {
 	if _, ok := s.ptr[id]; ok {

@@ -128,14 +128,14 @@ func opposite(dir string) string {
 }
 
 // loadLastTrades seeds the books' last trades at a rebuild.
-func (st *state) loadLastTrades(ctx context.Context, tx *store.Tx) error {
+func (st *state) loadLastTrades(ctx context.Context, tx *store.Tx) ([]venue.Trade, error) {
 	ts, err := tx.LastTrades(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	st.lasts = make(map[bookKey]*lastTrade, len(ts))
 	for _, t := range ts {
 		st.lasts[bookKey{t.MarketID, t.InstrumentID}] = &lastTrade{price: t.PricePerUnit, quantity: t.Quantity}
 	}
-	return nil
+	return ts, nil
 }

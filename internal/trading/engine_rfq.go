@@ -22,6 +22,12 @@ func (st *state) addQuote(q *venue.Offer) {
 // createRFQ opens a request for quote to its recipients (already resolved
 // and checked to be enabled counterparties by the use case).
 func (st *state) createRFQ(b *batch, r *venue.Offer) (OfferResult, error) {
+	if err := st.checkNew(r); err != nil {
+		return OfferResult{}, err
+	}
+	if err := st.checkValue(r, r.Price, r.Quantity); err != nil {
+		return OfferResult{}, err
+	}
 	r.Priority = st.nextPriority()
 	r.CreatedAt, r.UpdatedAt, r.ModifiedAt = st.now, st.now, st.now
 	r.Status = venue.StatusCreated
@@ -85,7 +91,10 @@ func (st *state) createQuote(b *batch, q *venue.Offer) (OfferResult, error) {
 	if prev != nil {
 		more = more.Sub(prev.Remaining())
 	}
-	if err := st.checkRisk(q, q.Quantity, more); err != nil {
+	if err := st.checkNew(q); err != nil {
+		return OfferResult{}, err
+	}
+	if err := st.checkRisk(q, q.Price, q.Quantity, more); err != nil {
 		return OfferResult{}, err
 	}
 	if prev != nil {
@@ -187,6 +196,12 @@ func (st *state) acceptQuote(b *batch, p venue.Principal, quoteID string) (Offer
 	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
 		return OfferResult{}, errNotCounterparties
 	}
+	if err := st.checkTrading(p.ParticipantID); err != nil {
+		return OfferResult{}, err
+	}
+	if err := st.checkHalt(q.MarketID, q.InstrumentID); err != nil {
+		return OfferResult{}, err
+	}
 	t := st.execute(b, rfq, q)
 	return OfferResult{Offer: *q, Trades: []venue.Trade{t}}, nil
 }
@@ -256,6 +271,27 @@ func (st *state) updateRFQ(b *batch, p venue.Principal, rfqID string, ch OfferCh
 	}
 	requote := (ch.Quantity != nil && !ch.Quantity.Equal(rfq.Quantity)) ||
 		(ch.SettlementDate != nil && *ch.SettlementDate != rfq.SettlementDate)
+	moved := ch.Price != nil && (!rfq.HasPrice || !ch.Price.Equal(rfq.Price))
+	if moved || (ch.Quantity != nil && ch.Quantity.GreaterThan(rfq.Quantity)) {
+		if err := st.checkHalt(rfq.MarketID, rfq.InstrumentID); err != nil {
+			return OfferResult{}, err
+		}
+	}
+	if moved {
+		if err := st.checkCollar(rfq, *ch.Price); err != nil {
+			return OfferResult{}, err
+		}
+	}
+	price, qty := rfq.Price, rfq.Quantity
+	if ch.Price != nil {
+		price = *ch.Price
+	}
+	if ch.Quantity != nil {
+		qty = *ch.Quantity
+	}
+	if err := st.checkValue(rfq, price, qty); err != nil {
+		return OfferResult{}, err
+	}
 	if ch.Quantity != nil {
 		rfq.Quantity = *ch.Quantity
 	}

@@ -30,14 +30,20 @@ func (st *state) use(k riskKind, participant, user string) udecimal.Decimal {
 }
 
 // checkRisk answers a limit error if adding `more` open quantity for o's
-// participant and user (with o's own open quantity becoming `total`) would
-// breach a limit of any kind, checked in the table's order.
-func (st *state) checkRisk(o *venue.Offer, total, more udecimal.Decimal) error {
+// participant and user (with o's own open quantity becoming `total`, at
+// price) would breach a limit of any kind, checked in the table's order.
+func (st *state) checkRisk(o *venue.Offer, price, total, more udecimal.Decimal) error {
 	lim := st.limits[o.ParticipantID]
 	for _, k := range riskKinds {
 		v, ok := lim[k.name]
 		if !ok {
 			continue // no such limit configured: not enforced
+		}
+		if k.scope == perOfferValue {
+			if err := st.checkValue(o, price, total); err != nil {
+				return err
+			}
+			continue
 		}
 		used := st.use(k, o.ParticipantID, o.UserID)
 		want := used.Add(more)
@@ -53,4 +59,23 @@ func (st *state) checkRisk(o *venue.Offer, total, more udecimal.Decimal) error {
 		}
 	}
 	return nil
+}
+
+// checkValue refuses a record whose value, quantity × clean price / 100 in
+// the instrument's currency, is above its participant's MAX_OFFER_VALUE.
+// A record without a price (a market order, an RFQ without a limit) has no
+// value to check.
+func (st *state) checkValue(o *venue.Offer, price, quantity udecimal.Decimal) error {
+	v, ok := st.limits[o.ParticipantID][venue.LimitMaxOfferValue]
+	if !ok || !o.HasPrice || o.MarketOrder {
+		return nil
+	}
+	value, err := quantity.Mul(price).Div(hundred)
+	if err != nil || value.LessThanOrEqual(v) {
+		return nil
+	}
+	return &venue.Error{Kind: venue.KindLimit, Message: fmt.Sprintf(
+		"risk limit %s breached: limit %s, this request's value is %s (quantity %s × price %s / 100)",
+		venue.LimitMaxOfferValue, v, value, quantity, price),
+		Details: []venue.FieldIssue{{Field: "quantity", Issue: fmt.Sprintf("%s limit %s, value %s", venue.LimitMaxOfferValue, v, value)}}}
 }

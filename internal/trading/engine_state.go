@@ -74,6 +74,13 @@ type state struct {
 	// (engine_depth.go); depthBuf is the books' answer, reused.
 	ladders  map[bookKey]bookLadder
 	depthBuf []matching.Order
+	// The pre-trade controls (engine_controls.go): each instrument's
+	// latest trade on any market, the valid indicative prices by
+	// instrument, the firms' kill switches and the halts.
+	lastPrints map[string]printAt
+	indicative map[string]map[string]*indicativeQuote
+	killed     map[string]store.KillSwitch
+	halts      map[bookKey]store.Halt
 }
 
 func (e *engine) rebuild(ctx context.Context) (*state, error) {
@@ -89,7 +96,11 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 		if st.priority, err = tx.MaxPriority(ctx); err != nil {
 			return err
 		}
-		if err := st.loadLastTrades(ctx, tx); err != nil {
+		lasts, err := st.loadLastTrades(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := st.loadControls(ctx, tx, lasts); err != nil {
 			return err
 		}
 		offers, err := tx.OpenOffers(ctx)

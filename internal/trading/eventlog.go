@@ -338,6 +338,35 @@ func (l *logNews) news(d *logDecoder) *venue.News {
 		PublishedAt: d.time(l.PublishedAt), CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
 }
 
+// logControl is a pre-trade control's record; each event type keeps its
+// own fields.
+type logControl struct {
+	ParticipantID      string  `json:"participant_id,omitempty"`
+	MarketID           string  `json:"market_id,omitempty"`
+	InstrumentID       string  `json:"instrument_id,omitempty"`
+	Enabled            bool    `json:"enabled,omitempty"`
+	Cancelled          int     `json:"cancelled,omitempty"`
+	Halted             bool    `json:"halted,omitempty"`
+	Reason             string  `json:"reason,omitempty"`
+	PriceCollarPercent *logNum `json:"price_collar_percent,omitempty"`
+	MaxPricePercent    *logNum `json:"max_price_percent,omitempty"`
+	UpdatedAt          string  `json:"updatedAt"`
+}
+
+func toLogControl(c *Control) logControl {
+	return logControl{ParticipantID: c.ParticipantID, MarketID: c.MarketID, InstrumentID: c.InstrumentID, Enabled: c.Enabled,
+		Cancelled: c.Cancelled, Halted: c.Halted, Reason: c.Reason, PriceCollarPercent: toLogNumPtr(c.PriceCollarPercent),
+		MaxPricePercent: toLogNumPtr(c.MaxPricePercent), UpdatedAt: toLogTime(c.UpdatedAt)}
+}
+
+func (l *logControl) control(d *logDecoder) *Control {
+	c := &Control{ParticipantID: l.ParticipantID, MarketID: l.MarketID, InstrumentID: l.InstrumentID, Enabled: l.Enabled,
+		Cancelled: l.Cancelled, Halted: l.Halted, Reason: l.Reason, UpdatedAt: d.time(l.UpdatedAt)}
+	c.PriceCollarPercent = d.numPtr(l.PriceCollarPercent)
+	c.MaxPricePercent = d.numPtr(l.MaxPricePercent)
+	return c
+}
+
 // logBest is a best bid or ask: the resting offer's own facts. Who may
 // trade with it, and the firm's name, are the reader's view of it.
 type logBest struct {
@@ -462,6 +491,8 @@ func encodeRecord(e *Event) ([]byte, error) {
 		v = toLogIndicative(e.IndicativePrice)
 	case e.News != nil:
 		v = toLogNews(e.News)
+	case e.Control != nil:
+		v = toLogControl(e.Control)
 	default:
 		return nil, fmt.Errorf("event %s has no record", e.Type)
 	}
@@ -497,6 +528,10 @@ func decodeRecord(e *Event, data []byte) error {
 		var l logNews
 		unmarshal(&l)
 		e.News = l.news(&d)
+	case "participant", "instrument", "market":
+		var l logControl
+		unmarshal(&l)
+		e.Control = l.control(&d)
 	default:
 		return fmt.Errorf("unknown event type %q", e.Type)
 	}

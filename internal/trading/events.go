@@ -30,7 +30,31 @@ const (
 	// change, each reader's view cut to the levels it asked for.
 	EventDepth      = "instrument.depth"
 	EventNewsCreate = "news.create"
+	// The pre-trade controls' events (Control): a firm's kill switch
+	// turned on or off, an instrument halted or resumed on a market, a
+	// market's price collar settings changed.
+	EventKillSwitch   = "participant.kill_switch"
+	EventHalt         = "instrument.halt"
+	EventMarketUpdate = "market.update"
 )
+
+// Control is the record of a pre-trade control's event. A kill switch
+// names ParticipantID with Enabled and the records it Cancelled; a halt
+// names MarketID and InstrumentID with Halted and Reason; a market's
+// collar settings name MarketID with PriceCollarPercent and
+// MaxPricePercent.
+type Control struct {
+	ParticipantID      string
+	MarketID           string
+	InstrumentID       string
+	Enabled            bool
+	Cancelled          int
+	Halted             bool
+	Reason             string
+	PriceCollarPercent *udecimal.Decimal
+	MaxPricePercent    *udecimal.Decimal
+	UpdatedAt          time.Time
+}
 
 // Event is one committed change of the venue's event log, its record typed.
 // As Events and Subscribe hand it out it is already what the reader may
@@ -48,6 +72,7 @@ type Event struct {
 	News            *venue.News            // news.create
 	PriceChange     *PriceChange           // instrument.price_change
 	Depth           *Depth                 // instrument.depth
+	Control         *Control               // participant.kill_switch, instrument.halt, market.update
 
 	// owner is the participant whose change it is ("" for a public event);
 	// audience are further participants who may read it.
@@ -92,6 +117,8 @@ func (e *Event) InstrumentID() string {
 		return e.PriceChange.InstrumentID
 	case e.Depth != nil:
 		return e.Depth.InstrumentID
+	case e.Control != nil:
+		return e.Control.InstrumentID
 	}
 	return ""
 }
@@ -110,6 +137,8 @@ func (e *Event) MarketID() string {
 		return e.PriceChange.MarketID
 	case e.Depth != nil:
 		return e.Depth.MarketID
+	case e.Control != nil:
+		return e.Control.MarketID
 	}
 	return ""
 }

@@ -157,6 +157,7 @@ func (s *Service) CreateIndicativePrice(ctx context.Context, p venue.Principal, 
 	if err != nil {
 		return ip, fmt.Errorf("create indicative price: %w", err)
 	}
+	s.noteIndicative(ctx, ip, false)
 	return ip, nil
 }
 
@@ -230,6 +231,7 @@ func (s *Service) UpdateIndicativePrice(ctx context.Context, p venue.Principal, 
 	if err != nil {
 		return ip, fmt.Errorf("update indicative price: %w", err)
 	}
+	s.noteIndicative(ctx, ip, false)
 	return ip, nil
 }
 
@@ -253,6 +255,7 @@ func (s *Service) DeleteIndicativePrice(ctx context.Context, p venue.Principal, 
 	if err != nil {
 		return ip, fmt.Errorf("delete indicative price: %w", err)
 	}
+	s.noteIndicative(ctx, ip, true)
 	return ip, nil
 }
 
@@ -376,4 +379,20 @@ func (a audience) redact(ip venue.IndicativePrice) venue.IndicativePrice {
 		ip.ParticipantID = ""
 	}
 	return ip
+}
+
+// noteIndicative hands a committed indicative price to the sequencer, whose
+// price collar falls back on it (engine_controls.go). An engine that does
+// not run here (a standby) reads it from the database when it starts.
+func (s *Service) noteIndicative(ctx context.Context, ip venue.IndicativePrice, gone bool) {
+	if !s.eng.alive() {
+		return
+	}
+	_, err := s.eng.do(withPriority(ctx), nil, func(st *state, b *batch) (any, error) {
+		st.noteIndicative(ip, gone)
+		return nil, nil
+	})
+	if err != nil {
+		s.log.Warn("indicative price not handed to the engine", "indicative_price", ip.ID, "err", err.Error())
+	}
 }

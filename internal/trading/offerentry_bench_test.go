@@ -74,6 +74,18 @@ func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 	v := &benchVenue{db: testenv.Open(b, e)}
 	var creds demo.Credentials
 	v.svc, creds = testenv.Demo(b, v.db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	// The benchmark's bids and asks sit far apart on purpose (they never
+	// cross): the widest price collar lets them rest.
+	wide := udecimal.MustParse("100")
+	all, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+	if err != nil {
+		b.Fatalf("Markets() = %v", err)
+	}
+	for _, m := range all.Items {
+		if _, err := v.svc.UpdateMarket(ctx, trading.System, m.ID, trading.MarketInput{PriceCollarPercent: &wide}); err != nil {
+			b.Fatalf("UpdateMarket() = %v", err)
+		}
+	}
 	unlimited := udecimal.MustParse("999999999999999999") // the largest amount the venue takes
 	for _, p := range creds.Participants {
 		for _, name := range trading.RiskLimitNames() {

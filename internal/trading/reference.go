@@ -274,6 +274,11 @@ type MarketInput struct {
 	Name, Type, FacilityType, Timezone, Calendar *string
 	IsEnabled, IsPartialFillAllowed              *bool
 	SettlementLag                                *int
+	// PriceCollarPercent and MaxPricePercent are the pre-trade price
+	// controls (engine_controls.go).
+	PriceCollarPercent, MaxPricePercent *udecimal.Decimal
+	// Issues are problems the adapter found decoding the request.
+	Issues []venue.FieldIssue
 }
 
 func (in MarketInput) apply(m *venue.Market) {
@@ -285,6 +290,14 @@ func (in MarketInput) apply(m *venue.Market) {
 	set(&m.IsEnabled, in.IsEnabled)
 	set(&m.IsPartialFillAllowed, in.IsPartialFillAllowed)
 	set(&m.SettlementLag, in.SettlementLag)
+	set(&m.PriceCollarPercent, in.PriceCollarPercent)
+	set(&m.MaxPricePercent, in.MaxPricePercent)
+}
+
+// collarChanged reports whether in changes a's price controls.
+func (in MarketInput) collarChanged(m venue.Market) bool {
+	return (in.PriceCollarPercent != nil && !in.PriceCollarPercent.Equal(m.PriceCollarPercent)) ||
+		(in.MaxPricePercent != nil && !in.MaxPricePercent.Equal(m.MaxPricePercent))
 }
 
 func validateMarket(m *venue.Market) error {
@@ -297,7 +310,22 @@ func validateMarket(m *venue.Market) error {
 	v.Check(m.Timezone != "" && err == nil, "timezone", "must be an IANA time zone such as UTC")
 	v.Check(m.SettlementLag >= 0 && m.SettlementLag <= 30, "settlement_lag", "must be between 0 and 30 business days")
 	v.Check(strings.EqualFold(m.Calendar, "TARGET2"), "calendar", "must be TARGET2")
+	v.Check(m.PriceCollarPercent.IsPos() && m.PriceCollarPercent.LessThanOrEqual(hundred), "price_collar_percent",
+		"must be above 0 and at most 100 (percent of the reference price)")
+	v.Check(m.MaxPricePercent.IsPos() && m.MaxPricePercent.LessThanOrEqual(maxPriceBound), "max_price_percent",
+		"must be above 0 and at most "+maxPriceBound.String()+" (percent of par)")
 	return v.Err()
+}
+
+// maxPriceBound is the highest max_price_percent a market may take.
+var maxPriceBound = udecimal.MustFromInt64(10000, 0)
+
+// issuesErr reports the adapter's decoding issues, if any.
+func issuesErr(issues []venue.FieldIssue) error {
+	if len(issues) == 0 {
+		return nil
+	}
+	return venue.Invalid("Validation Error", issues...)
 }
 
 // CreateMarket adds a market.
@@ -305,9 +333,13 @@ func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in Market
 	if err := require(p, venue.RoleOperator); err != nil {
 		return venue.Market{}, err
 	}
+	if err := issuesErr(in.Issues); err != nil {
+		return venue.Market{}, err
+	}
 	now := s.clock()
 	m := venue.Market{ID: newID(), Type: "secondary", Timezone: "UTC", IsEnabled: true, IsPartialFillAllowed: true,
-		SettlementLag: 2, Calendar: "TARGET2", CreatedAt: now, UpdatedAt: now}
+		SettlementLag: 2, Calendar: "TARGET2", PriceCollarPercent: venue.DefaultPriceCollarPercent,
+		MaxPricePercent: venue.DefaultMaxPricePercent, CreatedAt: now, UpdatedAt: now}
 	in.apply(&m)
 	if err := validateMarket(&m); err != nil {
 		return m, err
@@ -334,18 +366,31 @@ func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string
 	if !validID(id) {
 		return venue.Market{}, venue.NotFound("market")
 	}
+	if err := issuesErr(in.Issues); err != nil {
+		return venue.Market{}, err
+	}
 	var m venue.Market
 	err := s.inTx(ctx, &m, func(tx *store.Tx) error {
 		var err error
 		if m, err = tx.Market(ctx, id); err != nil {
 			return err
 		}
+		collar := in.collarChanged(m)
 		in.apply(&m)
 		if err := validateMarket(&m); err != nil {
 			return err
 		}
 		m.UpdatedAt = tx.Now()
-		return tx.UpdateMarket(ctx, &m)
+		if err := tx.UpdateMarket(ctx, &m); err != nil {
+			return err
+		}
+		if !collar {
+			return nil
+		}
+		// The collar settings are a pre-trade control: the log keeps each change.
+		pc, mp := m.PriceCollarPercent, m.MaxPricePercent
+		return appendEvent(ctx, tx, Event{Type: EventMarketUpdate, Control: &Control{MarketID: m.ID,
+			PriceCollarPercent: &pc, MaxPricePercent: &mp, UpdatedAt: m.UpdatedAt}})
 	})
 	if errors.Is(err, venue.ErrConflict) {
 		return m, venue.Conflict("a market named %s exists", m.Name)

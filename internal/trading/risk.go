@@ -21,6 +21,7 @@ const (
 	perOffer       riskScope = iota // one offer's or quote's own quantity
 	perParticipant                  // the firm's open offers and quotes together
 	perUser                         // the open offers and quotes one user entered
+	perOfferValue                   // one record's value: quantity × clean price / 100
 )
 
 // riskKind is one kind of risk limit (values in nominal). The sequencer's
@@ -36,6 +37,7 @@ var riskKinds = []riskKind{
 	{venue.LimitMaxOffer, perOffer},
 	{venue.LimitAllOfferSum, perParticipant},
 	{venue.LimitAllOfferUserSum, perUser},
+	{venue.LimitMaxOfferValue, perOfferValue},
 }
 
 // RiskLimitNames lists the kinds of risk limit every participant carries.

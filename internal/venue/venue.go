@@ -150,8 +150,20 @@ type Market struct {
 	IsPartialFillAllowed bool
 	SettlementLag        int    // business days from trade date to settlement
 	Calendar             string // settlement calendar, e.g. TARGET2
+	// PriceCollarPercent is how far, in percent of the reference price,
+	// a price may stray either side of it; MaxPricePercent the highest
+	// clean price taken when there is no reference (pre-trade controls).
+	PriceCollarPercent   udecimal.Decimal
+	MaxPricePercent      udecimal.Decimal
 	CreatedAt, UpdatedAt time.Time
 }
+
+// The pre-trade controls' defaults for a market (migration 0013 of the
+// store sets them for markets that existed before).
+var (
+	DefaultPriceCollarPercent = udecimal.MustFromInt64(10, 0)
+	DefaultMaxPricePercent    = udecimal.MustFromInt64(200, 0)
+)
 
 // Instrument is a bond listed on the venue. Terms holds the descriptive
 // fields the spec lists as strings; Static holds static_data.
@@ -289,6 +301,7 @@ const (
 	LimitMaxOffer        = "MAX_OFFER"
 	LimitAllOfferSum     = "ALL_OFFER_SUM"
 	LimitAllOfferUserSum = "ALL_OFFER_USER_SUM"
+	LimitMaxOfferValue   = "MAX_OFFER_VALUE"
 )
 
 // RiskLimit caps a participant's open nominal; see docs/guide.md, "Trading".

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"time"
+
 	"github.com/bondvenue/bondvenue/internal/trading"
 )
 
@@ -120,8 +122,66 @@ func RecordOf(e trading.Event) any {
 		return PriceChangeOf(e)
 	case e.Depth != nil:
 		return DepthOf(e)
+	case e.Control != nil:
+		return ControlOf(e)
 	}
 	return struct{}{}
+}
+
+// KillSwitch is a firm's kill switch (participant.kill_switch and the
+// answer of the kill-switch endpoints).
+type KillSwitch struct {
+	ParticipantID string `json:"participant_id"`
+	Enabled       bool   `json:"enabled"`
+	Cancelled     int    `json:"cancelled"`
+	// UpdatedAt is null for a switch never set.
+	UpdatedAt *string `json:"updatedAt"`
+}
+
+// TimeOrNil is Time, or nil for the zero time.
+func TimeOrNil(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := Time(t)
+	return &s
+}
+
+// Halt is an instrument's halt on a market (instrument.halt and the
+// answer of the halt endpoint).
+type Halt struct {
+	MarketID     string `json:"market_id"`
+	InstrumentID string `json:"instrument_id"`
+	Halted       bool   `json:"halted"`
+	Reason       string `json:"reason"`
+	UpdatedAt    string `json:"updatedAt"`
+}
+
+// MarketControls is a market's price collar settings (market.update).
+type MarketControls struct {
+	MarketID           string `json:"market_id"`
+	PriceCollarPercent string `json:"price_collar_percent"`
+	MaxPricePercent    string `json:"max_price_percent"`
+	UpdatedAt          string `json:"updatedAt"`
+}
+
+// ControlOf renders the record of a pre-trade control's event.
+func ControlOf(e trading.Event) any {
+	c := e.Control
+	switch e.Type {
+	case trading.EventKillSwitch:
+		return KillSwitch{ParticipantID: c.ParticipantID, Enabled: c.Enabled, Cancelled: c.Cancelled, UpdatedAt: TimeOrNil(c.UpdatedAt)}
+	case trading.EventHalt:
+		return Halt{MarketID: c.MarketID, InstrumentID: c.InstrumentID, Halted: c.Halted, Reason: c.Reason, UpdatedAt: Time(c.UpdatedAt)}
+	}
+	m := MarketControls{MarketID: c.MarketID, UpdatedAt: Time(c.UpdatedAt)}
+	if c.PriceCollarPercent != nil {
+		m.PriceCollarPercent = c.PriceCollarPercent.String()
+	}
+	if c.MaxPricePercent != nil {
+		m.MaxPricePercent = c.MaxPricePercent.String()
+	}
+	return m
 }
 
 // Bar is an OHLC bar (docs/guide.md: ohlc.update in "Live streams", GET

@@ -173,6 +173,12 @@ async function main(): Promise<void> {
       await page.getByRole("button", { name: "Create bucket" }).click();
       await page.getByRole("table", { name: "Buckets" }).getByRole("rowheader", { name: "Short end" }).waitFor();
       await shot(page, "07-admin");
+      // The kill switch: on, then off again, so the firm trades in the steps below.
+      await page.getByRole("button", { name: "Turn kill switch on" }).click();
+      await page.getByText(/Kill switch on: \d+ cancelled/).last().waitFor();
+      await page.getByText("On: the firm's trading is suspended", { exact: false }).waitFor();
+      await page.getByRole("button", { name: "Turn kill switch off" }).click();
+      await page.getByText("Off: the firm trades", { exact: false }).waitFor();
       await page.getByRole("link", { name: "Market", exact: true }).click();
       await page.getByRole("table", { name: "Instruments" }).waitFor();
       await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "Short end" });
@@ -328,6 +334,18 @@ async function main(): Promise<void> {
       await shot(a, "04-blotter");
     });
 
+    await step("the ticket warns of a price outside the collar before sending it", async () => {
+      await openInstrument(a, bond);
+      await a.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
+      await a.getByLabel("Clean price (%)", { exact: true }).fill("9750");
+      // The last trade, at 99.5, is the reference: ±10 % of it.
+      await a.getByText("Price is outside the price collar: ±10% around 99.5 (last trade today), 89.55 to 109.45").first().waitFor();
+      const placed = await a.getByText("Bid placed").count();
+      await a.getByRole("button", { name: "Place bid" }).click();
+      await a.getByRole("alert").filter({ hasText: "Price is outside the price collar" }).first().waitFor();
+      assert.equal(await a.getByText("Bid placed").count(), placed, "the bid outside the collar is not sent");
+    });
+
     await step("a dropped connection resumes without losing events", async () => {
       await a.getByRole("link", { name: "Market", exact: true }).click();
       const bestBid = a.getByRole("cell", { name: "Best bid " + bond });
@@ -377,7 +395,7 @@ async function main(): Promise<void> {
       await a.getByRole("button", { name: "Place bid" }).click();
       await a.getByRole("alert").filter({ hasText: "risk limit MAX_OFFER breached" }).waitFor();
       await a.getByRole("link", { name: "Blotter", exact: true }).click();
-      const row = a.getByRole("table", { name: "Risk limits" }).locator("tr", { hasText: "MAX_OFFER" });
+      const row = a.getByRole("table", { name: "Risk limits" }).locator("tr", { has: a.getByRole("rowheader", { name: "MAX_OFFER", exact: true }) });
       await row.waitFor();
       assert.equal((await row.locator("td").allInnerTexts())[0], "50,000,000");
     });

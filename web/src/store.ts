@@ -67,6 +67,8 @@ export class Venue {
   tape: Print[] = [];
   /** depth[instrumentId][marketId]: the books the screen shows level by level, kept by instrument.depth. */
   depth = new Map<string, Map<string, Ladder>>();
+  /** bookVersion counts the changes to each instrument's books and halts (the ticket's price collar reads again on it). */
+  bookVersion = new Map<string, number>();
   /** chart receives /ohlc bars and reloads for the instrument page's chart. */
   chart: { bar(b: Bar): void; reload(): void } | null = null;
   notices: Notice[] = [];
@@ -291,8 +293,12 @@ export class Venue {
         break;
       }
       case "instrument": {
+        const id = (record as { instrument_id: string }).instrument_id;
         if (type === "instrument.depth") this.applyDepth(record as Depth);
-        else this.applyPriceChange(record as PriceChange & { trades?: { price: string | number; quantity: string | number }[] }, meta);
+        else if (type === "instrument.price_change")
+          this.applyPriceChange(record as PriceChange & { trades?: { price: string | number; quantity: string | number }[] }, meta);
+        // instrument.halt changes no price; the views that show the halt read it again.
+        this.bookVersion.set(id, (this.bookVersion.get(id) ?? 0) + 1);
         break;
       }
       case "ohlc":

@@ -49,6 +49,28 @@ export interface Market {
   calendar: string;
 }
 
+/** KillSwitch is a firm's kill switch (GET/PUT /participant/kill-switch). */
+export interface KillSwitch {
+  participant_id: string;
+  enabled: boolean;
+  cancelled: number;
+  updatedAt: string | null;
+}
+
+/** PriceCollar is GET /instruments/{id}/price-collar: the band of prices a market takes now. */
+export interface PriceCollar {
+  instrument_id: string;
+  market_id: string;
+  reference_price: Num | null;
+  reference_source: string | null;
+  price_collar_percent: string;
+  max_price_percent: string;
+  low: Num | null;
+  high: Num;
+  halted: boolean;
+  halt_reason: string | null;
+}
+
 export interface Limit {
   limit: Num;
   quantity: Num;

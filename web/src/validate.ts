@@ -1,7 +1,7 @@
 // Checks of the order ticket, run as the trader types: the same rules the
 // venue applies (it checks again; these only spare a round trip and say
 // what is wrong next to the field).
-import { type Dec, add, cmp, fixed, isMultipleOf, parse, sign, sub } from "./decimal";
+import { type Dec, add, cmp, fixed, isMultipleOf, parse, sign, sub, text } from "./decimal";
 
 export interface Terms {
   min_piece: string | number;
@@ -62,4 +62,31 @@ export function settlementDateError(v: string, today: string): string | null {
   const wd = d.getUTCDay();
   if (wd === 0 || wd === 6) return "Settlement date falls on a weekend";
   return null;
+}
+
+/** The band of the venue's price collar, as GET …/price-collar answers it. */
+export interface Collar {
+  reference_price: string | number | null;
+  reference_source: string | null;
+  price_collar_percent: string;
+  low: string | number | null;
+  high: string | number;
+}
+
+/**
+ * collarWarning says why the venue will refuse a clean price as outside its
+ * price collar, or null when the price is inside it (or not a price).
+ */
+export function collarWarning(input: string, c: Collar | null): string | null {
+  const p = parse(input);
+  if (!c || !p) return null;
+  const high = parse(c.high);
+  const low = c.low === null ? null : parse(c.low);
+  if (!high) return null;
+  if (low === null || c.reference_price === null) {
+    if (sign(p) > 0 && cmp(p, high) <= 0) return null;
+    return `Price is outside the price collar: with no reference price the market takes up to ${text(high)}`;
+  }
+  if (!low || (cmp(p, low) >= 0 && cmp(p, high) <= 0)) return null;
+  return `Price is outside the price collar: ±${c.price_collar_percent}% around ${String(c.reference_price)} (${c.reference_source ?? "reference"}), ${text(low)} to ${text(high)}`;
 }

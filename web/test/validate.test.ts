@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describe as describeError } from "../src/api";
-import { priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/validate";
+import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/validate";
 
 const bond = { min_piece: "100000", min_increment: "1000", precision: 4 };
 
@@ -64,5 +64,27 @@ describe("error messages", () => {
     ).toBe("quantity must be at least min_piece 100000; valid until must be in the future");
     expect(describeError(503, null)).toBe("The venue is busy or failing over; try again in a moment");
     expect(describeError(403, "")).toBe("Your role may not do this");
+  });
+});
+
+describe("price collar warning", () => {
+  const collar = { reference_price: 97.5, reference_source: "mid of the best bid and ask", price_collar_percent: "10", low: 87.75, high: 107.25 };
+  it("warns of a fat finger before it is sent", () => {
+    expect(collarWarning("97.5", collar)).toBeNull();
+    expect(collarWarning("87.75", collar)).toBeNull();
+    expect(collarWarning("107.25", collar)).toBeNull();
+    expect(collarWarning("9750", collar)).toBe(
+      "Price is outside the price collar: ±10% around 97.5 (mid of the best bid and ask), 87.75 to 107.25",
+    );
+    expect(collarWarning("87.7", collar)).not.toBeNull();
+  });
+  it("applies the absolute band without a reference", () => {
+    const none = { reference_price: null, reference_source: null, price_collar_percent: "10", low: null, high: 200 };
+    expect(collarWarning("150", none)).toBeNull();
+    expect(collarWarning("9750", none)).toBe("Price is outside the price collar: with no reference price the market takes up to 200");
+  });
+  it("says nothing without a collar or a price", () => {
+    expect(collarWarning("9750", null)).toBeNull();
+    expect(collarWarning("", collar)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Venue } from "../store";
-import type { Bucket, SettlementProvider, User } from "../types";
+import type { Bucket, KillSwitch, SettlementProvider, User } from "../types";
 import { Action, Empty, Field, Section, useVenue } from "../ui";
 
 /** Admin is what a participant admin manages for its firm: buckets, settlement providers, users. */
@@ -9,6 +9,7 @@ export function Admin(props: { venue: Venue }) {
   const [buckets, setBuckets] = useState<Bucket[]>([]);
   const [providers, setProviders] = useState<SettlementProvider[]>([]);
   const [users, setUsers] = useState<User[]>([]);
+  const [kill, setKill] = useState<KillSwitch | null>(null);
   const [version, setVersion] = useState(0);
   const refresh = () => setVersion((n) => n + 1);
   // change is an action that writes, then reloads the lists.
@@ -20,6 +21,7 @@ export function Admin(props: { venue: Venue }) {
     void v.api.get<Bucket[]>("/participant/buckets").then(setBuckets).catch(() => {});
     void v.api.get<SettlementProvider[]>("/settlement-providers").then(setProviders).catch(() => {});
     void v.api.get<User[]>("/users").then(setUsers).catch(() => {});
+    void v.api.get<KillSwitch>("/participant/kill-switch").then(setKill).catch(() => {});
   }, [version]);
   const [name, setName] = useState("");
   const [picked, setPicked] = useState<Set<string>>(new Set());
@@ -42,6 +44,22 @@ export function Admin(props: { venue: Venue }) {
   return (
     <div class="admin cols">
       <div class="col">
+        <Section title="Kill switch">
+          <p aria-live="polite">
+            {kill?.enabled
+              ? "On: the firm's trading is suspended. New offers, quotes, RFQs and accepts are refused until it is turned off."
+              : "Off: the firm trades. Turning it on cancels every open offer, quote and RFQ of the firm at once."}
+          </p>
+          <Action
+            venue={v}
+            label={kill?.enabled ? "Turn kill switch off" : "Turn kill switch on"}
+            run={async () => {
+              const k = await v.api.call<KillSwitch>("PUT", "/participant/kill-switch", { enabled: !kill?.enabled });
+              setKill(k);
+              v.notify("info", k.enabled ? `Kill switch on: ${k.cancelled} cancelled` : "Kill switch off");
+            }}
+          />
+        </Section>
         <Section title="Buckets">
           <table class="grid" aria-label="Buckets">
             <thead>

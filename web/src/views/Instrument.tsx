@@ -3,9 +3,9 @@ import { newKey, query } from "../api";
 import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
-import type { Analytics, Instrument as Ins, Limit } from "../types";
+import type { Analytics, Instrument as Ins, Limit, PriceCollar } from "../types";
 import { Action, Empty, Field, Num, Section, Time, useVenue } from "../ui";
-import { priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../validate";
+import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../validate";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {
@@ -215,10 +215,15 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   const sErr = settlementDateError(settlement, today());
   const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
   const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
+  const collar = useCollar(v, ins.id, marketId);
+  const cWarn = pErr ? null : collarWarning(price, collar);
   const amount = a && parse(qty) && parse(price) ? add(shift(mul(parse(qty)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
   const submit = async () => {
     setTouched(true);
     if (pErr || qErr || sErr || vErr) throw new Error(pErr ?? qErr ?? sErr ?? vErr ?? "");
+    // The venue refuses a price outside its collar: say so before sending.
+    if (cWarn) throw new Error(cWarn);
+    if (collar?.halted) throw new Error(`Trading is halted on this market: ${collar.halt_reason ?? ""}`);
     const body: Record<string, unknown> = {
       instrument_id: ins.id,
       market_id: marketId,
@@ -252,7 +257,7 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
             ))}
           </select>
         </Field>
-        <Field label="Clean price (%)" error={touched || price ? pErr : null}>
+        <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={collarHint(collar)}>
           <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
         </Field>
         <Field label="Quantity (nominal)" error={qErr} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
@@ -420,4 +425,29 @@ function Static(props: { ins: Ins }) {
       </dl>
     </Section>
   );
+}
+
+/** useCollar reads the price collar of the instrument on the market, again whenever its book changes. */
+function useCollar(v: Venue, instrumentId: string, marketId: string): PriceCollar | null {
+  const [collar, setCollar] = useState<PriceCollar | null>(null);
+  const version = v.bookVersion.get(instrumentId) ?? 0;
+  useEffect(() => {
+    if (!marketId) return;
+    let stale = false;
+    v.api
+      .get<PriceCollar>(`/instruments/${instrumentId}/price-collar` + query({ market_id: marketId }))
+      .then((c) => !stale && setCollar(c))
+      .catch(() => !stale && setCollar(null));
+    return () => {
+      stale = true;
+    };
+  }, [instrumentId, marketId, version]);
+  return collar;
+}
+
+function collarHint(c: PriceCollar | null): string | undefined {
+  if (!c) return undefined;
+  if (c.halted) return `Halted: ${c.halt_reason ?? ""}`;
+  if (c.reference_price === null || c.low === null) return `Price collar: up to ${String(c.high)} (no reference price)`;
+  return `Price collar ${String(c.low)}–${String(c.high)} (±${c.price_collar_percent}% of ${String(c.reference_price)}, ${c.reference_source ?? ""})`;
 }

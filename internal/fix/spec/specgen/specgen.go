@@ -60,6 +60,9 @@ var Messages = []Message{
 	{"TradeCaptureReportRequest", "AD"},
 	{"TradeCaptureReportRequestAck", "AQ"},
 	{"TradeCaptureReport", "AE"},
+	{"OrderMassCancelRequest", "q"},
+	{"OrderMassCancelReport", "r"},
+	{"SecurityStatus", "f"},
 }
 
 // Field is a field definition the venue adds to the dictionary.

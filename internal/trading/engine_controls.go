@@ -1,0 +1,297 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+// This file holds the sequencer's pre-trade controls (docs/pretrade-controls.md):
+// the price collar around a reference price, each firm's kill switch and
+// each instrument's halt on a market. They run where the books are, so a
+// price is checked against the reference as it is when the command
+// applies, never against one another command is about to change.
+
+// Reference price sources, as a refusal and GET …/price-collar name them.
+const (
+	SourceLastTrade  = "last trade today"
+	SourceBookMid    = "mid of the best bid and ask"
+	SourceIndicative = "mid of the newest valid indicative prices"
+)
+
+// printAt is an instrument's latest trade, any market.
+type printAt struct {
+	price udecimal.Decimal
+	at    time.Time
+}
+
+// indicativeQuote is one indicative price as the collar reads it.
+type indicativeQuote struct {
+	bid, ask   *udecimal.Decimal
+	updated    time.Time
+	validUntil *time.Time
+}
+
+var two = udecimal.MustFromInt64(2, 0)
+
+// Collar is the price band a market takes for an instrument now: around
+// Reference (from Source) ± Percent, or, with no reference (HasReference
+// false), above zero up to High.
+type Collar struct {
+	MarketID, InstrumentID string
+	HasReference           bool
+	Reference              udecimal.Decimal
+	Source                 string
+	Percent                udecimal.Decimal
+	Low, High              udecimal.Decimal
+	MaxPricePercent        udecimal.Decimal
+}
+
+// referencePrice is the first of: the instrument's last trade today on
+// any market, the mid of the best bid and ask on the market, the mid of
+// the newest valid indicative price with both sides.
+func (st *state) referencePrice(marketID, instrumentID string) (udecimal.Decimal, string, bool) {
+	if t, ok := st.lastPrints[instrumentID]; ok && t.at.UTC().Format(time.DateOnly) == st.now.UTC().Format(time.DateOnly) {
+		return t.price, SourceLastTrade, true
+	}
+	k := bookKey{marketID, instrumentID}
+	if bid, ask := st.best(k, venue.Bid), st.best(k, venue.Ask); bid != nil && ask != nil {
+		return mid(bid.Limit, ask.Limit), SourceBookMid, true
+	}
+	var newest *indicativeQuote
+	for _, q := range st.indicative[instrumentID] {
+		if q.bid == nil || q.ask == nil || (q.validUntil != nil && !q.validUntil.After(st.now)) {
+			continue
+		}
+		if newest == nil || q.updated.After(newest.updated) {
+			newest = q
+		}
+	}
+	if newest != nil {
+		return mid(*newest.bid, *newest.ask), SourceIndicative, true
+	}
+	return udecimal.Zero, "", false
+}
+
+func mid(a, b udecimal.Decimal) udecimal.Decimal {
+	m, err := a.Add(b).Div(two)
+	if err != nil {
+		return a
+	}
+	return m
+}
+
+// collar is the band of a market for an instrument now.
+func (st *state) collar(marketID, instrumentID string) Collar {
+	m := st.markets[marketID]
+	c := Collar{MarketID: marketID, InstrumentID: instrumentID, Percent: m.PriceCollarPercent, MaxPricePercent: m.MaxPricePercent}
+	if c.Percent.IsZero() {
+		c.Percent = venue.DefaultPriceCollarPercent
+	}
+	if c.MaxPricePercent.IsZero() {
+		c.MaxPricePercent = venue.DefaultMaxPricePercent
+	}
+	ref, src, ok := st.referencePrice(marketID, instrumentID)
+	if !ok {
+		c.High = c.MaxPricePercent
+		return c
+	}
+	c.HasReference, c.Reference, c.Source = true, ref, src
+	band := ref.Mul(c.Percent)
+	band, _ = band.Div(hundred)
+	c.Low, c.High = ref.Sub(band), ref.Add(band)
+	return c
+}
+
+// checkCollar refuses a price outside the collar of o's market and
+// instrument, naming the collar, the reference price and its source.
+func (st *state) checkCollar(o *venue.Offer, price udecimal.Decimal) error {
+	c := st.collar(o.MarketID, o.InstrumentID)
+	if !c.HasReference {
+		if price.IsPos() && price.LessThanOrEqual(c.High) {
+			return nil
+		}
+		msg := fmt.Sprintf("price %s is outside the price collar: with no reference price the market takes above 0 up to max_price_percent %s",
+			price, c.High)
+		return venue.Invalid(msg, venue.FieldIssue{Field: "price_per_unit", Issue: "must be above 0 and at most " + c.High.String()})
+	}
+	if price.GreaterThanOrEqual(c.Low) && price.LessThanOrEqual(c.High) {
+		return nil
+	}
+	msg := fmt.Sprintf("price %s is outside the price collar of ±%s%% around the reference price %s (%s): from %s to %s",
+		price, c.Percent, c.Reference, c.Source, c.Low, c.High)
+	return venue.Invalid(msg, venue.FieldIssue{Field: "price_per_unit", Issue: "must be from " + c.Low.String() + " to " + c.High.String()})
+}
+
+// errKilled refuses new trading of a firm whose kill switch is on.
+var errKilled = venue.Forbidden("trading is suspended for this participant: kill switch")
+
+// checkTrading refuses new trading interest of a participant whose kill
+// switch is on.
+func (st *state) checkTrading(participantID string) error {
+	if st.killed[participantID].Enabled {
+		return errKilled
+	}
+	return nil
+}
+
+// checkHalt refuses trading on an instrument halted on a market.
+func (st *state) checkHalt(marketID, instrumentID string) error {
+	if h, ok := st.halts[bookKey{marketID, instrumentID}]; ok && h.Halted {
+		return venue.Conflict("instrument %s is halted on market %s: %s", instrumentID, marketID, h.Reason)
+	}
+	return nil
+}
+
+// checkNew runs the controls of new trading interest: the firm's kill
+// switch, the instrument's halt, the price collar.
+func (st *state) checkNew(o *venue.Offer) error {
+	if err := st.checkTrading(o.ParticipantID); err != nil {
+		return err
+	}
+	if err := st.checkHalt(o.MarketID, o.InstrumentID); err != nil {
+		return err
+	}
+	if o.HasPrice && !o.MarketOrder {
+		return st.checkCollar(o, o.Price)
+	}
+	return nil
+}
+
+// loadControls reads the kill switches, halts, latest trades and valid
+// indicative prices at a rebuild.
+func (st *state) loadControls(ctx context.Context, tx *store.Tx, lasts []venue.Trade) error {
+	st.lastPrints = map[string]printAt{}
+	for _, t := range lasts {
+		if p, ok := st.lastPrints[t.InstrumentID]; !ok || t.CreatedAt.After(p.at) {
+			st.lastPrints[t.InstrumentID] = printAt{price: t.PricePerUnit, at: t.CreatedAt}
+		}
+	}
+	ks, err := tx.KillSwitches(ctx)
+	if err != nil {
+		return err
+	}
+	st.killed = map[string]store.KillSwitch{}
+	for _, k := range ks {
+		st.killed[k.ParticipantID] = k
+	}
+	hs, err := tx.Halts(ctx)
+	if err != nil {
+		return err
+	}
+	st.halts = map[bookKey]store.Halt{}
+	for _, h := range hs {
+		st.halts[bookKey{h.MarketID, h.InstrumentID}] = h
+	}
+	now := st.now
+	ips, _, err := tx.IndicativePrices(ctx, store.IndicativeFilter{LiveAt: &now}, venue.Page{})
+	if err != nil {
+		return err
+	}
+	st.indicative = map[string]map[string]*indicativeQuote{}
+	for _, ip := range ips {
+		st.noteIndicative(ip, false)
+	}
+	return nil
+}
+
+// noteIndicative records an indicative price (gone: withdrawn).
+func (st *state) noteIndicative(ip venue.IndicativePrice, gone bool) {
+	m := st.indicative[ip.InstrumentID]
+	if gone {
+		delete(m, ip.ID)
+		return
+	}
+	if m == nil {
+		m = map[string]*indicativeQuote{}
+		st.indicative[ip.InstrumentID] = m
+	}
+	m[ip.ID] = &indicativeQuote{bid: ip.BidPrice, ask: ip.AskPrice, updated: ip.UpdatedAt, validUntil: ip.ValidUntil}
+}
+
+// KillSwitchResult is a kill switch's state and, after turning it on, how
+// many open records it cancelled.
+type KillSwitchResult struct {
+	ParticipantID string
+	Enabled       bool
+	Cancelled     int
+	UpdatedAt     time.Time
+}
+
+// setKillSwitch turns a firm's kill switch on or off. On, it cancels
+// every open offer, quote and RFQ of the firm in this one batch, each with
+// the events of any cancel. The switch's own event says who did what.
+func (st *state) setKillSwitch(b *batch, participantID string, enabled bool) (KillSwitchResult, error) {
+	res := KillSwitchResult{ParticipantID: participantID, Enabled: enabled, UpdatedAt: st.now}
+	if enabled {
+		res.Cancelled = st.cancelAll(b, participantID)
+	}
+	k := store.KillSwitch{ParticipantID: participantID, Enabled: enabled, UpdatedAt: st.now}
+	st.killed[participantID] = k
+	b.killSwitches = append(b.killSwitches, k)
+	b.event(Event{Type: EventKillSwitch, Control: &Control{ParticipantID: participantID, Enabled: enabled,
+		Cancelled: res.Cancelled, UpdatedAt: st.now}, owner: participantID})
+	return res, nil
+}
+
+// cancelAll cancels every open offer, quote and RFQ of a participant in
+// the batch, each with the events of any cancel, and counts them.
+func (st *state) cancelAll(b *batch, participantID string) int {
+	n := 0
+	ids := st.open.idsOf(participantID)
+	// RFQs first: each takes its quotes with it; then what is left, in
+	// time priority so the log reads as the book did.
+	var rfqs, others []*venue.Offer
+	for _, id := range ids {
+		if o := st.open.get(id); o != nil {
+			if o.Type == venue.TypeRFQ {
+				rfqs = append(rfqs, o)
+			} else {
+				others = append(others, o)
+			}
+		}
+	}
+	sortByPriority(rfqs)
+	sortByPriority(others)
+	for _, r := range rfqs {
+		st.closeQuotes(b, r, venue.StatusRejected)
+		r.Status, r.ModifiedAt = venue.StatusCancelled, st.now
+		st.emit(b, r, "delete")
+		st.endRFQ(r)
+		n++
+	}
+	for _, o := range others {
+		if !st.open.has(o.ID) { // a quote of the firm on its own RFQ cannot be; still, never twice
+			continue
+		}
+		o.ModifiedAt = st.now
+		st.close(b, o, venue.StatusCancelled)
+		n++
+	}
+	return n
+}
+
+func sortByPriority(os []*venue.Offer) {
+	sort.Slice(os, func(i, j int) bool { return os[i].Priority < os[j].Priority })
+}
+
+// setHalt halts or resumes trading on an instrument on a market.
+func (st *state) setHalt(b *batch, marketID, instrumentID string, halted bool, reason string) (store.Halt, error) {
+	if _, ok := st.markets[marketID]; !ok {
+		return store.Halt{}, venue.NotFound("market")
+	}
+	if _, ok := st.instruments[instrumentID]; !ok {
+		return store.Halt{}, venue.NotFound("instrument")
+	}
+	h := store.Halt{MarketID: marketID, InstrumentID: instrumentID, Halted: halted, Reason: reason, UpdatedAt: st.now}
+	st.halts[bookKey{marketID, instrumentID}] = h
+	b.halts = append(b.halts, h)
+	b.event(Event{Type: EventHalt, Control: &Control{MarketID: marketID, InstrumentID: instrumentID, Halted: halted,
+		Reason: reason, UpdatedAt: st.now}})
+	return h, nil
+}
