@@ -427,13 +427,11 @@ func (l *logPriceChange) priceChange(d *logDecoder) *PriceChange {
 }
 
 // logDepth is a book's ladder: each level the resting offer's own facts,
-// as logBest.
+// as logBest, written compactly (eventlog_depth.go).
 type logDepth struct {
-	InstrumentID string    `json:"instrument_id"`
-	MarketID     string    `json:"market_id"`
-	Bid          []logBest `json:"bid"`
-	Ask          []logBest `json:"ask"`
-	From         int       `json:"from"`
+	InstrumentID, MarketID string
+	Bid, Ask               []logBest
+	From                   int
 }
 
 func toLogDepth(d *Depth) *logDepth {
