@@ -1,6 +1,13 @@
 package store
 
-import "context"
+import (
+	"context"
+	"io/fs"
+)
+
+// MigrationsOf resolves the migrations of an engine in a tree of the
+// layout of the embedded one.
+func MigrationsOf(fsys fs.FS, e Engine) ([]Migration, error) { return migrationsOf(fsys, e) }
 
 // MigrateTo applies the migrations up to version last, for tests of what a
 // migration does to the data written before it.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -12,6 +13,11 @@ import (
 	"time"
 )
 
+// The migrations are written once where the SQL is the same on both
+// engines (migrations/common) and per dialect only where it differs
+// (migrations/sqlite, migrations/postgres): a version is one file, found in
+// the engine's own folder or in common, never in both.
+//
 //go:embed migrations
 var migrations embed.FS
 
@@ -23,33 +29,47 @@ type Migration struct {
 }
 
 // Migrations lists the embedded migrations of engine e in order.
-func Migrations(e Engine) ([]Migration, error) {
-	dir := "migrations/" + string(e)
-	entries, err := fs.ReadDir(migrations, dir)
-	if err != nil {
-		return nil, fmt.Errorf("read migrations: %w", err)
-	}
+func Migrations(e Engine) ([]Migration, error) { return migrationsOf(migrations, e) }
+
+// migrationsOf resolves the migrations of engine e in fsys: each version
+// from migrations/<e> or migrations/common, exactly once, numbered from 1
+// without a gap.
+func migrationsOf(fsys fs.FS, e Engine) ([]Migration, error) {
+	from := map[int]string{} // version → the folder it came from
 	var out []Migration
-	for _, ent := range entries {
-		name := ent.Name()
-		if !strings.HasSuffix(name, ".sql") {
+	for _, dir := range []string{"migrations/common", "migrations/" + string(e)} {
+		entries, err := fs.ReadDir(fsys, dir)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: name must start with a number and _", name)
-		}
-		body, err := fs.ReadFile(migrations, dir+"/"+name)
 		if err != nil {
-			return nil, fmt.Errorf("read migration %s: %w", name, err)
+			return nil, fmt.Errorf("read migrations: %w", err)
 		}
-		out = append(out, Migration{Version: v, Name: name, SQL: string(body)})
+		for _, ent := range entries {
+			name := ent.Name()
+			if !strings.HasSuffix(name, ".sql") {
+				continue
+			}
+			num, _, ok := strings.Cut(name, "_")
+			v, err := strconv.Atoi(num)
+			if !ok || err != nil {
+				return nil, fmt.Errorf("migration %s/%s: name must start with a number and _", dir, name)
+			}
+			if prev, dup := from[v]; dup {
+				return nil, fmt.Errorf("migration %s/%s: version %d is also in %s", dir, name, v, prev)
+			}
+			from[v] = dir
+			body, err := fs.ReadFile(fsys, dir+"/"+name)
+			if err != nil {
+				return nil, fmt.Errorf("read migration %s: %w", name, err)
+			}
+			out = append(out, Migration{Version: v, Name: name, SQL: string(body)})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
 	for i, m := range out {
 		if m.Version != i+1 {
-			return nil, fmt.Errorf("migration %s: expected version %d", m.Name, i+1)
+			return nil, fmt.Errorf("migration %s (%s): expected version %d", m.Name, from[m.Version], i+1)
 		}
 	}
 	return out, nil

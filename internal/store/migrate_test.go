@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -67,38 +68,65 @@ func testMigrate(t *testing.T, h *harness) {
 	}
 }
 
-// TestMigrationFiles checks the files on disk: each dialect numbers its
-// migrations 1..n without gaps, both dialects have the same migrations, and
+// TestMigrationFiles checks the files on disk: the migrations are written
+// once in migrations/common and per dialect only where the SQL differs;
+// each version of each engine resolves to exactly one file (its dialect's
+// or common's, never both), numbered 1..n without gaps; both engines have
+// the same versions under the same names; a dialect's file is one that
+// differs from the other dialect's (else it belongs in common); and
 // Migrations embeds exactly those files.
 func TestMigrationFiles(t *testing.T) {
+	sqlFiles := func(dir string) map[string]string {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, ent := range entries {
+			if strings.HasSuffix(ent.Name(), ".sql") {
+				b, err := os.ReadFile(dir + "/" + ent.Name())
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[ent.Name()] = string(b)
+			}
+		}
+		return out
+	}
+	common := sqlFiles("migrations/common")
+	if len(common) == 0 {
+		t.Fatal("no migrations in migrations/common")
+	}
+	dialect := map[store.Engine]map[string]string{}
+	for _, e := range testenv.Engines {
+		dialect[e] = sqlFiles("migrations/" + string(e))
+	}
 	names := map[store.Engine][]string{}
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			entries, err := os.ReadDir("migrations/" + string(e))
-			if err != nil {
-				t.Fatal(err)
-			}
+			byVersion := map[int][]string{}
 			var files []string
-			for _, ent := range entries {
-				if strings.HasSuffix(ent.Name(), ".sql") {
-					files = append(files, ent.Name())
+			for dir, set := range map[string]map[string]string{"common": common, string(e): dialect[e]} {
+				for name := range set {
+					num, _, ok := strings.Cut(name, "_")
+					v, err := strconv.Atoi(num)
+					if !ok || err != nil || len(num) != 4 {
+						t.Errorf("migration %s/%s: name is not NNNN_name.sql", dir, name)
+						continue
+					}
+					byVersion[v] = append(byVersion[v], dir+"/"+name)
+					files = append(files, name)
 				}
+			}
+			for v := 1; v <= len(byVersion); v++ {
+				if got := byVersion[v]; len(got) != 1 {
+					t.Errorf("version %d resolves to %v, want exactly one file", v, got)
+				}
+			}
+			if _, extra := byVersion[len(byVersion)+1]; extra || len(byVersion) != len(files) {
+				t.Errorf("versions %v are not 1..n, one file each", byVersion)
 			}
 			slices.Sort(files)
-			if len(files) == 0 {
-				t.Fatalf("no migrations in migrations/%s", e)
-			}
-			for i, name := range files {
-				num, _, ok := strings.Cut(name, "_")
-				v, err := strconv.Atoi(num)
-				if !ok || err != nil || len(num) != 4 {
-					t.Errorf("migration %s: name is not NNNN_name.sql", name)
-					continue
-				}
-				if v != i+1 {
-					t.Errorf("migration %s has version %d, want %d (no gaps, no duplicates)", name, v, i+1)
-				}
-			}
 			ms, err := store.Migrations(e)
 			if err != nil {
 				t.Fatalf("Migrations(%s) = %v", e, err)
@@ -121,6 +149,59 @@ func TestMigrationFiles(t *testing.T) {
 	}
 	if d := cmp.Diff(names[store.SQLite], names[store.Postgres]); d != "" {
 		t.Errorf("migrations differ between dialects (-sqlite +postgres):\n%s", d)
+	}
+	for name, sql := range dialect[store.SQLite] {
+		if other, ok := dialect[store.Postgres][name]; ok && other == sql {
+			t.Errorf("migration %s is the same in both dialects: it belongs in migrations/common", name)
+		}
+	}
+}
+
+// TestMigrationsResolve checks the resolver on trees of the embedded
+// layout: a version in common and in a dialect's folder, or a gap, is
+// refused; a dialect's own file wins only where common has none.
+func TestMigrationsResolve(t *testing.T) {
+	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	good := fstest.MapFS{
+		"migrations/common/0001_init.sql":    file("CREATE TABLE a (x INT);"),
+		"migrations/sqlite/0002_index.sql":   file("-- sqlite"),
+		"migrations/postgres/0002_index.sql": file("-- postgres"),
+		"migrations/common/0003_more.sql":    file("ALTER TABLE a ADD COLUMN y INT;"),
+		"migrations/common/README":           file("not a migration"),
+	}
+	for _, e := range testenv.Engines {
+		ms, err := store.MigrationsOf(good, e)
+		if err != nil {
+			t.Fatalf("MigrationsOf(good, %s) = %v", e, err)
+		}
+		got := []string{}
+		for _, m := range ms {
+			got = append(got, fmt.Sprintf("%d %s %s", m.Version, m.Name, m.SQL))
+		}
+		want := []string{"1 0001_init.sql CREATE TABLE a (x INT);", "2 0002_index.sql -- " + string(e),
+			"3 0003_more.sql ALTER TABLE a ADD COLUMN y INT;"}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("MigrationsOf(good, %s) (-want +got):\n%s", e, d)
+		}
+	}
+	for name, fsys := range map[string]fstest.MapFS{
+		"in both": {
+			"migrations/common/0001_init.sql": file("x"),
+			"migrations/sqlite/0001_init.sql": file("y"),
+		},
+		"gap": {
+			"migrations/common/0001_init.sql": file("x"),
+			"migrations/sqlite/0003_more.sql": file("y"),
+		},
+		"missing for the engine": {
+			"migrations/common/0001_init.sql":   file("x"),
+			"migrations/postgres/0002_more.sql": file("y"),
+			"migrations/common/0003_last.sql":   file("z"),
+		},
+	} {
+		if _, err := store.MigrationsOf(fsys, store.SQLite); err == nil {
+			t.Errorf("MigrationsOf(%s, sqlite) = nil error, want a refusal", name)
+		}
 	}
 }
 
