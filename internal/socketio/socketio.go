@@ -634,18 +634,13 @@ func (c *conn) connect(p packet) {
 	}
 	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, sub: sub, depth: filter.Depth, stopped: make(chan struct{})}
 	if p.nsp == "/ohlc" {
-		sk.interval = a.Interval
-		if sk.interval == "" {
-			sk.interval = "1m"
-		}
-		if _, ok := trading.BarOpen(sk.interval, time.Time{}); !ok {
+		if sk.bars, err = c.s.svc.LiveBars(pr, a.Interval); err != nil {
 			sub.Close()
 			c.s.give(pr.ClientID)
 			c.send(connectErrorFrame(p.nsp, "Invalid interval: one of "+strings.Join(trading.BarIntervals(), ", "),
 				map[string]int{"statusCode": http.StatusBadRequest}))
 			return
 		}
-		sk.bars = map[[2]string]*trading.Bar{}
 	}
 	c.mu.Lock()
 	c.sockets[p.nsp] = sk
@@ -714,10 +709,8 @@ type socket struct {
 	sub      *trading.Subscription
 	stopOnce sync.Once
 	stopped  chan struct{}
-	// interval and bars are /ohlc's: the current bar of each instrument
-	// and market.
-	interval string
-	bars     map[[2]string]*trading.Bar
+	// bars are /ohlc's: the current bar of each instrument and market.
+	bars *trading.LiveBars
 	// depth is the levels per side the socket asked of instrument.depth
 	// (0: the default).
 	depth int
@@ -816,37 +809,17 @@ func (sk *socket) run() {
 
 func (sk *socket) stop() { sk.stopOnce.Do(func() { close(sk.stopped) }) }
 
-// ohlc emits the current bar after a batch's trades on a book: the bar so
-// far (read once per bar: the trades before this batch) with the batch's
-// trades folded in.
+// ohlc emits the current bar after a batch's trades on a book.
 func (sk *socket) ohlc(ev trading.Event) {
-	pc := ev.PriceChange
-	if pc == nil || len(pc.Trades) == 0 {
+	b, ok, err := sk.bars.Fold(sk.c.ctx, ev)
+	if err != nil {
+		sk.c.s.log.Warn("socket.io: bar not read", "instrument", ev.PriceChange.InstrumentID, "err", err.Error())
+		return
+	}
+	if !ok {
 		return // the best prices moved; nothing traded
 	}
-	open, _ := trading.BarOpen(sk.interval, ev.OccurredAt)
-	k := [2]string{pc.InstrumentID, pc.MarketID}
-	b := sk.bars[k]
-	if b == nil || !b.OpenTime.Equal(open) {
-		b = &trading.Bar{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Interval: sk.interval, OpenTime: open}
-		if open.Before(ev.OccurredAt) { // earlier trades of this bar, up to this batch (its trades carry its time)
-			at := ev.OccurredAt
-			bars, err := sk.c.s.svc.OHLC(sk.c.ctx, sk.p, pc.InstrumentID, trading.OHLCQuery{Interval: sk.interval,
-				MarketID: pc.MarketID, From: &open, To: &at})
-			if err != nil {
-				sk.c.s.log.Warn("socket.io: bar not read", "instrument", pc.InstrumentID, "err", err.Error())
-				return
-			}
-			if len(bars) == 1 {
-				*b = bars[0]
-			}
-		}
-		sk.bars[k] = b
-	}
-	for _, p := range pc.Trades {
-		b.Add(p)
-	}
-	sk.c.emit(sk.nsp, eventOHLCUpdate, wire.BarOf(*b), meta{Seq: ev.Seq, Type: eventOHLCUpdate, OccurredAt: wire.Time(ev.OccurredAt)})
+	sk.c.emit(sk.nsp, eventOHLCUpdate, wire.BarOf(b), meta{Seq: ev.Seq, Type: eventOHLCUpdate, OccurredAt: wire.Time(ev.OccurredAt)})
 	sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
 }
 
