@@ -1,0 +1,293 @@
+package socketio
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
+)
+
+// namespaces are the streams and the event types of the feed each follows
+// (trading.EventFilter.Types).
+var namespaces = map[string][]string{
+	"/offers":            {"offer.", "rfq.", "quote."},
+	"/orders":            {trading.EventOrderCreate},
+	"/trades":            {trading.EventTradeCreate},
+	"/instruments":       {trading.EventPriceChange, trading.EventDepth, trading.EventHalt},
+	"/ohlc":              {trading.EventPriceChange}, // the trades they carry, folded into bars
+	"/news":              {"news."},
+	"/indicative-prices": {"indicative_price."},
+}
+
+// eventOHLCUpdate is what /ohlc emits: the bar a price change's trades
+// fold into.
+const eventOHLCUpdate = "ohlc.update"
+
+// Namespaces returns the namespaces the server serves, each with the
+// events it emits besides subscription and resync_required: event types
+// ("trade.create") or families of them ending in a dot ("offer." for
+// offer.create, offer.update and offer.delete), matched as
+// trading.EventFilter matches them. The map is the caller's to modify. It
+// is what the AsyncAPI document of the streams is checked against.
+func Namespaces() map[string][]string {
+	out := make(map[string][]string, len(namespaces))
+	for nsp, types := range namespaces {
+		out[nsp] = slices.Clone(types)
+	}
+	out["/ohlc"] = []string{eventOHLCUpdate}
+	return out
+}
+
+// auth is a namespace CONNECT's payload.
+type auth struct {
+	Token         string   `json:"token"`
+	LastSeq       *int64   `json:"last_seq"`
+	InstrumentIDs []string `json:"instrument_ids"`
+	MarketID      string   `json:"market_id"`
+	Interval      string   `json:"interval"`
+	// Depth is the levels per side of /instruments' instrument.depth.
+	Depth *int `json:"depth"`
+}
+
+// connect opens a namespace socket: authenticate, subscribe, confirm.
+func (c *conn) connect(p packet) {
+	types, ok := namespaces[p.nsp]
+	if !ok {
+		c.send(connectErrorFrame(p.nsp, "Invalid namespace", nil))
+		return
+	}
+	c.socketsMu.Lock()
+	_, open := c.sockets[p.nsp]
+	c.socketsMu.Unlock()
+	if open {
+		return
+	}
+	var a auth
+	if len(p.data) > 0 && json.Unmarshal(p.data, &a) != nil {
+		c.send(connectErrorFrame(p.nsp, "Invalid Token", map[string]int{"statusCode": http.StatusUnauthorized}))
+		return
+	}
+	pr, err := c.s.svc.Authenticate(c.ctx, a.Token)
+	if err != nil {
+		c.send(connectErrorFrame(p.nsp, "Invalid Token", map[string]int{"statusCode": http.StatusUnauthorized}))
+		return
+	}
+	if !c.s.take(pr.ClientID) {
+		c.send(connectErrorFrame(p.nsp, "Too many connections for this credential", map[string]int{"statusCode": http.StatusTooManyRequests}))
+		return
+	}
+	filter := trading.EventFilter{Types: types, InstrumentIDs: a.InstrumentIDs, MarketID: a.MarketID}
+	if a.Depth != nil {
+		if *a.Depth < 1 || *a.Depth > trading.MaxStreamDepth {
+			c.s.give(pr.ClientID)
+			c.send(connectErrorFrame(p.nsp, fmt.Sprintf("Invalid depth: 1 to %d levels", trading.MaxStreamDepth),
+				map[string]int{"statusCode": http.StatusBadRequest}))
+			return
+		}
+		filter.Depth = *a.Depth
+	}
+	resync := false
+	after := int64(0)
+	if a.LastSeq != nil {
+		after = *a.LastSeq
+	} else if after, err = c.s.svc.LastEventSeq(c.ctx); err != nil { // live from now
+		c.s.give(pr.ClientID)
+		c.send(connectErrorFrame(p.nsp, "Unavailable", map[string]int{"statusCode": http.StatusServiceUnavailable}))
+		return
+	}
+	sub, err := c.s.svc.Subscribe(c.ctx, pr, after, filter)
+	if errors.Is(err, trading.ErrResyncRequired) || errors.Is(err, venue.ErrInvalid) {
+		resync = true
+		if after, err = c.s.svc.LastEventSeq(c.ctx); err == nil {
+			sub, err = c.s.svc.Subscribe(c.ctx, pr, after, filter)
+		}
+	}
+	if err != nil {
+		c.s.give(pr.ClientID)
+		status := http.StatusServiceUnavailable
+		if errors.Is(err, venue.ErrForbidden) {
+			status = http.StatusForbidden
+		}
+		c.send(connectErrorFrame(p.nsp, http.StatusText(status), map[string]int{"statusCode": status}))
+		return
+	}
+	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, sub: sub, depth: filter.Depth, stopped: make(chan struct{})}
+	if p.nsp == "/ohlc" {
+		if sk.bars, err = c.s.svc.LiveBars(pr, a.Interval); err != nil {
+			sub.Close()
+			c.s.give(pr.ClientID)
+			c.send(connectErrorFrame(p.nsp, "Invalid interval: one of "+strings.Join(trading.BarIntervals(), ", "),
+				map[string]int{"statusCode": http.StatusBadRequest}))
+			return
+		}
+	}
+	c.socketsMu.Lock()
+	if c.sockets == nil {
+		c.sockets = map[string]*socket{}
+	}
+	c.sockets[p.nsp] = sk
+	c.socketsMu.Unlock()
+	c.s.m.sockets.WithLabelValues(p.nsp).Inc()
+	c.send(connectFrame(p.nsp, newSID()))
+	c.emit(p.nsp, "subscription", map[string]string{"message": "Subscription successful to " + strings.TrimPrefix(p.nsp, "/")})
+	if resync {
+		c.emit(p.nsp, "resync_required", map[string]any{"last_seq": after})
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer c.s.give(pr.ClientID)
+		defer c.s.m.sockets.WithLabelValues(p.nsp).Dec()
+		sk.run()
+	}()
+}
+
+// take counts a socket of a credential, unless it holds the most allowed.
+func (s *Server) take(clientID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sockets[clientID] >= s.cfg.MaxSocketsPerCredential {
+		return false
+	}
+	s.sockets[clientID]++
+	return true
+}
+
+func (s *Server) give(clientID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sockets[clientID]--; s.sockets[clientID] <= 0 {
+		delete(s.sockets, clientID)
+	}
+}
+
+// socket is one namespace socket following the feed.
+type socket struct {
+	c        *conn
+	nsp      string
+	p        venue.Principal
+	token    string
+	sub      *trading.Subscription
+	stopOnce sync.Once
+	stopped  chan struct{}
+	// bars are /ohlc's: the current bar of each instrument and market.
+	bars *trading.LiveBars
+	// depth is the levels per side the socket asked of instrument.depth
+	// (0: the default).
+	depth int
+}
+
+// frameKey names an event's frame as one kind of reader receives it: the
+// feed redacts an event alike for every user of a firm (and for the
+// operator), so the frame is encoded once for all of them (and, for a
+// book's depth, all that asked for as many levels).
+type frameKey struct {
+	seq           int64
+	typ, nsp      string
+	participantID string
+	operator      bool
+	depth         int
+}
+
+// maxFrames bounds the encoded frames kept; a full table is emptied.
+const maxFrames = 20000
+
+// frame returns the EVENT frame of ev on nsp for reader p, encoding it
+// only for the first reader of its kind.
+func (s *Server) frame(nsp string, p venue.Principal, depth int, ev trading.Event) ([]byte, error) {
+	k := frameKey{seq: ev.Seq, typ: ev.Type, nsp: nsp, participantID: p.ParticipantID, operator: p.IsOperator()}
+	if ev.Depth != nil {
+		k.depth = depth
+	}
+	s.framesMu.Lock()
+	f, ok := s.frames[k]
+	s.framesMu.Unlock()
+	if ok {
+		return f, nil
+	}
+	f, err := eventFrame(nsp, ev.Type, wire.RecordOf(ev), meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
+	if err != nil {
+		return nil, err
+	}
+	s.framesMu.Lock()
+	if len(s.frames) >= maxFrames {
+		clear(s.frames)
+	}
+	s.frames[k] = f
+	s.framesMu.Unlock()
+	return f, nil
+}
+
+// meta is an event's second argument.
+type meta struct {
+	Seq        int64  `json:"seq"`
+	Type       string `json:"type"`
+	OccurredAt string `json:"occurred_at"`
+}
+
+// run emits the subscription's events until it ends, the token stops
+// authenticating, or the socket is stopped.
+func (sk *socket) run() {
+	defer sk.sub.Close()
+	t := time.NewTicker(sk.c.s.cfg.TokenCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-sk.stopped:
+			return
+		case <-t.C:
+			if _, err := sk.c.s.svc.Authenticate(sk.c.ctx, sk.token); err != nil {
+				if sk.c.ctx.Err() == nil {
+					sk.c.s.m.cutoffs.WithLabelValues("token").Inc()
+					sk.c.send(disconnectFrame(sk.nsp))
+					sk.c.forget(sk)
+				}
+				return
+			}
+		case ev, ok := <-sk.sub.C:
+			if !ok {
+				if err := sk.sub.Err(); errors.Is(err, trading.ErrSlowConsumer) {
+					sk.c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
+					sk.c.send(disconnectFrame(sk.nsp))
+					sk.c.forget(sk)
+				}
+				return
+			}
+			if sk.bars != nil {
+				sk.ohlc(ev)
+				continue
+			}
+			f, err := sk.c.s.frame(sk.nsp, sk.p, sk.depth, ev)
+			if err != nil {
+				sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
+				continue
+			}
+			sk.c.send(f)
+			sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
+		}
+	}
+}
+
+func (sk *socket) stop() { sk.stopOnce.Do(func() { close(sk.stopped) }) }
+
+// ohlc emits the current bar after a batch's trades on a book.
+func (sk *socket) ohlc(ev trading.Event) {
+	b, ok, err := sk.bars.Fold(sk.c.ctx, ev)
+	if err != nil {
+		sk.c.s.log.Warn("socket.io: bar not read", "instrument", ev.PriceChange.InstrumentID, "err", err.Error())
+		return
+	}
+	if !ok {
+		return // the best prices moved; nothing traded
+	}
+	sk.c.emit(sk.nsp, eventOHLCUpdate, wire.BarOf(b), meta{Seq: ev.Seq, Type: eventOHLCUpdate, OccurredAt: wire.Time(ev.OccurredAt)})
+	sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
+}
