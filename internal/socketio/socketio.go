@@ -33,9 +33,13 @@ import "sync"
 // namespace sockets.
 type session struct {
 	socketsMu sync.Mutex
-	sockets   map[string]*socket
+	sockets   map[string]namespaceSocket
 	wg        sync.WaitGroup // the sockets' goroutines
 }
+
+// namespaceSocket is what the session needs of an open namespace socket
+// (streams.go opens them): to end it.
+type namespaceSocket interface{ stop() }
 
 // message handles an Engine.IO message: one Socket.IO packet. It returns
 // why the connection must end ("" to go on).
@@ -94,11 +98,11 @@ func (c *conn) closeSockets() {
 	}
 }
 
-// forget drops a socket the server ended.
-func (c *conn) forget(sk *socket) {
+// forget drops socket sk of namespace nsp, which the server ended.
+func (c *conn) forget(nsp string, sk namespaceSocket) {
 	c.socketsMu.Lock()
-	if c.sockets[sk.nsp] == sk {
-		delete(c.sockets, sk.nsp)
+	if c.sockets[nsp] == sk {
+		delete(c.sockets, nsp)
 	}
 	c.socketsMu.Unlock()
 }

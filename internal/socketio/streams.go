@@ -131,7 +131,7 @@ func (c *conn) connect(p packet) {
 	}
 	c.socketsMu.Lock()
 	if c.sockets == nil {
-		c.sockets = map[string]*socket{}
+		c.sockets = map[string]namespaceSocket{}
 	}
 	c.sockets[p.nsp] = sk
 	c.socketsMu.Unlock()
@@ -248,7 +248,7 @@ func (sk *socket) run() {
 				if sk.c.ctx.Err() == nil {
 					sk.c.s.m.cutoffs.WithLabelValues("token").Inc()
 					sk.c.send(disconnectFrame(sk.nsp))
-					sk.c.forget(sk)
+					sk.c.forget(sk.nsp, sk)
 				}
 				return
 			}
@@ -257,7 +257,7 @@ func (sk *socket) run() {
 				if err := sk.sub.Err(); errors.Is(err, trading.ErrSlowConsumer) {
 					sk.c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
 					sk.c.send(disconnectFrame(sk.nsp))
-					sk.c.forget(sk)
+					sk.c.forget(sk.nsp, sk)
 				}
 				return
 			}
