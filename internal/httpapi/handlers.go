@@ -11,6 +11,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
@@ -141,7 +142,7 @@ func (s *Server) me(w http.ResponseWriter, r *http.Request, p venue.Principal) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, userRecord(u))
+	writeJSON(w, http.StatusOK, wire.UserRecordOf(u))
 	return nil
 }
 
@@ -154,7 +155,7 @@ func (s *Server) listParticipants(w http.ResponseWriter, r *http.Request, p venu
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, participantView)
+	writeList(w, r, l.Items, l.Next, wire.ParticipantOf)
 	return nil
 }
 
@@ -170,7 +171,7 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, p venue.Pr
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, accountRecord)
+	writeList(w, r, l.Items, l.Next, wire.AccountRecordOf)
 	return nil
 }
 
@@ -186,7 +187,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, userRecord)
+	writeList(w, r, l.Items, l.Next, wire.UserRecordOf)
 	return nil
 }
 
@@ -201,7 +202,7 @@ func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, marketView)
+	writeList(w, r, l.Items, l.Next, wire.MarketOf)
 	return nil
 }
 
@@ -217,7 +218,7 @@ func (s *Server) listInstruments(w http.ResponseWriter, r *http.Request, p venue
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, instrumentListView)
+	writeList(w, r, l.Items, l.Next, wire.InstrumentOf)
 	return nil
 }
 
@@ -234,7 +235,7 @@ func (s *Server) getInstrument(w http.ResponseWriter, r *http.Request, p venue.P
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, instrumentDetailView(d))
+	writeJSON(w, http.StatusOK, wire.InstrumentDetailOf(d))
 	return nil
 }
 
@@ -247,7 +248,7 @@ func (s *Server) listNews(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, newsView)
+	writeList(w, r, l.Items, l.Next, wire.NewsOf)
 	return nil
 }
 
@@ -256,7 +257,7 @@ func (s *Server) listRiskLimits(w http.ResponseWriter, r *http.Request, p venue.
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, mapSlice(ls, riskLimitUseView))
+	writeJSON(w, http.StatusOK, mapSlice(ls, wire.RiskLimitUseOf))
 	return nil
 }
 
@@ -295,7 +296,7 @@ func (s *Server) createBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, bucketView(b))
+	writeJSON(w, http.StatusAccepted, wire.BucketOf(b))
 	return nil
 }
 
@@ -310,7 +311,7 @@ func (s *Server) listBuckets(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, bucketView)
+	writeList(w, r, l.Items, l.Next, wire.BucketOf)
 	return nil
 }
 
@@ -339,7 +340,7 @@ func (s *Server) updateBucket(w http.ResponseWriter, r *http.Request, p venue.Pr
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, bucketView(b))
+	writeJSON(w, http.StatusOK, wire.BucketOf(b))
 	return nil
 }
 
@@ -355,7 +356,7 @@ func (s *Server) listProviders(w http.ResponseWriter, r *http.Request, p venue.P
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, providerView)
+	writeList(w, r, l.Items, l.Next, wire.ProviderOf)
 	return nil
 }
 
@@ -364,7 +365,7 @@ func (s *Server) accountDefaultProvider(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, providerView(v))
+	writeJSON(w, http.StatusOK, wire.ProviderOf(v))
 	return nil
 }
 
@@ -373,7 +374,7 @@ func (s *Server) participantDefaultProvider(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, providerView(v))
+	writeJSON(w, http.StatusOK, wire.ProviderOf(v))
 	return nil
 }
 

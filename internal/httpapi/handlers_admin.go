@@ -7,6 +7,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
 // participantBody is a participant create body or update entity.
@@ -48,7 +49,7 @@ func (s *Server) adminCreateParticipant(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, participantFull(part))
+	writeJSON(w, http.StatusOK, wire.ParticipantFullOf(part))
 	return nil
 }
 
@@ -61,7 +62,7 @@ func (s *Server) adminUpdateParticipant(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, participantFull(part))
+	writeJSON(w, http.StatusOK, wire.ParticipantFullOf(part))
 	return nil
 }
 
@@ -78,7 +79,7 @@ func (s *Server) adminCreateAccount(w http.ResponseWriter, r *http.Request, p ve
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, accountRecord(a))
+	writeJSON(w, http.StatusOK, wire.AccountRecordOf(a))
 	return nil
 }
 
@@ -103,7 +104,7 @@ func (s *Server) adminCreateUser(w http.ResponseWriter, r *http.Request, p venue
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, userRecord(u))
+	writeJSON(w, http.StatusOK, wire.UserRecordOf(u))
 	return nil
 }
 
@@ -117,7 +118,7 @@ func (s *Server) adminUpdateUser(w http.ResponseWriter, r *http.Request, p venue
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, userRecord(u))
+	writeJSON(w, http.StatusOK, wire.UserRecordOf(u))
 	return nil
 }
 
@@ -126,7 +127,7 @@ func (s *Server) adminIssueCredential(w http.ResponseWriter, r *http.Request, p 
 	if err != nil {
 		return err
 	}
-	out := credentialView(c.Credential)
+	out := wire.CredentialOf(c.Credential)
 	out.ClientSecret = c.Secret
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, out)
@@ -142,7 +143,7 @@ func (s *Server) adminListCredentials(w http.ResponseWriter, r *http.Request, p 
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, credentialView)
+	writeList(w, r, l.Items, l.Next, wire.CredentialOf)
 	return nil
 }
 
@@ -159,7 +160,7 @@ func (s *Server) adminSetCounterparty(w http.ResponseWriter, r *http.Request, p 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, counterpartyView(rel))
+	writeJSON(w, http.StatusOK, wire.CounterpartyOf(rel))
 	return nil
 }
 
@@ -175,7 +176,7 @@ func (s *Server) adminSetRiskLimit(w http.ResponseWriter, r *http.Request, p ven
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, riskLimitView(l))
+	writeJSON(w, http.StatusOK, wire.RiskLimitOf(l))
 	return nil
 }
 
@@ -212,7 +213,7 @@ func (s *Server) adminCreateProvider(w http.ResponseWriter, r *http.Request, p v
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, providerView(v))
+	writeJSON(w, http.StatusOK, wire.ProviderOf(v))
 	return nil
 }
 
@@ -245,7 +246,7 @@ func (s *Server) adminCreateMarket(w http.ResponseWriter, r *http.Request, p ven
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, marketView(m))
+	writeJSON(w, http.StatusOK, wire.MarketOf(m))
 	return nil
 }
 
@@ -258,7 +259,7 @@ func (s *Server) adminUpdateMarket(w http.ResponseWriter, r *http.Request, p ven
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, marketView(m))
+	writeJSON(w, http.StatusOK, wire.MarketOf(m))
 	return nil
 }
 
@@ -305,7 +306,7 @@ func (s *Server) adminCreateInstrument(w http.ResponseWriter, r *http.Request, p
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, instrumentDetailView(d))
+	writeJSON(w, http.StatusOK, wire.InstrumentDetailOf(d))
 	return nil
 }
 
@@ -327,7 +328,7 @@ func (s *Server) adminUpdateInstrument(w http.ResponseWriter, r *http.Request, p
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, instrumentDetailView(d))
+	writeJSON(w, http.StatusOK, wire.InstrumentDetailOf(d))
 	return nil
 }
 
@@ -342,7 +343,7 @@ func (s *Server) adminCreateBucket(w http.ResponseWriter, r *http.Request, p ven
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, bucketView(b))
+	writeJSON(w, http.StatusAccepted, wire.BucketOf(b))
 	return nil
 }
 
@@ -362,6 +363,6 @@ func (s *Server) adminCreateNews(w http.ResponseWriter, r *http.Request, p venue
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newsView(n))
+	writeJSON(w, http.StatusOK, wire.NewsOf(n))
 	return nil
 }

@@ -11,16 +11,12 @@ import (
 // The pre-trade controls: a firm's kill switch, an instrument's halt on a
 // market and the price collar a client checks a price against.
 
-func killSwitchView(k trading.KillSwitchResult) wire.KillSwitch {
-	return wire.KillSwitch{ParticipantID: k.ParticipantID, Enabled: k.Enabled, Cancelled: k.Cancelled, UpdatedAt: wire.TimeOrNil(k.UpdatedAt)}
-}
-
 func (s *Server) getKillSwitch(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	k, err := s.use(r).KillSwitch(r.Context(), p, r.PathValue("participantId"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, killSwitchView(k))
+	writeJSON(w, http.StatusOK, wire.KillSwitchOf(k))
 	return nil
 }
 
@@ -38,7 +34,7 @@ func (s *Server) setKillSwitch(w http.ResponseWriter, r *http.Request, p venue.P
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, killSwitchView(k))
+	writeJSON(w, http.StatusOK, wire.KillSwitchOf(k))
 	return nil
 }
 
@@ -60,36 +56,11 @@ func (s *Server) adminSetHalt(w http.ResponseWriter, r *http.Request, p venue.Pr
 	return nil
 }
 
-// collarJSON is GET /instruments/{id}/price-collar: the band a price must
-// fall in on a market now, and what it rests on.
-type collarJSON struct {
-	InstrumentID       string  `json:"instrument_id"`
-	MarketID           string  `json:"market_id"`
-	ReferencePrice     *num    `json:"reference_price"`
-	ReferenceSource    *string `json:"reference_source"`
-	PriceCollarPercent string  `json:"price_collar_percent"`
-	MaxPricePercent    string  `json:"max_price_percent"`
-	Low                *num    `json:"low"`
-	High               num     `json:"high"`
-	Halted             bool    `json:"halted"`
-	HaltReason         *string `json:"halt_reason"`
-	At                 string  `json:"at"`
-}
-
 func (s *Server) priceCollar(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	c, err := s.use(r).PriceCollar(r.Context(), p, r.PathValue("instrument_id"), r.URL.Query().Get("market_id"))
 	if err != nil {
 		return err
 	}
-	out := collarJSON{InstrumentID: c.InstrumentID, MarketID: c.MarketID, PriceCollarPercent: c.Percent.String(),
-		MaxPricePercent: c.MaxPricePercent.String(), High: numOf(c.High), Halted: c.Halted, At: ts(c.At)}
-	if c.HasReference {
-		ref, low := numOf(c.Reference), numOf(c.Low)
-		out.ReferencePrice, out.ReferenceSource, out.Low = &ref, &c.Source, &low
-	}
-	if c.Halted {
-		out.HaltReason = &c.HaltReason
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, wire.CollarOf(c))
 	return nil
 }

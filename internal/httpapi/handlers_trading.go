@@ -104,111 +104,6 @@ func (b changeBody) input() (trading.ChangeInput, error) {
 	return in, f.v.Err()
 }
 
-// offerJSON is an offer record with the objects nested where the spec
-// shows them.
-type offerJSON struct {
-	wire.Offer
-	Instrument    *instrumentJSON  `json:"instrument,omitempty"`
-	Market        *marketJSON      `json:"market,omitempty"`
-	Participant   *participantJSON `json:"participant,omitempty"`
-	Account       *accountJSON     `json:"account,omitempty"`
-	User          *userJSON        `json:"user,omitempty"`
-	MatchedOffers []wire.Offer     `json:"matched_offers,omitempty"`
-}
-
-func offerView(v trading.OfferView) offerJSON {
-	out := offerJSON{Offer: wire.OfferOf(v.Offer, true)} // as the caller may see it
-	if v.Instrument != nil {
-		in := instrumentNested(*v.Instrument)
-		out.Instrument = &in
-	}
-	if v.Market != nil {
-		m := marketView(*v.Market)
-		out.Market = &m
-	}
-	if v.Participant != nil {
-		p := participantFull(*v.Participant)
-		out.Participant = &p
-	}
-	if v.Account != nil {
-		a := accountView(*v.Account)
-		out.Account = &a
-	}
-	if v.User != nil {
-		u := userView(*v.User)
-		out.User = &u
-	}
-	if v.MatchedOffers != nil {
-		out.MatchedOffers = make([]wire.Offer, 0, len(v.MatchedOffers))
-		for _, q := range v.MatchedOffers {
-			out.MatchedOffers = append(out.MatchedOffers, wire.OfferOf(q, false))
-		}
-	}
-	return out
-}
-
-// rfqJSON always carries matched_offers, even when empty.
-type rfqJSON struct {
-	offerJSON
-	MatchedOffers []wire.Offer `json:"matched_offers"`
-}
-
-func rfqView(v trading.OfferView) rfqJSON {
-	o := offerView(v)
-	out := rfqJSON{offerJSON: o, MatchedOffers: o.MatchedOffers}
-	if out.MatchedOffers == nil {
-		out.MatchedOffers = []wire.Offer{}
-	}
-	return out
-}
-
-// recordView renders a list record, as the use case answered it for the
-// caller.
-func recordView(o venue.Offer) wire.Offer { return wire.OfferOf(o, true) }
-
-// instrumentNested renders an instrument nested in a record: as in lists,
-// without its book.
-func instrumentNested(in venue.Instrument) instrumentJSON {
-	return instrumentListView(trading.InstrumentView{Instrument: in,
-		Limits: trading.InstrumentLimits{Ask: []trading.LimitEntry{}, Bid: []trading.LimitEntry{}}})
-}
-
-// tradeJSON is a trade with its market and orders nested.
-type tradeJSON struct {
-	wire.Trade
-	Market   marketJSON `json:"market"`
-	AskOrder orderJSON  `json:"ask_order"`
-	BidOrder orderJSON  `json:"bid_order"`
-}
-
-// orderJSON is a trade's order with its objects nested: its account (null
-// on the other firm's order, whose account_id is blanked), its participant
-// (the other firm's public fields), the trade's instrument and the offer,
-// quote or RFQ it filled (the other firm's redacted as in lists).
-type orderJSON struct {
-	wire.Order
-	Account     *accountJSON    `json:"account"`
-	Participant any             `json:"participant"`
-	Instrument  *instrumentJSON `json:"instrument"`
-	Offer       wire.Offer      `json:"offer"`
-}
-
-func tradeView(t trading.TradeView) tradeJSON {
-	in := instrumentNested(t.Instrument)
-	return tradeJSON{Trade: wire.TradeOf(t.Trade), Market: marketView(t.Market),
-		AskOrder: orderView(t.AskOrder, t.Ask, &in), BidOrder: orderView(t.BidOrder, t.Bid, &in)}
-}
-
-func orderView(o venue.Order, v trading.OrderView, in *instrumentJSON) orderJSON {
-	out := orderJSON{Order: wire.OrderOf(o), Participant: participantView(v.Participant), Instrument: in,
-		Offer: recordView(v.Offer)}
-	if v.Account != nil && out.AccountID != "" {
-		a := accountView(*v.Account)
-		out.Account = &a
-	}
-	return out
-}
-
 func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	var body offerBody
 	if err := decodeOffer(r, &body); err != nil {
@@ -242,7 +137,7 @@ func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, recordView)
+	writeList(w, r, l.Items, l.Next, wire.OfferRecordOf)
 	return nil
 }
 
@@ -259,7 +154,7 @@ func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, offerView(v))
+	writeJSON(w, http.StatusOK, wire.OfferNestedOf(v))
 	return nil
 }
 
@@ -289,7 +184,7 @@ func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, recordView)
+	writeList(w, r, l.Items, l.Next, wire.OfferRecordOf)
 	return nil
 }
 
@@ -306,7 +201,7 @@ func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, rfqView(v))
+	writeJSON(w, http.StatusOK, wire.RFQNestedOf(v))
 	return nil
 }
 
@@ -321,7 +216,7 @@ func (s *Server) listTrades(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, func(t trading.TradeView) tradeJSON { return tradeView(t) })
+	writeList(w, r, l.Items, l.Next, func(t trading.TradeView) wire.TradeNested { return wire.TradeNestedOf(t) })
 	return nil
 }
 

@@ -18,6 +18,10 @@ import (
 // per reference-data version and spliced in. The record itself is written
 // by its hand-written encoder (wire.Offer.AppendJSON), not by reflection.
 
+// offerView is how every other answer renders an offer (wire.OfferNestedOf):
+// the general path writeOffer falls back to, and must match byte for byte.
+func offerView(v trading.OfferView) wire.OfferNested { return wire.OfferNestedOf(v) }
+
 // writeOffer answers v as offerView renders it, byte for byte.
 func (s *Server) writeOffer(w http.ResponseWriter, v trading.OfferView) {
 	if v.Instrument == nil || v.ReferenceVersion == 0 || v.Market != nil || v.Participant != nil || v.Account != nil ||
@@ -61,7 +65,7 @@ func putOfferBuffer(bp *[]byte) {
 }
 
 // nestedInstruments keeps each instrument's JSON as a nested object
-// (instrumentNested), rendered at one reference-data version. A version
+// (wire.InstrumentNestedOf), rendered at one reference-data version. A version
 // names one state of the reference data (the store counts every change),
 // so the JSON stays right until the version moves; the instrument's
 // updatedAt is checked as well.
@@ -80,7 +84,7 @@ type nestedInstrument struct {
 // starts over.
 const maxNestedInstruments = 4096
 
-// json returns in's JSON as instrumentNested renders it, without the
+// json returns in's JSON as wire.InstrumentNestedOf renders it, without the
 // encoder's newline. The bytes are shared: never modified.
 func (c *nestedInstruments) json(in venue.Instrument, version int64) ([]byte, error) {
 	c.mu.RLock()
@@ -90,7 +94,7 @@ func (c *nestedInstruments) json(in venue.Instrument, version int64) ([]byte, er
 		return e.json, nil
 	}
 	var buf bytes.Buffer
-	if err := encodeJSON(&buf, instrumentNested(in)); err != nil {
+	if err := encodeJSON(&buf, wire.InstrumentNestedOf(in)); err != nil {
 		return nil, err
 	}
 	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))

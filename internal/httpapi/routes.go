@@ -40,13 +40,13 @@ func (s *Server) routes() {
 
 	// Reference data.
 	m.Handle("GET "+v1+"/participants", s.authed(s.listParticipants))
-	m.Handle("GET "+v1+"/participants/{participantId}", s.authed(onPathID(s, "participantId", (*trading.Service).Participant, participantView)))
+	m.Handle("GET "+v1+"/participants/{participantId}", s.authed(onPathID(s, "participantId", (*trading.Service).Participant, wire.ParticipantOf)))
 	m.Handle("GET "+v1+"/accounts", s.authed(s.listAccounts))
-	m.Handle("GET "+v1+"/accounts/{accountId}", s.authed(onPathID(s, "accountId", (*trading.Service).Account, accountRecord)))
+	m.Handle("GET "+v1+"/accounts/{accountId}", s.authed(onPathID(s, "accountId", (*trading.Service).Account, wire.AccountRecordOf)))
 	m.Handle("GET "+v1+"/users", s.authed(s.listUsers))
-	m.Handle("GET "+v1+"/users/{userId}", s.authed(onPathID(s, "userId", (*trading.Service).User, userRecord)))
+	m.Handle("GET "+v1+"/users/{userId}", s.authed(onPathID(s, "userId", (*trading.Service).User, wire.UserRecordOf)))
 	m.Handle("GET "+v1+"/markets", s.authed(s.listMarkets))
-	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(onPathID(s, "marketId", (*trading.Service).Market, marketView)))
+	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(onPathID(s, "marketId", (*trading.Service).Market, wire.MarketOf)))
 	m.Handle("GET "+v1+"/instruments", s.authed(s.listInstruments))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}", s.authed(s.getInstrument))
 	m.Handle("GET "+v1+"/news", s.authed(s.listNews))
@@ -68,25 +68,25 @@ func (s *Server) routes() {
 	// Buckets.
 	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))
 	m.Handle("GET "+v1+"/participant/buckets", s.authed(s.listBuckets))
-	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).Bucket, bucketView)))
+	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).Bucket, wire.BucketOf)))
 	m.Handle("PUT "+v1+"/participant/buckets/{bucketId}", s.authed(s.updateBucket))
-	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).DeleteBucket, bucketView)))
+	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).DeleteBucket, wire.BucketOf)))
 
 	// Offers, quotes, RFQs and trades.
 	m.Handle("POST "+v1+"/participant/offers", s.queued(s.createOffer))
 	m.Handle("GET "+v1+"/participant/offers", s.authed(s.listOffers))
-	m.Handle("GET "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).Offer, offerView)))
+	m.Handle("GET "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).Offer, wire.OfferNestedOf)))
 	m.Handle("PUT "+v1+"/participant/offers/{offerId}", s.queued(s.updateOffer))
-	m.Handle("DELETE "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).DeleteOffer, offerView)))
-	m.Handle("PUT "+v1+"/participant/offers/{offerId}/accept", s.queued(onPathID(s, "offerId", (*trading.Service).AcceptQuote, tradeView)))
+	m.Handle("DELETE "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).DeleteOffer, wire.OfferNestedOf)))
+	m.Handle("PUT "+v1+"/participant/offers/{offerId}/accept", s.queued(onPathID(s, "offerId", (*trading.Service).AcceptQuote, wire.TradeNestedOf)))
 	m.Handle("POST "+v1+"/participant/rfq", s.queued(s.createRFQ))
 	m.Handle("GET "+v1+"/participant/rfq", s.authed(s.listRFQs))
-	m.Handle("GET "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).RFQ, rfqView)))
+	m.Handle("GET "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).RFQ, wire.RFQNestedOf)))
 	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}", s.queued(s.updateRFQ))
-	m.Handle("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).CancelRFQ, rfqView)))
-	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(onPathID(s, "rfqId", (*trading.Service).DeclineRFQ, rfqView)))
+	m.Handle("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).CancelRFQ, wire.RFQNestedOf)))
+	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(onPathID(s, "rfqId", (*trading.Service).DeclineRFQ, wire.RFQNestedOf)))
 	m.Handle("GET "+v1+"/trades", s.authed(s.listTrades))
-	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(onPathID(s, "tradeId", (*trading.Service).Trade, tradeView)))
+	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(onPathID(s, "tradeId", (*trading.Service).Trade, wire.TradeNestedOf)))
 	m.Handle("GET "+v1+"/events", s.authed(s.listEvents))
 
 	// Indicative prices.
@@ -97,7 +97,7 @@ func (s *Server) routes() {
 
 	// Settlement providers.
 	m.Handle("GET "+v1+"/settlement-providers", s.authed(s.listProviders))
-	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(onPathID(s, "id", (*trading.Service).ToggleSettlementProvider, providerView)))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(onPathID(s, "id", (*trading.Service).ToggleSettlementProvider, wire.ProviderOf)))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/account/{accountId}/default", s.authed(s.accountDefaultProvider))
 	m.Handle("PUT "+v1+"/settlement-providers/{id}/participant/{participantId}/default", s.authed(s.participantDefaultProvider))
 
@@ -109,7 +109,7 @@ func (s *Server) routes() {
 	m.Handle("PUT "+v1+"/admin/users/{userId}", s.authed(s.adminUpdateUser))
 	m.Handle("POST "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminIssueCredential))
 	m.Handle("GET "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminListCredentials))
-	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(onPathID(s, "clientId", (*trading.Service).RevokeCredential, credentialView)))
+	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(onPathID(s, "clientId", (*trading.Service).RevokeCredential, wire.CredentialOf)))
 	m.Handle("PUT "+v1+"/admin/counterparties", s.authed(s.adminSetCounterparty))
 	m.Handle("PUT "+v1+"/admin/participants/{participantId}/risk-limits/{name}", s.authed(s.adminSetRiskLimit))
 	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.adminCreateProvider))

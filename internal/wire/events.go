@@ -205,3 +205,38 @@ func BarOf(b trading.Bar) Bar {
 		Open: NumOf(b.Open), High: NumOf(b.High), Low: NumOf(b.Low), Close: NumOf(b.Close), Volume: NumOf(b.Volume),
 		Trades: b.Trades}
 }
+
+// Collar is GET /instruments/{id}/price-collar: the band a price must fall
+// in on a market now, and what it rests on.
+type Collar struct {
+	InstrumentID       string  `json:"instrument_id"`
+	MarketID           string  `json:"market_id"`
+	ReferencePrice     *Num    `json:"reference_price"`
+	ReferenceSource    *string `json:"reference_source"`
+	PriceCollarPercent string  `json:"price_collar_percent"`
+	MaxPricePercent    string  `json:"max_price_percent"`
+	Low                *Num    `json:"low"`
+	High               Num     `json:"high"`
+	Halted             bool    `json:"halted"`
+	HaltReason         *string `json:"halt_reason"`
+	At                 string  `json:"at"`
+}
+
+// CollarOf renders c.
+func CollarOf(c trading.CollarView) Collar {
+	out := Collar{InstrumentID: c.InstrumentID, MarketID: c.MarketID, PriceCollarPercent: c.Percent.String(),
+		MaxPricePercent: c.MaxPricePercent.String(), High: NumOf(c.High), Halted: c.Halted, At: Time(c.At)}
+	if c.HasReference {
+		ref, low := NumOf(c.Reference), NumOf(c.Low)
+		out.ReferencePrice, out.ReferenceSource, out.Low = &ref, &c.Source, &low
+	}
+	if c.Halted {
+		out.HaltReason = &c.HaltReason
+	}
+	return out
+}
+
+// KillSwitchOf renders a firm's kill switch as its answer shows it.
+func KillSwitchOf(k trading.KillSwitchResult) KillSwitch {
+	return KillSwitch{ParticipantID: k.ParticipantID, Enabled: k.Enabled, Cancelled: k.Cancelled, UpdatedAt: TimeOrNil(k.UpdatedAt)}
+}

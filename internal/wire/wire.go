@@ -1,8 +1,10 @@
-// Package wire renders trading records (offers, RFQs, quotes, trades,
-// events) in the spec's shapes, for every adapter that sends them as JSON
-// (REST, the streams): a record is rendered the same on every channel. An
-// event's record is flat; the objects a REST answer nests are left to the
-// adapter.
+// Package wire renders every record (reference data, offers, RFQs, quotes,
+// trades, orders, news, events, controls) in the spec's shapes, for every
+// adapter that sends them as JSON (REST, the streams): a record is rendered
+// the same on every channel. An event's record is flat; the shapes a REST
+// answer nests (OfferNested, TradeNested) are here too, beside the flat
+// ones. The event log's stored format is not: it lives in trading
+// (eventlog.go) and is tied to these shapes by a test there.
 package wire
 
 import (

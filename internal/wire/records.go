@@ -1,0 +1,325 @@
+package wire
+
+import (
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// This file renders the reference records (participants, accounts, users,
+// markets, risk limits, buckets, settlement providers, credentials,
+// counterparty relations) in the spec's shapes. Field names, and whether a
+// decimal is a JSON number or a string, follow the spec per field
+// (docs/guide.md, "Conventions").
+
+// Participant is a participant record with every field the caller may see.
+type Participant struct {
+	ID                            string  `json:"id"`
+	LEI                           string  `json:"lei"`
+	Type                          string  `json:"type"`
+	CategoryName                  string  `json:"category_name"`
+	Name                          string  `json:"name"`
+	Address                       string  `json:"address"`
+	PostalCode                    string  `json:"postal_code"`
+	City                          string  `json:"city"`
+	State                         string  `json:"state"`
+	Country                       string  `json:"country"`
+	LegalForm                     string  `json:"legal_form"`
+	RegistrationNumber            string  `json:"registration_number"`
+	TaxNumber                     string  `json:"tax_number"`
+	Status                        string  `json:"status"`
+	KYCStatus                     string  `json:"kyc_status"`
+	CSD                           string  `json:"csd"`
+	CSDBIC11                      string  `json:"csd_bic_11"`
+	CustodyAccountNumber          string  `json:"custody_account_number"`
+	CustodyAccountBeneficiaryBIC8 string  `json:"custody_account_beneficiary_bic_8"`
+	DefaultSettlementProviderID   *string `json:"default_settlement_provider_id"`
+	CreatedAt                     string  `json:"createdAt"`
+	UpdatedAt                     string  `json:"updatedAt"`
+}
+
+// ParticipantIndex is a participant in the index, with every nested
+// collection the spec lists.
+type ParticipantIndex struct {
+	Participant
+	Accounts        []Account           `json:"accounts"`
+	Users           []User              `json:"users"`
+	Buckets         []Bucket            `json:"buckets"`
+	RiskLimits      []RiskLimit         `json:"risk_limits"`
+	Markets         []Market            `json:"markets"`
+	Counterparties  []ParticipantPublic `json:"counterparties"`
+	ServiceAccounts []struct{}          `json:"serviceaccounts"`
+}
+
+// ParticipantPublic is the part of a participant another firm may see.
+type ParticipantPublic struct {
+	ID           string `json:"id"`
+	LEI          string `json:"lei"`
+	Name         string `json:"name"`
+	Type         string `json:"type"`
+	CategoryName string `json:"category_name"`
+	Country      string `json:"country"`
+	Status       string `json:"status"`
+}
+
+// ParticipantPublicOf renders p as another firm sees it.
+func ParticipantPublicOf(p venue.Participant) ParticipantPublic {
+	return ParticipantPublic{ID: p.ID, LEI: p.LEI, Name: p.Name, Type: p.Type, CategoryName: p.CategoryName,
+		Country: p.Country, Status: p.Status}
+}
+
+// ParticipantFullOf renders p in full, without nested collections.
+func ParticipantFullOf(p venue.Participant) Participant {
+	return Participant{ID: p.ID, LEI: p.LEI, Type: p.Type, CategoryName: p.CategoryName, Name: p.Name,
+		Address: p.Address, PostalCode: p.PostalCode, City: p.City, State: p.State, Country: p.Country,
+		LegalForm: p.LegalForm, RegistrationNumber: p.RegistrationNumber, TaxNumber: p.TaxNumber, Status: p.Status,
+		KYCStatus: p.KYCStatus, CSD: p.CSD, CSDBIC11: p.CSDBIC11, CustodyAccountNumber: p.CustodyAccountNumber,
+		CustodyAccountBeneficiaryBIC8: p.CustodyAccountBeneficiaryBIC8,
+		DefaultSettlementProviderID:   Nullable(p.DefaultSettlementProviderID),
+		CreatedAt:                     Time(p.CreatedAt), UpdatedAt: Time(p.UpdatedAt)}
+}
+
+// ParticipantOf renders a participant as the caller may see it.
+func ParticipantOf(v trading.ParticipantView) any {
+	if v.PublicOnly {
+		return ParticipantPublicOf(v.Participant)
+	}
+	out := ParticipantFullOf(v.Participant)
+	n := v.Nested
+	if n == nil {
+		return out
+	}
+	return ParticipantIndex{Participant: out,
+		Accounts:        mapSlice(n.Accounts, AccountOf),
+		Users:           mapSlice(n.Users, UserOf),
+		Buckets:         mapSlice(n.Buckets, BucketOf),
+		RiskLimits:      mapSlice(n.RiskLimits, RiskLimitOf),
+		Markets:         mapSlice(n.Markets, MarketOf),
+		Counterparties:  mapSlice(n.Counterparties, ParticipantPublicOf),
+		ServiceAccounts: []struct{}{},
+	}
+}
+
+// Account is an account record; its participant is set only when the account is the answer itself.
+type Account struct {
+	ID                          string       `json:"id"`
+	Number                      string       `json:"number"`
+	Status                      string       `json:"status"`
+	Type                        string       `json:"type"`
+	Participant                 *Participant `json:"participant"`
+	ParticipantID               string       `json:"participant_id"`
+	DefaultSettlementProviderID *string      `json:"default_settlement_provider_id"`
+	CreatedAt                   string       `json:"createdAt"`
+	UpdatedAt                   string       `json:"updatedAt"`
+}
+
+// AccountOf renders an account nested in another record: participant is
+// null (the spec's "null in nested use").
+func AccountOf(a venue.Account) Account {
+	return Account{ID: a.ID, Number: a.Number, Status: a.Status, Type: a.Type, ParticipantID: a.ParticipantID,
+		DefaultSettlementProviderID: Nullable(a.DefaultSettlementProviderID), CreatedAt: Time(a.CreatedAt), UpdatedAt: Time(a.UpdatedAt)}
+}
+
+// AccountRecordOf renders an account that is the answer itself (retrieve,
+// list, create), with its participant in full.
+func AccountRecordOf(v trading.AccountView) Account {
+	out := AccountOf(v.Account)
+	p := ParticipantFullOf(v.Participant)
+	out.Participant = &p
+	return out
+}
+
+// User is a user record; accounts and participant are filled only when the user is the answer itself.
+type User struct {
+	ID                      string       `json:"id"`
+	Email                   string       `json:"email"`
+	Role                    string       `json:"role"`
+	IsEmailVerified         bool         `json:"is_email_verified"`
+	IdentificationStatus    string       `json:"identification_status"`
+	IsLoginTwoFAEnabled     bool         `json:"is_login_two_fa_enabled"`
+	TermsConditionsSigned   bool         `json:"terms_conditions_signed"`
+	TermsConditionsSignedAt *string      `json:"terms_conditions_signed_at"`
+	LastActive              *string      `json:"last_active"`
+	Status                  string       `json:"status"`
+	Locale                  string       `json:"locale"`
+	ParticipantID           *string      `json:"participant_id"`
+	CreatedAt               string       `json:"createdAt"`
+	UpdatedAt               string       `json:"updatedAt"`
+	Profiles                []struct{}   `json:"profiles"`
+	Phones                  []struct{}   `json:"phones"`
+	Accounts                []Account    `json:"accounts"`
+	Participant             *Participant `json:"participant"`
+}
+
+// UserOf renders a user nested in another record: no accounts and a null
+// participant.
+func UserOf(u venue.User) User {
+	return User{ID: u.ID, Email: u.Email, Role: string(u.Role), IsEmailVerified: u.IsEmailVerified,
+		IdentificationStatus: u.IdentificationStatus, IsLoginTwoFAEnabled: u.IsLoginTwoFAEnabled,
+		TermsConditionsSigned: u.TermsConditionsSigned, TermsConditionsSignedAt: TimePtr(u.TermsConditionsSignedAt),
+		LastActive: TimePtr(u.LastActive), Status: u.Status, Locale: u.Locale, ParticipantID: Nullable(u.ParticipantID),
+		CreatedAt: Time(u.CreatedAt), UpdatedAt: Time(u.UpdatedAt), Profiles: []struct{}{}, Phones: []struct{}{}, Accounts: []Account{}}
+}
+
+// UserRecordOf renders a user that is the answer itself (retrieve, list,
+// create, update): with its participant in full and the participant's
+// accounts (nested, so without their participant). An operator user has
+// neither.
+func UserRecordOf(v trading.UserView) User {
+	out := UserOf(v.User)
+	out.Accounts = mapSlice(v.Accounts, AccountOf)
+	if v.Participant != nil {
+		p := ParticipantFullOf(*v.Participant)
+		out.Participant = &p
+	}
+	return out
+}
+
+// Market is a market record.
+type Market struct {
+	ID                   string `json:"id"`
+	Name                 string `json:"name"`
+	Type                 string `json:"type"`
+	FacilityType         string `json:"facility_type"`
+	Timezone             string `json:"timezone"`
+	IsEnabled            bool   `json:"is_enabled"`
+	IsPartialFillAllowed bool   `json:"is_partial_fill_allowed"`
+	SettlementLag        int    `json:"settlement_lag"`
+	Calendar             string `json:"calendar"`
+	PriceCollarPercent   string `json:"price_collar_percent"`
+	MaxPricePercent      string `json:"max_price_percent"`
+	CreatedAt            string `json:"createdAt"`
+	UpdatedAt            string `json:"updatedAt"`
+}
+
+// MarketOf renders m.
+func MarketOf(m venue.Market) Market {
+	return Market{ID: m.ID, Name: m.Name, Type: m.Type, FacilityType: m.FacilityType, Timezone: m.Timezone,
+		IsEnabled: m.IsEnabled, IsPartialFillAllowed: m.IsPartialFillAllowed, SettlementLag: m.SettlementLag,
+		Calendar: m.Calendar, PriceCollarPercent: m.PriceCollarPercent.String(), MaxPricePercent: m.MaxPricePercent.String(),
+		CreatedAt: Time(m.CreatedAt), UpdatedAt: Time(m.UpdatedAt)}
+}
+
+// RiskLimit is a risk limit record; used appears only where the spec shows the limit's use.
+type RiskLimit struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Value     Num    `json:"value"`
+	Used      *Num   `json:"used,omitempty"`
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// RiskLimitOf renders l without its use.
+func RiskLimitOf(l venue.RiskLimit) RiskLimit {
+	return RiskLimit{ID: l.ID, Name: l.Name, Value: NumOf(l.Value), CreatedAt: Time(l.CreatedAt), UpdatedAt: Time(l.UpdatedAt)}
+}
+
+// RiskLimitUseOf renders l with its use.
+func RiskLimitUseOf(l venue.RiskLimit) RiskLimit {
+	v := RiskLimitOf(l)
+	used := NumOf(l.Used)
+	v.Used = &used
+	return v
+}
+
+// BucketHead is a bucket without its instruments (nested in an
+// instrument).
+type BucketHead struct {
+	ID            string  `json:"id"`
+	Name          string  `json:"name"`
+	Type          string  `json:"type"`
+	ParticipantID *string `json:"participant_id"`
+	IsEnabled     bool    `json:"is_enabled"`
+	CreatedAt     string  `json:"createdAt"`
+	UpdatedAt     string  `json:"updatedAt"`
+}
+
+// Bucket is a bucket with its full instrument records.
+type Bucket struct {
+	BucketHead
+	Instruments []Instrument `json:"instruments"`
+}
+
+// BucketOf renders a bucket with its instruments.
+func BucketOf(b trading.BucketView) Bucket {
+	return Bucket{BucketHead: BucketHeadOf(b.Bucket), Instruments: mapSlice(b.Instruments, InstrumentOf)}
+}
+
+// BucketHeadOf renders a bucket without its instruments.
+func BucketHeadOf(b venue.Bucket) BucketHead {
+	return BucketHead{ID: b.ID, Name: b.Name, Type: b.Type, ParticipantID: Nullable(b.ParticipantID),
+		IsEnabled: b.IsEnabled, CreatedAt: Time(b.CreatedAt), UpdatedAt: Time(b.UpdatedAt)}
+}
+
+// Provider is a settlement provider record.
+type Provider struct {
+	ID                   string  `json:"id"`
+	Provider             string  `json:"provider"`
+	Status               string  `json:"status"`
+	Type                 string  `json:"type"`
+	Enabled              bool    `json:"enabled"`
+	ParticipantID        string  `json:"participant_id"`
+	AccountID            *string `json:"account_id"`
+	SwiatID              string  `json:"swiat_id"`
+	D7ID                 string  `json:"d7_id"`
+	PSET                 string  `json:"pset"`
+	AgentName            string  `json:"agent_name"`
+	AgentBIC             string  `json:"agent_bic"`
+	AgentNumber          string  `json:"agent_number"`
+	LocalCode            string  `json:"localcode"`
+	CSDBIC11             string  `json:"csd_bic11"`
+	CustodyAccountNumber string  `json:"custody_account_number"`
+	BeneficiaryBIC8      string  `json:"beneficiary_bic8"`
+	BuyrSellName         string  `json:"buyr_sell_name"`
+	BuyrSellBIC          string  `json:"buyr_sell_bic"`
+	Safe                 string  `json:"safe"`
+	CreatedAt            string  `json:"createdAt"`
+	UpdatedAt            string  `json:"updatedAt"`
+}
+
+// ProviderOf renders a settlement provider with its status for the caller.
+func ProviderOf(v trading.ProviderView) Provider {
+	s := v.SettlementProvider
+	return Provider{ID: s.ID, Provider: s.Provider, Status: v.Status, Type: s.Type, Enabled: s.Enabled,
+		ParticipantID: s.ParticipantID, AccountID: Nullable(s.AccountID), SwiatID: s.SwiatID, D7ID: s.D7ID, PSET: s.PSET,
+		AgentName: s.AgentName, AgentBIC: s.AgentBIC, AgentNumber: s.AgentNumber, LocalCode: s.LocalCode,
+		CSDBIC11: s.CSDBIC11, CustodyAccountNumber: s.CustodyAccountNumber, BeneficiaryBIC8: s.BeneficiaryBIC8,
+		BuyrSellName: s.BuyrSellName, BuyrSellBIC: s.BuyrSellBIC, Safe: s.Safe, CreatedAt: Time(s.CreatedAt), UpdatedAt: Time(s.UpdatedAt)}
+}
+
+// Credential is an API credential record; the secret appears only in the answer that created it.
+type Credential struct {
+	ClientID     string  `json:"client_id"`
+	ClientSecret string  `json:"client_secret,omitempty"`
+	UserID       string  `json:"user_id"`
+	CreatedAt    string  `json:"createdAt"`
+	RevokedAt    *string `json:"revoked_at"`
+}
+
+// CredentialOf renders c without its secret.
+func CredentialOf(c venue.Credential) Credential {
+	return Credential{ClientID: c.ClientID, UserID: c.UserID, CreatedAt: Time(c.CreatedAt), RevokedAt: TimePtr(c.RevokedAt)}
+}
+
+// Counterparty is one firm's relation to a counterparty.
+type Counterparty struct {
+	ParticipantID  string `json:"participant_id"`
+	CounterpartyID string `json:"counterparty_id"`
+	Enabled        bool   `json:"enabled"`
+	CreatedAt      string `json:"createdAt"`
+	UpdatedAt      string `json:"updatedAt"`
+}
+
+// CounterpartyOf renders r.
+func CounterpartyOf(r venue.CounterpartyRelation) Counterparty {
+	return Counterparty{ParticipantID: r.ParticipantID, CounterpartyID: r.CounterpartyID, Enabled: r.Enabled,
+		CreatedAt: Time(r.CreatedAt), UpdatedAt: Time(r.UpdatedAt)}
+}
+
+func mapSlice[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, 0, len(in))
+	for _, v := range in {
+		out = append(out, f(v))
+	}
+	return out
+}
