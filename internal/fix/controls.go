@@ -7,6 +7,7 @@ import (
 
 	"github.com/quickfixgo/quickfix"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -65,7 +66,7 @@ func (s *session) massCancel(ctx context.Context, msg *quickfix.Message) quickfi
 
 // onHalt tells the session of an instrument halted (326=2) or ready to
 // trade again (326=17) on a market. Like market data it is not resent.
-func (s *session) onHalt(e *trading.Event) {
+func (s *session) onHalt(e *feed.Event) {
 	c := e.Control
 	m := newMessage("f")
 	m.Body.SetString(tagSymbol, "[N/A]")

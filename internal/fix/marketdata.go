@@ -11,6 +11,7 @@ import (
 	"github.com/quagmt/udecimal"
 	"github.com/quickfixgo/quickfix"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -65,7 +66,7 @@ type mdSub struct {
 }
 
 // mdLadder is one instrument's levels as a client holds them.
-type mdLadder struct{ bid, ask []trading.LimitEntry }
+type mdLadder struct{ bid, ask []feed.LimitEntry }
 
 // deep reports whether the subscription asked for more than the best
 // (264=0 or N > 1): its incrementals carry every level that changed.
@@ -73,8 +74,8 @@ func (sub *mdSub) deep() bool { return sub.depth != 1 }
 
 // levels is the number of levels per side a deep subscription follows.
 func (sub *mdSub) levels() int {
-	if sub.depth <= 0 || sub.depth > trading.MaxStreamDepth {
-		return trading.MaxStreamDepth
+	if sub.depth <= 0 || sub.depth > feed.MaxStreamDepth {
+		return feed.MaxStreamDepth
 	}
 	return sub.depth
 }
@@ -185,8 +186,8 @@ func (s *session) depthMarket(ctx context.Context, d trading.InstrumentDetail) s
 // levels only. sub.mu must be held.
 func (sub *mdSub) ladder(d trading.InstrumentDetail) trading.InstrumentDetail {
 	market, n := sub.markets[d.ID], sub.levels()
-	side := func(les []trading.LimitEntry) []trading.LimitEntry {
-		out := []trading.LimitEntry{}
+	side := func(les []feed.LimitEntry) []feed.LimitEntry {
+		out := []feed.LimitEntry{}
 		for _, le := range les {
 			if le.MarketID == market && len(out) < n {
 				out = append(out, le)
@@ -208,7 +209,7 @@ func snapshot(reqID string, d trading.InstrumentDetail, types map[string]bool) *
 	m.Body.SetString(tagSecurityIDSrc, "4")
 	g := quickfix.NewRepeatingGroup(tagNoMDEntries, quickfix.GroupTemplate{quickfix.GroupElement(tagMDEntryType),
 		quickfix.GroupElement(tagMDEntryPx), quickfix.GroupElement(tagMDEntrySize), quickfix.GroupElement(tagMDEntryPosNo)})
-	add := func(side string, entries []trading.LimitEntry) {
+	add := func(side string, entries []feed.LimitEntry) {
 		if len(types) > 0 && !types[side] {
 			return
 		}
@@ -227,7 +228,7 @@ func snapshot(reqID string, d trading.InstrumentDetail, types map[string]bool) *
 }
 
 // onPriceChange sends the incrementals a book change causes.
-func (s *session) onPriceChange(pc *trading.PriceChange) {
+func (s *session) onPriceChange(pc *feed.PriceChange) {
 	s.mu.Lock()
 	var subs []*mdSub
 	for _, sub := range s.md {
@@ -274,7 +275,7 @@ func (s *session) onPriceChange(pc *trading.PriceChange) {
 				x.SetInt(tagMDEntryPosNo, 1)
 			}
 		}
-		top := func(side string, e *trading.LimitEntry) {
+		top := func(side string, e *feed.LimitEntry) {
 			if len(sub.types) > 0 && !sub.types[side] {
 				return
 			}
@@ -305,7 +306,7 @@ func (s *session) onPriceChange(pc *trading.PriceChange) {
 // instrument on d's market an incremental X of every level that changed:
 // 279 0 new, 1 change, 2 delete at 290 MDEntryPositionNo, applied in order
 // (a new level pushes the ones below it down, a deleted one pulls them up).
-func (s *session) onDepth(d *trading.Depth) {
+func (s *session) onDepth(d *feed.Depth) {
 	s.mu.Lock()
 	var subs []*mdSub
 	for _, sub := range s.md {
@@ -335,7 +336,7 @@ func (s *session) onDepth(d *trading.Depth) {
 
 // depthUpdate is the incremental that takes the client from the levels it
 // holds to d's, nil when none of its levels changed. sub.mu must be held.
-func (sub *mdSub) depthUpdate(d *trading.Depth) *quickfix.Message {
+func (sub *mdSub) depthUpdate(d *feed.Depth) *quickfix.Message {
 	l := sub.ladders[d.InstrumentID]
 	if l == nil {
 		return nil // no snapshot yet: the one to come shows it
@@ -349,7 +350,7 @@ func (sub *mdSub) depthUpdate(d *trading.Depth) *quickfix.Message {
 	isin := sub.instruments[d.InstrumentID]
 	for _, side := range []struct {
 		typ      string
-		had, now []trading.LimitEntry
+		had, now []feed.LimitEntry
 	}{{"0", l.bid, bid}, {"1", l.ask, ask}} {
 		if len(sub.types) > 0 && !sub.types[side.typ] {
 			continue
@@ -390,14 +391,14 @@ const (
 type levelChange struct {
 	action string
 	pos    int
-	entry  trading.LimitEntry
+	entry  feed.LimitEntry
 }
 
 // levelChanges returns the changes, in order, that turn the levels had
 // into now (each level a resting offer, known by its id): first the
 // offers that left, from the bottom, then top down each level that is new
 // or moved there (a delete and a new) or whose price or size changed.
-func levelChanges(had, now []trading.LimitEntry) []levelChange {
+func levelChanges(had, now []feed.LimitEntry) []levelChange {
 	var out []levelChange
 	in := make(map[string]bool, len(now))
 	for _, e := range now {
@@ -418,7 +419,7 @@ func levelChanges(had, now []trading.LimitEntry) []levelChange {
 			}
 			continue
 		}
-		if k := slices.IndexFunc(held, func(h trading.LimitEntry) bool { return h.OfferID == e.OfferID }); k >= 0 {
+		if k := slices.IndexFunc(held, func(h feed.LimitEntry) bool { return h.OfferID == e.OfferID }); k >= 0 {
 			out = append(out, levelChange{mdDelete, k + 1, held[k]})
 			held = slices.Delete(held, k, k+1)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/quickfixgo/quickfix"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -421,7 +422,7 @@ func (s *session) orderStatus(ctx context.Context, msg *quickfix.Message) quickf
 		return nil
 	}
 	st := s.state(&o.Offer)
-	m := s.report(&trading.Event{Seq: 0, OccurredAt: s.g.now()}, &o.Offer, st)
+	m := s.report(&feed.Event{Seq: 0, OccurredAt: s.g.now()}, &o.Offer, st)
 	m.Body.SetString(tagExecID, "S-"+newID())
 	m.Body.SetString(tagExecType, "I")
 	m.Body.SetString(tagOrdStatus, ordStatus(&o.Offer))

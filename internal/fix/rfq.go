@@ -9,6 +9,7 @@ import (
 	"github.com/quagmt/udecimal"
 	"github.com/quickfixgo/quickfix"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -202,7 +203,7 @@ func (s *session) quoteRequestReject(reqID, reason, text, isin string) *quickfix
 }
 
 // onRFQ sends an invited dealer the QuoteRequest of a new RFQ.
-func (s *session) onRFQ(e *trading.Event) {
+func (s *session) onRFQ(e *feed.Event) {
 	r := e.Offer
 	if e.Type != "rfq.create" || r.ParticipantID == s.p.ParticipantID {
 		return
@@ -329,7 +330,7 @@ func (s *session) quoteResponse(ctx context.Context, msg *quickfix.Message) quic
 
 // onQuote tells the requester of a new quote (Quote S) and both sides of
 // every change of it (QuoteStatusReport AI).
-func (s *session) onQuote(e *trading.Event) {
+func (s *session) onQuote(e *feed.Event) {
 	q := e.Offer
 	mine := q.ParticipantID == s.p.ParticipantID
 	if e.Type == "quote.create" && !mine {

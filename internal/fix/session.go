@@ -11,6 +11,7 @@ import (
 	"github.com/quickfixgo/quickfix"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -142,8 +143,8 @@ func (s *session) stop() {
 
 // follow reads the feed after seq until it ends.
 func (s *session) follow(after int64) error {
-	sub, err := s.g.svc.Subscribe(s.ctx, s.p, after, trading.EventFilter{Types: []string{"offer.", "rfq.", "quote.", trading.EventTradeCreate,
-		trading.EventPriceChange, trading.EventDepth, trading.EventNewsCreate, trading.EventHalt}, Depth: trading.MaxStreamDepth})
+	sub, err := s.g.svc.Subscribe(s.ctx, s.p, after, feed.EventFilter{Types: []string{"offer.", "rfq.", "quote.", feed.EventTradeCreate,
+		feed.EventPriceChange, feed.EventDepth, feed.EventNewsCreate, feed.EventHalt}, Depth: feed.MaxStreamDepth})
 	if err != nil {
 		return err
 	}
@@ -164,7 +165,7 @@ func (s *session) follow(after int64) error {
 // onEvent turns one event into the messages it causes and sends them; the
 // last, once kept, records the event as the session's last (market data
 // and news, which are not resent, record nothing).
-func (s *session) onEvent(e *trading.Event) {
+func (s *session) onEvent(e *feed.Event) {
 	s.out = s.out[:0]
 	s.dispatch(e)
 	s.g.sendMarked(s.id, e.Seq, s.out...)
@@ -173,7 +174,7 @@ func (s *session) onEvent(e *trading.Event) {
 // emit queues a message of the event being handled.
 func (s *session) emit(m *quickfix.Message) { s.out = append(s.out, m) }
 
-func (s *session) dispatch(e *trading.Event) {
+func (s *session) dispatch(e *feed.Event) {
 	switch {
 	case e.Offer != nil && e.Offer.Type == venue.TypeOffer && e.Offer.ParticipantID == s.p.ParticipantID:
 		s.onOffer(e)
@@ -199,7 +200,7 @@ func (s *session) dispatch(e *trading.Event) {
 		s.onDepth(e.Depth)
 	case e.News != nil:
 		s.g.send(s.id, newsMessage(e.News))
-	case e.Type == trading.EventHalt && e.Control != nil:
+	case e.Type == feed.EventHalt && e.Control != nil:
 		s.onHalt(e)
 	}
 }
@@ -217,7 +218,7 @@ func (s *session) state(o *venue.Offer) *orderState {
 	return st
 }
 
-func (s *session) onOffer(e *trading.Event) {
+func (s *session) onOffer(e *feed.Event) {
 	o := e.Offer
 	st := s.state(o)
 	m := s.report(e, o, st)
@@ -254,7 +255,7 @@ func (s *session) origClOrdID(m *quickfix.Message, st *orderState, o *venue.Offe
 	}
 }
 
-func (s *session) onFill(e *trading.Event, t *venue.Trade, ord venue.Order) {
+func (s *session) onFill(e *feed.Event, t *venue.Trade, ord venue.Order) {
 	// The order is an offer, a quote or (its requester's side) an RFQ.
 	o, err := s.g.svc.Offer(s.ctx, s.p, ord.OfferID)
 	if errors.Is(err, venue.ErrNotFound) {
@@ -315,7 +316,7 @@ func (s *session) onFill(e *trading.Event, t *venue.Trade, ord venue.Order) {
 }
 
 // report starts an execution report of order o for event e.
-func (s *session) report(e *trading.Event, o *venue.Offer, st *orderState) *quickfix.Message {
+func (s *session) report(e *feed.Event, o *venue.Offer, st *orderState) *quickfix.Message {
 	m := newMessage("8")
 	m.Body.SetString(tagOrderID, o.ID)
 	m.Body.SetString(tagExecID, strconv.FormatInt(e.Seq, 10)+"-"+o.ID)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/socketio"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/wire"
@@ -190,7 +191,7 @@ func TestAsyncAPIRecords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sub, err := v.svc.Subscribe(t.Context(), v.principal(operator), after, trading.EventFilter{})
+		sub, err := v.svc.Subscribe(t.Context(), v.principal(operator), after, feed.EventFilter{})
 		if err != nil {
 			t.Fatalf("Subscribe = %v", err)
 		}
@@ -505,7 +506,7 @@ func (d *asyncAPI) validate(schema, value any) error {
 
 // emits reports whether a namespace that emits types (socketio.Namespaces:
 // event types, or families ending in a dot) emits event typ, matched as
-// trading.EventFilter matches them.
+// feed.EventFilter matches them.
 func emits(types []string, typ string) bool {
 	return slices.ContainsFunc(types, func(t string) bool {
 		return t == typ || (strings.HasSuffix(t, ".") && strings.HasPrefix(typ, t))

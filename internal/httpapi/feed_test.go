@@ -12,6 +12,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
@@ -34,7 +35,7 @@ func TestFeedRedactionAsREST(t *testing.T) {
 		}
 		got := map[who]*feedLog{}
 		for _, w := range readers {
-			sub, err := v.svc.Subscribe(t.Context(), v.principal(w), after, trading.EventFilter{})
+			sub, err := v.svc.Subscribe(t.Context(), v.principal(w), after, feed.EventFilter{})
 			if err != nil {
 				t.Fatalf("Subscribe(%s) = %v", w, err)
 			}
@@ -76,7 +77,7 @@ func TestFeedRedactionAsREST(t *testing.T) {
 			}
 			// The newest event of each record is compared with the record
 			// as REST reads it now.
-			latest := map[string]trading.Event{}
+			latest := map[string]feed.Event{}
 			var order []string
 			for _, e := range evs {
 				k := recordKey(e)
@@ -114,7 +115,7 @@ func TestFeedRedactionAsREST(t *testing.T) {
 // feedLog collects a subscription's events.
 type feedLog struct {
 	mu     sync.Mutex
-	events []trading.Event
+	events []feed.Event
 	err    error
 	done   bool
 }
@@ -132,12 +133,12 @@ func (f *feedLog) read(sub *trading.Subscription) {
 
 // derived reports whether e is one the feed derives from an event of the
 // log, under its sequence number.
-func derived(e trading.Event) bool {
-	return e.Type == trading.EventOrderCreate || e.Type == trading.EventPriceChange || e.Type == trading.EventDepth
+func derived(e feed.Event) bool {
+	return e.Type == feed.EventOrderCreate || e.Type == feed.EventPriceChange || e.Type == feed.EventDepth
 }
 
 // logged counts the events of the log among evs.
-func logged(evs []trading.Event) int {
+func logged(evs []feed.Event) int {
 	n := 0
 	for _, e := range evs {
 		if !derived(e) {
@@ -148,12 +149,12 @@ func logged(evs []trading.Event) int {
 }
 
 // await waits for n events of the log (and what derives from them).
-func (f *feedLog) await(t *testing.T, w who, n int) []trading.Event {
+func (f *feedLog) await(t *testing.T, w who, n int) []feed.Event {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
 		f.mu.Lock()
-		evs, done, err := append([]trading.Event(nil), f.events...), f.done, f.err
+		evs, done, err := append([]feed.Event(nil), f.events...), f.done, f.err
 		f.mu.Unlock()
 		switch {
 		case logged(evs) >= n:
@@ -174,7 +175,7 @@ func (f *feedLog) await(t *testing.T, w who, n int) []trading.Event {
 }
 
 // recordKey names the record an event is about.
-func recordKey(e trading.Event) string {
+func recordKey(e feed.Event) string {
 	rec := eventRecord(e)
 	if e.PriceChange != nil {
 		return "price " + e.PriceChange.InstrumentID + " " + e.PriceChange.MarketID
@@ -186,7 +187,7 @@ func recordKey(e trading.Event) string {
 }
 
 // eventRecord is e's record as the adapters render it.
-func eventRecord(e trading.Event) obj {
+func eventRecord(e feed.Event) obj {
 	b, _ := json.Marshal(wire.RecordOf(e))
 	var out obj
 	d := json.NewDecoder(bytes.NewReader(b))
@@ -209,7 +210,7 @@ func without(o obj, nested ...string) obj {
 
 // sameAsREST compares the record of e, as w received it, with the record
 // REST shows w now.
-func (x *tv) sameAsREST(t *testing.T, w who, e trading.Event) {
+func (x *tv) sameAsREST(t *testing.T, w who, e feed.Event) {
 	t.Helper()
 	rec := eventRecord(e)
 	compare := func(what string, want obj) {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
@@ -223,7 +224,7 @@ func (s *Server) listInstruments(w http.ResponseWriter, r *http.Request, p venue
 }
 
 func (s *Server) getInstrument(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	depth := trading.DefaultDepth
+	depth := feed.DefaultDepth
 	if v := r.URL.Query().Get("market_depth"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 1000 {

@@ -17,8 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/feed"
 
 	"github.com/quagmt/udecimal"
 
@@ -549,7 +551,7 @@ func TestOfficialClientDepth(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				side := func(les []trading.LimitEntry) string {
+				side := func(les []feed.LimitEntry) string {
 					out := []wire.LimitEntry{}
 					for _, le := range les {
 						if le.MarketID == market && len(out) < levels {

@@ -10,19 +10,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
 // namespaces are the streams and the event types of the feed each follows
-// (trading.EventFilter.Types).
+// (feed.EventFilter.Types).
 var namespaces = map[string][]string{
 	"/offers":            {"offer.", "rfq.", "quote."},
-	"/orders":            {trading.EventOrderCreate},
-	"/trades":            {trading.EventTradeCreate},
-	"/instruments":       {trading.EventPriceChange, trading.EventDepth, trading.EventHalt},
-	"/ohlc":              {trading.EventPriceChange}, // the trades they carry, folded into bars
+	"/orders":            {feed.EventOrderCreate},
+	"/trades":            {feed.EventTradeCreate},
+	"/instruments":       {feed.EventPriceChange, feed.EventDepth, feed.EventHalt},
+	"/ohlc":              {feed.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},
 }
@@ -35,7 +36,7 @@ const eventOHLCUpdate = "ohlc.update"
 // events it emits besides subscription and resync_required: event types
 // ("trade.create") or families of them ending in a dot ("offer." for
 // offer.create, offer.update and offer.delete), matched as
-// trading.EventFilter matches them. The map is the caller's to modify. It
+// feed.EventFilter matches them. The map is the caller's to modify. It
 // is what the AsyncAPI document of the streams is checked against.
 func Namespaces() map[string][]string {
 	out := make(map[string][]string, len(namespaces))
@@ -84,11 +85,11 @@ func (c *conn) connect(p packet) {
 		c.send(connectErrorFrame(p.nsp, "Too many connections for this credential", map[string]int{"statusCode": http.StatusTooManyRequests}))
 		return
 	}
-	filter := trading.EventFilter{Types: types, InstrumentIDs: a.InstrumentIDs, MarketID: a.MarketID}
+	filter := feed.EventFilter{Types: types, InstrumentIDs: a.InstrumentIDs, MarketID: a.MarketID}
 	if a.Depth != nil {
-		if *a.Depth < 1 || *a.Depth > trading.MaxStreamDepth {
+		if *a.Depth < 1 || *a.Depth > feed.MaxStreamDepth {
 			c.s.give(pr.ClientID)
-			c.send(connectErrorFrame(p.nsp, fmt.Sprintf("Invalid depth: 1 to %d levels", trading.MaxStreamDepth),
+			c.send(connectErrorFrame(p.nsp, fmt.Sprintf("Invalid depth: 1 to %d levels", feed.MaxStreamDepth),
 				map[string]int{"statusCode": http.StatusBadRequest}))
 			return
 		}
@@ -202,7 +203,7 @@ const maxFrames = 20000
 
 // frame returns the EVENT frame of ev on nsp for reader p, encoding it
 // only for the first reader of its kind.
-func (s *Server) frame(nsp string, p venue.Principal, depth int, ev trading.Event) ([]byte, error) {
+func (s *Server) frame(nsp string, p venue.Principal, depth int, ev feed.Event) ([]byte, error) {
 	k := frameKey{seq: ev.Seq, typ: ev.Type, nsp: nsp, participantID: p.ParticipantID, operator: p.IsOperator()}
 	if ev.Depth != nil {
 		k.depth = depth
@@ -279,7 +280,7 @@ func (sk *socket) run() {
 func (sk *socket) stop() { sk.stopOnce.Do(func() { close(sk.stopped) }) }
 
 // ohlc emits the current bar after a batch's trades on a book.
-func (sk *socket) ohlc(ev trading.Event) {
+func (sk *socket) ohlc(ev feed.Event) {
 	b, ok, err := sk.bars.Fold(sk.c.ctx, ev)
 	if err != nil {
 		sk.c.s.log.Warn("socket.io: bar not read", "instrument", ev.PriceChange.InstrumentID, "err", err.Error())

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file is the bond calculator (docs/guide.md, "The bond calculator"): thin use cases over the

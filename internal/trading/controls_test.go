@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // TestControlsSurviveRestart: a kill switch and a halt, written in the

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -47,7 +48,7 @@ func TestFeedDepth(t *testing.T) {
 			// asks are the ask levels of each depth a subscriber receives.
 			asks := func(depth int) [][]string {
 				t.Helper()
-				sub, err := v.svc.Subscribe(ctx, trading.System, start, trading.EventFilter{Types: []string{trading.EventDepth}, Depth: depth})
+				sub, err := v.svc.Subscribe(ctx, trading.System, start, feed.EventFilter{Types: []string{feed.EventDepth}, Depth: depth})
 				if err != nil {
 					t.Fatal(err)
 				}

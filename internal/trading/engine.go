@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -522,14 +523,14 @@ type batch struct {
 	order      []string                // offers in first-change order
 	recipients []store.RecipientWrite
 	trades     []venue.Trade
-	events     []Event
+	events     []feed.Event
 	claims     []store.IdempotencyClaim // of the applied commands
 	poisoned   bool
 	// touched are the books the batch changed (true: it traded there),
 	// in first-change order; prints the trades on each, in order.
 	touched    map[bookKey]bool
 	touchOrder []bookKey
-	prints     map[bookKey][]Print
+	prints     map[bookKey][]feed.Print
 	// lastEvent is the index in events of each book's last event.
 	lastEvent map[bookKey]int
 	// killSwitches and halts are the pre-trade controls the batch set.
@@ -559,7 +560,7 @@ func (b *batch) save(o *venue.Offer) {
 
 // event records a change. Its owner reads it; its audience are further
 // readers.
-func (b *batch) event(ev Event) {
+func (b *batch) event(ev feed.Event) {
 	ev.OccurredAt = b.now
 	b.events = append(b.events, ev)
 	k, ok := bookKey{}, false
@@ -589,7 +590,7 @@ func (b *batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 	}
 	events := make([]store.Event, len(b.events))
 	for i, ev := range b.events {
-		events[i] = logEvent(ev)
+		events[i] = feed.Record(ev)
 	}
 	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades,
 		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts})

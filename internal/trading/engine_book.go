@@ -3,9 +3,10 @@ package trading
 import (
 	"fmt"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file is the engine's edge with the books (internal/matching), which

@@ -6,9 +6,11 @@ import (
 	"sort"
 	"time"
 
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds the sequencer's pre-trade controls (docs/pretrade-controls.md):
@@ -234,8 +236,8 @@ func (st *state) setKillSwitch(b *batch, participantID string, enabled bool) (Ki
 	k := store.KillSwitch{ParticipantID: participantID, Enabled: enabled, UpdatedAt: st.now}
 	st.killed[participantID] = k
 	b.killSwitches = append(b.killSwitches, k)
-	b.event(Event{Type: EventKillSwitch, Control: &Control{ParticipantID: participantID, Enabled: enabled,
-		Cancelled: res.Cancelled, UpdatedAt: st.now}, owner: participantID})
+	b.event(feed.Event{Type: feed.EventKillSwitch, Control: &feed.Control{ParticipantID: participantID, Enabled: enabled,
+		Cancelled: res.Cancelled, UpdatedAt: st.now}, Owner: participantID})
 	return res, nil
 }
 
@@ -291,7 +293,7 @@ func (st *state) setHalt(b *batch, marketID, instrumentID string, halted bool, r
 	h := store.Halt{MarketID: marketID, InstrumentID: instrumentID, Halted: halted, Reason: reason, UpdatedAt: st.now}
 	st.halts[bookKey{marketID, instrumentID}] = h
 	b.halts = append(b.halts, h)
-	b.event(Event{Type: EventHalt, Control: &Control{MarketID: marketID, InstrumentID: instrumentID, Halted: halted,
+	b.event(feed.Event{Type: feed.EventHalt, Control: &feed.Control{MarketID: marketID, InstrumentID: instrumentID, Halted: halted,
 		Reason: reason, UpdatedAt: st.now}})
 	return h, nil
 }

@@ -3,6 +3,7 @@ package trading
 import (
 	"sort"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -13,36 +14,11 @@ import (
 // changed book per batch, here where the books are; who may see which firm
 // on it is each reader's view of it (reader.redact).
 
-// MaxStreamDepth is the most levels per side an instrument.depth event
-// holds, and the most a subscriber may ask for (EventFilter.Depth).
-const MaxStreamDepth = 50
-
-// Depth is the top of both sides of an instrument's book on one market
-// after a batch changed it: up to MaxStreamDepth instrument_limits entries
-// per side, best first (as the reader sees them, once redacted).
-type Depth struct {
-	InstrumentID, MarketID string
-	Bid, Ask               []LimitEntry
-	// From is the first level (from 0, on either side) the batch changed:
-	// a reader of the top n levels has news only when From < n.
-	From int
-}
-
-// top returns d cut to n levels per side (d itself when it has no more).
-func (d *Depth) top(n int) *Depth {
-	if len(d.Bid) <= n && len(d.Ask) <= n {
-		return d
-	}
-	out := *d
-	out.Bid, out.Ask = d.Bid[:min(n, len(d.Bid))], d.Ask[:min(n, len(d.Ask))]
-	return &out
-}
-
 // bookLadder is what the last instrument.depth of a book said.
-type bookLadder struct{ bid, ask []LimitEntry }
+type bookLadder struct{ bid, ask []feed.LimitEntry }
 
 // depthChanges records, with each changed book's last event of the batch,
-// its ladder when one of its top MaxStreamDepth levels changed.
+// its ladder when one of its top feed.MaxStreamDepth levels changed.
 func (st *state) depthChanges(b *batch) {
 	for _, k := range b.touchOrder {
 		i, ok := b.lastEvent[k]
@@ -61,12 +37,12 @@ func (st *state) depthChanges(b *batch) {
 			}
 		}
 		st.ladders[k] = bookLadder{bid: bid, ask: ask}
-		b.events[i].depth = &Depth{InstrumentID: k.instrument, MarketID: k.market, Bid: bid, Ask: ask, From: from}
+		b.events[i].Ladder = &feed.Depth{InstrumentID: k.instrument, MarketID: k.market, Bid: bid, Ask: ask, From: from}
 	}
 }
 
 // firstChange is the first index where the ladders differ, -1 if none.
-func firstChange(a, b []LimitEntry) int {
+func firstChange(a, b []feed.LimitEntry) int {
 	for i := range min(len(a), len(b)) {
 		if !sameEntry(&a[i], &b[i]) {
 			return i
@@ -78,9 +54,9 @@ func firstChange(a, b []LimitEntry) int {
 	return -1
 }
 
-// ladder is the best MaxStreamDepth firm offers of side dir on book k,
+// ladder is the best feed.MaxStreamDepth firm offers of side dir on book k,
 // best price first, then time, as instrument_limits entries.
-func (st *state) ladder(k bookKey, dir string) []LimitEntry {
+func (st *state) ladder(k bookKey, dir string) []feed.LimitEntry {
 	var offers []*venue.Offer
 	if st.continuous(k.market) {
 		side := matching.Bid
@@ -88,7 +64,7 @@ func (st *state) ladder(k bookKey, dir string) []LimitEntry {
 			side = matching.Ask
 		}
 		if b := st.books[k]; b != nil {
-			st.depthBuf = b.AppendDepth(st.depthBuf[:0], side, MaxStreamDepth)
+			st.depthBuf = b.AppendDepth(st.depthBuf[:0], side, feed.MaxStreamDepth)
 			for _, bo := range st.depthBuf {
 				if o := st.bookedOffer(bo.ID); o != nil {
 					offers = append(offers, o)
@@ -103,11 +79,11 @@ func (st *state) ladder(k bookKey, dir string) []LimitEntry {
 		}
 		// A resting ask is better as a buyer sees it; a bid as a seller.
 		sort.Slice(offers, func(i, j int) bool { return better(opposite(dir), offers[i], offers[j]) })
-		offers = offers[:min(len(offers), MaxStreamDepth)]
+		offers = offers[:min(len(offers), feed.MaxStreamDepth)]
 	}
-	out := make([]LimitEntry, 0, len(offers))
+	out := make([]feed.LimitEntry, 0, len(offers))
 	for _, o := range offers {
-		out = append(out, LimitEntry{Limit: o.Price, Quantity: o.Remaining(), MarketID: k.market, ParticipantID: o.ParticipantID,
+		out = append(out, feed.LimitEntry{Limit: o.Price, Quantity: o.Remaining(), MarketID: k.market, ParticipantID: o.ParticipantID,
 			OfferID: o.ID, IsExecutable: true, IsMarketOrder: o.MarketOrder, IsOffer: true})
 	}
 	return out

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds the sequencer's commands for offers, RFQs and quotes.
@@ -75,7 +77,7 @@ func (st *state) emit(b *batch, o *venue.Offer, verb string) {
 	b.save(o)
 	rec := *o
 	rec.Counterparties = slices.Clone(o.Counterparties)
-	b.event(Event{Type: kind(o) + "." + verb, Offer: &rec, owner: o.ParticipantID, audience: st.audience(o)})
+	b.event(feed.Event{Type: kind(o) + "." + verb, Offer: &rec, Owner: o.ParticipantID, Audience: st.audience(o)})
 }
 
 // close takes o out of the open set with a final status.
@@ -154,7 +156,7 @@ func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Deci
 	b.trades = append(b.trades, t)
 	st.lastPrints[t.InstrumentID] = printAt{price: price, at: st.now}
 	rec := t
-	b.event(Event{Type: EventTradeCreate, Trade: &rec, owner: ask.ParticipantID, audience: []string{bid.ParticipantID}})
+	b.event(feed.Event{Type: feed.EventTradeCreate, Trade: &rec, Owner: ask.ParticipantID, Audience: []string{bid.ParticipantID}})
 	b.traded(t)
 	return t
 }

@@ -3,9 +3,10 @@ package trading
 import (
 	"time"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // openStore holds the sequencer's open records by id. A venue.Offer is 504

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // randomOffer is a firm offer with every field a coldOffer holds varied:

@@ -3,10 +3,12 @@ package trading
 import (
 	"context"
 
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file keeps each book's best bid and ask and emits
@@ -40,9 +42,9 @@ func (b *batch) traded(t venue.Trade) {
 	b.touchKey(k)
 	b.touched[k] = true
 	if b.prints == nil {
-		b.prints = map[bookKey][]Print{}
+		b.prints = map[bookKey][]feed.Print{}
 	}
-	b.prints[k] = append(b.prints[k], Print{Price: t.PricePerUnit, Quantity: t.Quantity})
+	b.prints[k] = append(b.prints[k], feed.Print{Price: t.PricePerUnit, Quantity: t.Quantity})
 }
 
 // lastTrade is a book's latest trade.
@@ -50,7 +52,7 @@ type lastTrade struct{ price, quantity udecimal.Decimal }
 
 // bookTop is what the last price_change of a book said.
 type bookTop struct {
-	bid, ask *LimitEntry
+	bid, ask *feed.LimitEntry
 	last     *lastTrade
 }
 
@@ -68,17 +70,17 @@ func (st *state) priceChanges(b *batch) {
 			continue
 		}
 		st.tops[k] = top
-		pc := &PriceChange{InstrumentID: k.instrument, MarketID: k.market, Bid: top.bid, Ask: top.ask, Trades: b.prints[k]}
+		pc := &feed.PriceChange{InstrumentID: k.instrument, MarketID: k.market, Bid: top.bid, Ask: top.ask, Trades: b.prints[k]}
 		if top.last != nil {
 			pc.LastPrice, pc.LastQuantity = &top.last.price, &top.last.quantity
 		}
 		if i, ok := b.lastEvent[k]; ok {
-			b.events[i].moved = pc
+			b.events[i].Moved = pc
 		}
 	}
 }
 
-func sameEntry(a, b *LimitEntry) bool {
+func sameEntry(a, b *feed.LimitEntry) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -87,7 +89,7 @@ func sameEntry(a, b *LimitEntry) bool {
 
 // best is the best resting firm offer of side dir on the book k: best
 // price, then time.
-func (st *state) best(k bookKey, dir string) *LimitEntry {
+func (st *state) best(k bookKey, dir string) *feed.LimitEntry {
 	var top *venue.Offer
 	if st.continuous(k.market) {
 		side := matching.Bid
@@ -116,7 +118,7 @@ func (st *state) best(k bookKey, dir string) *LimitEntry {
 	if top == nil {
 		return nil
 	}
-	return &LimitEntry{Limit: top.Price, Quantity: top.Remaining(), MarketID: k.market, ParticipantID: top.ParticipantID, OfferID: top.ID,
+	return &feed.LimitEntry{Limit: top.Price, Quantity: top.Remaining(), MarketID: k.market, ParticipantID: top.ParticipantID, OfferID: top.ID,
 		IsExecutable: true, IsMarketOrder: top.MarketOrder, IsOffer: true}
 }
 

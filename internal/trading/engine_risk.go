@@ -3,8 +3,9 @@ package trading
 import (
 	"fmt"
 
-	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // This file holds the sequencer's risk check: the open quantity each firm

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds the sequencer's state and its rebuild from the database:

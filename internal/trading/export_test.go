@@ -34,14 +34,3 @@ var CPUWaitQuantile = quantileOf
 // IgnoreCPUWait turns the CPU wait off for admission, for tests of the
 // sequencer's queue alone, whose counts a busy test process would upset.
 func (s *Service) IgnoreCPUWait() { s.eng.cpu.off.Store(true) }
-
-// LogRecords are the event log's stored record types by name, for the test
-// that ties them to wire's shapes (wire imports trading, so that test is
-// in package trading_test and reaches them through here).
-var LogRecords = map[string]any{
-	"offer":      logOffer{},
-	"order":      logOrder{},
-	"trade":      logTrade{},
-	"indicative": logIndicative{},
-	"news":       logNews{},
-}

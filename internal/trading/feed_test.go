@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -113,9 +114,9 @@ func lastSeq(t *testing.T, db *store.DB) int64 {
 
 // restEvents is every event after seq that p reads through Events (GET
 // /events).
-func restEvents(t *testing.T, svc *trading.Service, p venue.Principal, after int64) []trading.Event {
+func restEvents(t *testing.T, svc *trading.Service, p venue.Principal, after int64) []feed.Event {
 	t.Helper()
-	var out []trading.Event
+	var out []feed.Event
 	for {
 		page, err := svc.Events(context.Background(), p, after, 1000)
 		if err != nil {
@@ -140,7 +141,7 @@ func follow(sub *trading.Subscription) *received {
 // more arrives, compares everything it received with want (the log's
 // events, as Events answers them) and with the orders of the trades
 // among them (the feed's order.create, svc.Trade's orders for p).
-func await(t *testing.T, name string, r *received, svc *trading.Service, p venue.Principal, want []trading.Event) {
+func await(t *testing.T, name string, r *received, svc *trading.Service, p venue.Principal, want []feed.Event) {
 	t.Helper()
 	if len(want) == 0 {
 		t.Fatalf("%s: no events to wait for", name)
@@ -148,13 +149,13 @@ func await(t *testing.T, name string, r *received, svc *trading.Service, p venue
 	waitFor(t, func() bool { return r.last() >= want[len(want)-1].Seq })
 	time.Sleep(100 * time.Millisecond) // an event beyond the log's would arrive meanwhile
 	got := r.all()
-	var logged []trading.Event
+	var logged []feed.Event
 	for i, e := range got {
-		if e.Type == trading.EventOrderCreate || e.Type == trading.EventPriceChange || e.Type == trading.EventDepth {
+		if e.Type == feed.EventOrderCreate || e.Type == feed.EventPriceChange || e.Type == feed.EventDepth {
 			continue
 		}
 		logged = append(logged, e)
-		if e.Type != trading.EventTradeCreate {
+		if e.Type != feed.EventTradeCreate {
 			continue
 		}
 		// The trade's orders of p's firm follow it, under its sequence
@@ -171,7 +172,7 @@ func await(t *testing.T, name string, r *received, svc *trading.Service, p venue
 		}
 		var gotOrders []string
 		for _, d := range got[i+1:] {
-			if d.Type != trading.EventOrderCreate || d.Seq != e.Seq {
+			if d.Type != feed.EventOrderCreate || d.Seq != e.Seq {
 				break
 			}
 			gotOrders = append(gotOrders, orderJSON(*d.Order))
@@ -187,16 +188,16 @@ func await(t *testing.T, name string, r *received, svc *trading.Service, p venue
 // receives the same ones (a public event, whoever's offer moved the book),
 // at most one per book and batch, in sequence order; a reader that sees
 // every event (seesAll) receives each after the event it derives from.
-func priceChanges(t *testing.T, name string, evs []trading.Event, seesAll bool) []string {
+func priceChanges(t *testing.T, name string, evs []feed.Event, seesAll bool) []string {
 	t.Helper()
 	var out []string
 	seen := map[string]bool{}
 	for i, e := range evs {
-		if e.Type != trading.EventPriceChange {
+		if e.Type != feed.EventPriceChange {
 			continue
 		}
 		pc := e.PriceChange
-		top := func(le *trading.LimitEntry) string {
+		top := func(le *feed.LimitEntry) string {
 			if le == nil {
 				return "-"
 			}
@@ -227,7 +228,7 @@ func orderJSON(o venue.Order) string {
 
 // sameEvents compares what a subscriber received with what Events answers:
 // the same events, in order, each the same record.
-func sameEvents(t *testing.T, name string, got, want []trading.Event) {
+func sameEvents(t *testing.T, name string, got, want []feed.Event) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d events, want %d", name, len(got), len(want))
@@ -257,7 +258,7 @@ func TestFeedEveryEventOnce(t *testing.T) {
 				"p1-trader": v.principal(t, 1, venue.RoleTrader), "p3-viewer": v.principal(t, 3, venue.RoleViewer)}
 			subs := map[string]*received{}
 			for name, p := range readers {
-				sub, err := v.svc.Subscribe(ctx, p, 0, trading.EventFilter{})
+				sub, err := v.svc.Subscribe(ctx, p, 0, feed.EventFilter{})
 				if err != nil {
 					t.Fatalf("Subscribe(%s) = %v", name, err)
 				}
@@ -274,7 +275,7 @@ func TestFeedEveryEventOnce(t *testing.T) {
 			}()
 			waitFor(t, func() bool { return lastSeq(t, v.db) >= start+64*2 }) // two offers each, at least
 			middle := (start + lastSeq(t, v.db)) / 2
-			mid, err := v.svc.Subscribe(ctx, trading.System, middle, trading.EventFilter{})
+			mid, err := v.svc.Subscribe(ctx, trading.System, middle, feed.EventFilter{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -323,12 +324,12 @@ func TestFeedSlowConsumer(t *testing.T) {
 			v := newDemoVenueWith(t, db, trading.Config{Hasher: &h, FeedBuffer: 4096})
 			ctx := t.Context()
 			start := lastSeq(t, db)
-			slow, err := v.svc.Subscribe(ctx, trading.System, start, trading.EventFilter{Buffer: 16})
+			slow, err := v.svc.Subscribe(ctx, trading.System, start, feed.EventFilter{Buffer: 16})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(slow.Close)
-			fast, err := v.svc.Subscribe(ctx, trading.System, start, trading.EventFilter{})
+			fast, err := v.svc.Subscribe(ctx, trading.System, start, feed.EventFilter{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -361,8 +362,8 @@ func TestFeedSlowConsumer(t *testing.T) {
 
 // drain returns a channel closed once c is closed, after discarding what
 // c still holds (the buffered events of a subscription that was cut off).
-func drain(c <-chan trading.Event) <-chan trading.Event {
-	out := make(chan trading.Event)
+func drain(c <-chan feed.Event) <-chan feed.Event {
+	out := make(chan feed.Event)
 	go func() {
 		for range c {
 		}
@@ -374,7 +375,7 @@ func drain(c <-chan trading.Event) <-chan trading.Event {
 // received collects what a subscription yields, read by another goroutine.
 type received struct {
 	mu     sync.Mutex
-	events []trading.Event
+	events []feed.Event
 }
 
 func (r *received) read(sub *trading.Subscription) {
@@ -395,7 +396,7 @@ func (r *received) last() int64 {
 	return r.events[len(r.events)-1].Seq
 }
 
-func (r *received) all() []trading.Event {
+func (r *received) all() []feed.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.events)
@@ -419,11 +420,11 @@ func TestFeedResyncRequired(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
 			v := newDemoVenue(t, e)
-			_, err := v.svc.Subscribe(t.Context(), trading.System, lastSeq(t, v.db)+1, trading.EventFilter{})
+			_, err := v.svc.Subscribe(t.Context(), trading.System, lastSeq(t, v.db)+1, feed.EventFilter{})
 			if !errors.Is(err, trading.ErrResyncRequired) {
 				t.Errorf("Subscribe(after the log's end) = %v, want ErrResyncRequired", err)
 			}
-			if _, err := v.svc.Subscribe(t.Context(), trading.System, -1, trading.EventFilter{}); !errors.Is(err, venue.ErrInvalid) {
+			if _, err := v.svc.Subscribe(t.Context(), trading.System, -1, feed.EventFilter{}); !errors.Is(err, venue.ErrInvalid) {
 				t.Errorf("Subscribe(-1) = %v, want an invalid-input error", err)
 			}
 		})
@@ -443,7 +444,7 @@ func TestFeedOtherProcess(t *testing.T) {
 	db := testenv.OpenConfig(t, store.Config{URL: url})
 	v := newDemoVenueOn(t, db)
 	start := lastSeq(t, db)
-	sub, err := v.svc.Subscribe(t.Context(), v.principal(t, 2, venue.RoleViewer), start, trading.EventFilter{Types: []string{"news."}})
+	sub, err := v.svc.Subscribe(t.Context(), v.principal(t, 2, venue.RoleViewer), start, feed.EventFilter{Types: []string{"news."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,10 +498,10 @@ func feedOtherWriter(t *testing.T, url string) {
 }
 
 // sameRecord compares the records of two events as clients read them.
-func sameRecord(a, b trading.Event) bool { return describe(a) == describe(b) }
+func sameRecord(a, b feed.Event) bool { return describe(a) == describe(b) }
 
 // describe renders an event's record as the adapters send it.
-func describe(e trading.Event) string {
+func describe(e feed.Event) string {
 	b, err := json.Marshal(wire.RecordOf(e))
 	if err != nil {
 		return "unrenderable: " + err.Error()
@@ -522,7 +523,7 @@ func TestEventLogReadsRESTFormat(t *testing.T) {
 			var legacy []store.Event
 			var want []string
 			for _, ev := range restEvents(t, v.svc, trading.System, start) {
-				if ev.Type == trading.EventPriceChange || ev.Type == trading.EventDepth {
+				if ev.Type == feed.EventPriceChange || ev.Type == feed.EventDepth {
 					continue // it came with the log's own format
 				}
 				data := describe(ev) // what the REST-era writer stored: the record as rendered

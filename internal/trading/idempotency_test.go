@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/google/go-cmp/cmp"
-	"github.com/quagmt/udecimal"
 )
 
 // exactValues compares decimals by value and dates as values.

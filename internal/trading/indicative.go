@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds indicative prices (docs/guide.md, "Trading"): non-firm two-way prices a
@@ -152,7 +154,7 @@ func (s *Service) CreateIndicativePrice(ctx context.Context, p venue.Principal, 
 		if err := tx.CreateIndicativePrice(ctx, &ip); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, Event{Type: "indicative_price.create", IndicativePrice: &ip})
+		return feed.Append(ctx, tx, feed.Event{Type: "indicative_price.create", IndicativePrice: &ip})
 	})
 	if err != nil {
 		return ip, fmt.Errorf("create indicative price: %w", err)
@@ -226,7 +228,7 @@ func (s *Service) UpdateIndicativePrice(ctx context.Context, p venue.Principal, 
 		if err := tx.UpdateIndicativePrice(ctx, &ip); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, Event{Type: "indicative_price.update", IndicativePrice: &ip})
+		return feed.Append(ctx, tx, feed.Event{Type: "indicative_price.update", IndicativePrice: &ip})
 	})
 	if err != nil {
 		return ip, fmt.Errorf("update indicative price: %w", err)
@@ -250,7 +252,7 @@ func (s *Service) DeleteIndicativePrice(ctx context.Context, p venue.Principal, 
 		if err := tx.DeleteIndicativePrice(ctx, id); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, Event{Type: "indicative_price.delete", IndicativePrice: &ip})
+		return feed.Append(ctx, tx, feed.Event{Type: "indicative_price.delete", IndicativePrice: &ip})
 	})
 	if err != nil {
 		return ip, fmt.Errorf("delete indicative price: %w", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -132,7 +133,7 @@ func TestLeaderElection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := b.Subscribe(ctx, trading.System, after, trading.EventFilter{Types: []string{"offer."}})
+	sub, err := b.Subscribe(ctx, trading.System, after, feed.EventFilter{Types: []string{"offer."}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -39,7 +40,7 @@ func (lb *LiveBars) Interval() string { return lb.interval }
 // book and returns that bar, or false when ev carries no trade (only the
 // best prices moved). The bar so far is read once per bar (the trades
 // before ev, whose trades carry its time); the later ones are folded in.
-func (lb *LiveBars) Fold(ctx context.Context, ev Event) (Bar, bool, error) {
+func (lb *LiveBars) Fold(ctx context.Context, ev feed.Event) (Bar, bool, error) {
 	pc := ev.PriceChange
 	if pc == nil || len(pc.Trades) == 0 {
 		return Bar{}, false, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -31,12 +32,12 @@ func TestLiveBarsFold(t *testing.T) {
 			t.Fatalf("LiveBars(\"\") = %v, %v, want 1m", lb, err)
 		}
 		open := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC) // no trade of the demo venue is this old
-		change := func(at time.Time, prices ...string) trading.Event {
-			pc := &trading.PriceChange{InstrumentID: v.instrument, MarketID: v.partial}
+		change := func(at time.Time, prices ...string) feed.Event {
+			pc := &feed.PriceChange{InstrumentID: v.instrument, MarketID: v.partial}
 			for _, pr := range prices {
-				pc.Trades = append(pc.Trades, trading.Print{Price: dec(pr), Quantity: dec("1000")})
+				pc.Trades = append(pc.Trades, feed.Print{Price: dec(pr), Quantity: dec("1000")})
 			}
-			return trading.Event{Type: trading.EventPriceChange, OccurredAt: at, PriceChange: pc}
+			return feed.Event{Type: feed.EventPriceChange, OccurredAt: at, PriceChange: pc}
 		}
 		bar := func(openTime time.Time, o, h, l, c, vol string, n int) trading.Bar {
 			return trading.Bar{InstrumentID: v.instrument, MarketID: v.partial, Interval: "1m", OpenTime: openTime,
@@ -44,7 +45,7 @@ func TestLiveBarsFold(t *testing.T) {
 		}
 		for _, tc := range []struct {
 			name string
-			ev   trading.Event
+			ev   feed.Event
 			want *trading.Bar
 		}{
 			{"best prices only", change(open.Add(time.Second)), nil},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -43,7 +44,7 @@ func (s *Service) CreateNews(ctx context.Context, p venue.Principal, in NewsInpu
 		if err := tx.CreateNews(ctx, &n); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, Event{Type: EventNewsCreate, News: &n})
+		return feed.Append(ctx, tx, feed.Event{Type: feed.EventNewsCreate, News: &n})
 	})
 	if err != nil {
 		return n, fmt.Errorf("create news: %w", err)

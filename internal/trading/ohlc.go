@@ -7,9 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds OHLC bars (docs/guide.md: /ohlc in "Live streams", and its REST twin in "Trading"):
@@ -109,7 +111,7 @@ func BarOpen(interval string, at time.Time) (time.Time, bool) {
 }
 
 // Add folds a trade into the bar (the bar's first trade opens it).
-func (b *Bar) Add(p Print) {
+func (b *Bar) Add(p feed.Print) {
 	if b.Trades == 0 {
 		b.Open, b.High, b.Low = p.Price, p.Price, p.Price
 	}
@@ -132,7 +134,7 @@ func bars(instrumentID, interval string, step time.Duration, prints []store.Trad
 			i = len(out) - 1
 			open[t.MarketID] = i
 		}
-		out[i].Add(Print{Price: t.PricePerUnit, Quantity: t.Quantity})
+		out[i].Add(feed.Print{Price: t.PricePerUnit, Quantity: t.Quantity})
 	}
 	slices.SortStableFunc(out, func(a, b Bar) int {
 		if c := a.OpenTime.Compare(b.OpenTime); c != 0 {

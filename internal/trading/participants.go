@@ -7,10 +7,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds participants (firms) and what belongs to them: accounts,

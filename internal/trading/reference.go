@@ -11,10 +11,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds reference data: markets and instruments, as the operator
@@ -35,23 +37,7 @@ type InstrumentDetail struct {
 
 // InstrumentLimits is the instrument's book as the caller sees it.
 type InstrumentLimits struct {
-	Ask, Bid []LimitEntry
-}
-
-// LimitEntry is one resting offer in instrument_limits.
-type LimitEntry struct {
-	Limit, Quantity udecimal.Decimal
-	// MarketID names the entry's market (an instrument view may span
-	// markets).
-	MarketID              string
-	ParticipantID         string
-	ParticipantName       string
-	ParticipantLEI        string
-	OfferID               string
-	IsCounterpartyEnabled bool
-	IsExecutable          bool
-	IsMarketOrder         bool
-	IsOffer               bool
+	Ask, Bid []feed.LimitEntry
 }
 
 // MarketFilter selects markets in the index. Zero fields do not filter.
@@ -128,9 +114,6 @@ func (s *Service) Instruments(ctx context.Context, p venue.Principal, f Instrume
 	}
 	return out, nil
 }
-
-// DefaultDepth is the number of book entries per side shown by default.
-const DefaultDepth = 10
 
 // Instrument returns one instrument with its markets, the buckets the
 // caller can see that hold it, and up to depth book entries per side
@@ -241,9 +224,9 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 	}
 	out := make([]InstrumentView, 0, len(ins))
 	for _, in := range ins {
-		v := InstrumentView{Instrument: in, Limits: InstrumentLimits{Ask: []LimitEntry{}, Bid: []LimitEntry{}}}
+		v := InstrumentView{Instrument: in, Limits: InstrumentLimits{Ask: []feed.LimitEntry{}, Bid: []feed.LimitEntry{}}}
 		for _, e := range byInstrument[in.ID] {
-			le := LimitEntry{Limit: e.Price.Price, Quantity: e.Price.Quantity.Sub(e.Price.Filled), MarketID: e.MarketID, ParticipantID: e.ParticipantID,
+			le := feed.LimitEntry{Limit: e.Price.Price, Quantity: e.Price.Quantity.Sub(e.Price.Filled), MarketID: e.MarketID, ParticipantID: e.ParticipantID,
 				ParticipantName: e.ParticipantName, ParticipantLEI: e.ParticipantLEI, OfferID: e.OfferID,
 				IsCounterpartyEnabled: contains(cps, e.ParticipantID), IsExecutable: true, IsMarketOrder: e.MarketOrder, IsOffer: true}
 			if !p.IsOperator() && e.ParticipantID != p.ParticipantID && !le.IsCounterpartyEnabled {
@@ -389,7 +372,7 @@ func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string
 		}
 		// The collar settings are a pre-trade control: the log keeps each change.
 		pc, mp := m.PriceCollarPercent, m.MaxPricePercent
-		return appendEvent(ctx, tx, Event{Type: EventMarketUpdate, Control: &Control{MarketID: m.ID,
+		return feed.Append(ctx, tx, feed.Event{Type: feed.EventMarketUpdate, Control: &feed.Control{MarketID: m.ID,
 			PriceCollarPercent: &pc, MaxPricePercent: &mp, UpdatedAt: m.UpdatedAt}})
 	})
 	if errors.Is(err, venue.ErrConflict) {
@@ -588,7 +571,7 @@ func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in In
 	if err := s.refreshEngine(ctx); err != nil {
 		return InstrumentDetail{}, err
 	}
-	return s.Instrument(ctx, p, i.ID, DefaultDepth)
+	return s.Instrument(ctx, p, i.ID, feed.DefaultDepth)
 }
 
 // UpdateInstrument changes a listed bond.
@@ -621,7 +604,7 @@ func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id st
 	if err := s.refreshEngine(ctx); err != nil {
 		return InstrumentDetail{}, err
 	}
-	return s.Instrument(ctx, p, id, DefaultDepth)
+	return s.Instrument(ctx, p, id, feed.DefaultDepth)
 }
 
 // checkInstrument applies in to i and reports every issue at once: the

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
 // This file holds risk limits (docs/guide.md, "Trading"): the kinds of limit, the

@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/quagmt/udecimal"
+
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/google/go-cmp/cmp"
-	"github.com/quagmt/udecimal"
 )
 
 // TestRiskLimitsUnderConcurrency hammers one participant's tight

@@ -12,11 +12,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/google/uuid"
 )
 
 // Config tunes a Service.
@@ -69,7 +71,7 @@ type core struct {
 	now      func() time.Time
 	log      *slog.Logger
 	eng      *engine
-	feed     *feed
+	events   *feed.Feed
 	// feedBuffer is Config.FeedBuffer.
 	feedBuffer int
 	lookups    *lookups
@@ -112,7 +114,7 @@ func New(db *store.DB, cfg Config) *Service {
 	if s.feedBuffer <= 0 {
 		s.feedBuffer = DefaultFeedBuffer
 	}
-	s.feed = newFeed(db, s.log)
+	s.events = feed.New(db, s.log)
 	if cfg.RateLimit <= 0 {
 		cfg.RateLimit, cfg.RateBurst = 100, 200
 	}
@@ -125,7 +127,7 @@ func New(db *store.DB, cfg Config) *Service {
 	if s.lead.interval <= 0 {
 		s.lead.interval = DefaultCampaignInterval
 	}
-	db.SetCommitHook(s.feed.committed)
+	db.SetCommitHook(s.events.Committed)
 	return s
 }
 
@@ -164,7 +166,7 @@ func (s *Service) Close() {
 	if s.eng.running.Load() {
 		s.eng.stop()
 	}
-	s.feed.stop()
+	s.events.Stop()
 	s.fixWrites.stop()
 }
 

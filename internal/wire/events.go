@@ -3,6 +3,7 @@ package wire
 import (
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 )
 
@@ -22,7 +23,7 @@ type LimitEntry struct {
 }
 
 // LimitEntryOf renders e.
-func LimitEntryOf(e trading.LimitEntry) LimitEntry {
+func LimitEntryOf(e feed.LimitEntry) LimitEntry {
 	return LimitEntry{Limit: NumOf(e.Limit), Quantity: NumOf(e.Quantity), MarketID: e.MarketID, ParticipantID: Nullable(e.ParticipantID),
 		ParticipantName: Nullable(e.ParticipantName), ParticipantLEI: Nullable(e.ParticipantLEI),
 		OfferID: Nullable(e.OfferID), IsCounterpartyEnabled: e.IsCounterpartyEnabled, IsExecutable: e.IsExecutable,
@@ -49,9 +50,9 @@ type Print struct {
 }
 
 // PriceChangeOf renders the record of a price_change event.
-func PriceChangeOf(e trading.Event) PriceChange {
+func PriceChangeOf(e feed.Event) PriceChange {
 	pc := e.PriceChange
-	entry := func(le *trading.LimitEntry) *LimitEntry {
+	entry := func(le *feed.LimitEntry) *LimitEntry {
 		if le == nil {
 			return nil
 		}
@@ -78,8 +79,8 @@ type Depth struct {
 }
 
 // DepthOf renders the record of an instrument.depth event.
-func DepthOf(e trading.Event) Depth {
-	side := func(les []trading.LimitEntry) []LimitEntry {
+func DepthOf(e feed.Event) Depth {
+	side := func(les []feed.LimitEntry) []LimitEntry {
 		out := make([]LimitEntry, len(les))
 		for i, le := range les {
 			out[i] = LimitEntryOf(le)
@@ -99,14 +100,14 @@ type Event struct {
 }
 
 // EventOf renders e with its record.
-func EventOf(e trading.Event) Event {
+func EventOf(e feed.Event) Event {
 	return Event{Seq: e.Seq, Type: e.Type, OccurredAt: Time(e.OccurredAt), Data: RecordOf(e)}
 }
 
 // RecordOf renders the record of e, flat (objects nested by id): an
 // offer, RFQ or quote, a trade with its two orders, an order, an
 // indicative price, a news item, a price change or a book's depth.
-func RecordOf(e trading.Event) any {
+func RecordOf(e feed.Event) any {
 	switch {
 	case e.Offer != nil:
 		return OfferOf(*e.Offer, true)
@@ -166,12 +167,12 @@ type MarketControls struct {
 }
 
 // ControlOf renders the record of a pre-trade control's event.
-func ControlOf(e trading.Event) any {
+func ControlOf(e feed.Event) any {
 	c := e.Control
 	switch e.Type {
-	case trading.EventKillSwitch:
+	case feed.EventKillSwitch:
 		return KillSwitch{ParticipantID: c.ParticipantID, Enabled: c.Enabled, Cancelled: c.Cancelled, UpdatedAt: TimeOrNil(c.UpdatedAt)}
-	case trading.EventHalt:
+	case feed.EventHalt:
 		return Halt{MarketID: c.MarketID, InstrumentID: c.InstrumentID, Halted: c.Halted, Reason: c.Reason, UpdatedAt: Time(c.UpdatedAt)}
 	}
 	m := MarketControls{MarketID: c.MarketID, UpdatedAt: Time(c.UpdatedAt)}

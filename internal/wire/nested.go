@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -76,7 +77,7 @@ func OfferRecordOf(o venue.Offer) Offer { return OfferOf(o, true) }
 // without its book.
 func InstrumentNestedOf(in venue.Instrument) Instrument {
 	return InstrumentOf(trading.InstrumentView{Instrument: in,
-		Limits: trading.InstrumentLimits{Ask: []trading.LimitEntry{}, Bid: []trading.LimitEntry{}}})
+		Limits: trading.InstrumentLimits{Ask: []feed.LimitEntry{}, Bid: []feed.LimitEntry{}}})
 }
 
 // TradeNested is a trade with its market and orders nested.

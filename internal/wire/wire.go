@@ -3,8 +3,9 @@
 // adapter that sends them as JSON (REST, the streams): a record is rendered
 // the same on every channel. An event's record is flat; the shapes a REST
 // answer nests (OfferNested, TradeNested) are here too, beside the flat
-// ones. The event log's stored format is not: it lives in trading
-// (eventlog.go) and is tied to these shapes by a test there.
+// ones. The event log's stored format is not: it lives in the feed
+// package (internal/feed/log.go) and is tied to these shapes by a test
+// there.
 package wire
 
 import (

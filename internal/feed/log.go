@@ -1,14 +1,17 @@
-package trading
+package feed
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/bondmath"
-	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // This file is the event log's format: how each record is kept in an
@@ -22,7 +25,7 @@ import (
 // API and may change with it, while a log written years ago must still
 // read. So logOffer, logTrade, logOrder, logIndicative and logNews repeat
 // wire's records field by field rather than embed them, and
-// TestEventLogFollowsWire (eventlog_wire_test.go) fails when the two drift:
+// TestEventLogFollowsWire (log_wire_test.go) fails when the two drift:
 // a field added to either side must be given its stored form here, or be
 // listed there as derived when the event is read (or as kept by the log
 // only), with the reason.
@@ -177,9 +180,9 @@ type logOffer struct {
 	ModifiedAt           string   `json:"modified_at"`
 	CreatedAt            string   `json:"createdAt"`
 	UpdatedAt            string   `json:"updatedAt"`
-	// Moved is the book's top after the batch (Event.moved).
+	// Moved is the book's top after the batch (Event.Moved).
 	Moved *logPriceChange `json:"price_change,omitempty"`
-	// Depth is the book's ladder after the batch (Event.depth).
+	// Depth is the book's ladder after the batch (Event.Ladder).
 	Depth *logDepth `json:"depth,omitempty"`
 }
 
@@ -267,9 +270,9 @@ type logTrade struct {
 	UpdatedAt                     string   `json:"updatedAt"`
 	AskOrder                      logOrder `json:"ask_order"`
 	BidOrder                      logOrder `json:"bid_order"`
-	// Moved is the book's top after the batch (Event.moved).
+	// Moved is the book's top after the batch (Event.Moved).
 	Moved *logPriceChange `json:"price_change,omitempty"`
-	// Depth is the book's ladder after the batch (Event.depth).
+	// Depth is the book's ladder after the batch (Event.Ladder).
 	Depth *logDepth `json:"depth,omitempty"`
 }
 
@@ -439,7 +442,7 @@ func (l *logPriceChange) priceChange(d *logDecoder) *PriceChange {
 }
 
 // logDepth is a book's ladder: each level the resting offer's own facts,
-// as logBest, written compactly (eventlog_depth.go).
+// as logBest, written compactly (log_depth.go).
 type logDepth struct {
 	InstrumentID, MarketID string
 	Bid, Ask               []logBest
@@ -483,19 +486,19 @@ func family(typ string) string {
 // encodeRecord renders e's record in the log's format.
 func encodeRecord(e *Event) ([]byte, error) {
 	var moved *logPriceChange
-	if e.moved != nil {
-		pc := toLogPriceChange(e.moved)
+	if e.Moved != nil {
+		pc := toLogPriceChange(e.Moved)
 		moved = &pc
 	}
 	var v any
 	switch {
 	case e.Offer != nil:
 		l := toLogOffer(e.Offer)
-		l.Moved, l.Depth = moved, toLogDepth(e.depth)
+		l.Moved, l.Depth = moved, toLogDepth(e.Ladder)
 		v = l
 	case e.Trade != nil:
 		l := toLogTrade(e.Trade)
-		l.Moved, l.Depth = moved, toLogDepth(e.depth)
+		l.Moved, l.Depth = moved, toLogDepth(e.Ladder)
 		v = l
 	case e.IndicativePrice != nil:
 		v = toLogIndicative(e.IndicativePrice)
@@ -519,17 +522,17 @@ func decodeRecord(e *Event, data []byte) error {
 		unmarshal(&l)
 		e.Offer = l.offer(&d)
 		if l.Moved != nil {
-			e.moved = l.Moved.priceChange(&d)
+			e.Moved = l.Moved.priceChange(&d)
 		}
-		e.depth = l.Depth.depth(&d)
+		e.Ladder = l.Depth.depth(&d)
 	case "trade":
 		var l logTrade
 		unmarshal(&l)
 		e.Trade = l.trade(&d)
 		if l.Moved != nil {
-			e.moved = l.Moved.priceChange(&d)
+			e.Moved = l.Moved.priceChange(&d)
 		}
-		e.depth = l.Depth.depth(&d)
+		e.Ladder = l.Depth.depth(&d)
 	case "indicative_price":
 		var l logIndicative
 		unmarshal(&l)
@@ -546,4 +549,94 @@ func decodeRecord(e *Event, data []byte) error {
 		return fmt.Errorf("unknown event type %q", e.Type)
 	}
 	return d.err
+}
+
+// Record is an event as a writer appends it to the log: rendered into
+// the log's format, with the typed record kept for the feed.
+func Record(ev Event) store.Event {
+	data, err := encodeRecord(&ev)
+	if err != nil {
+		// Every record type encodes; a failure is a bug, and an event
+		// without data is refused by the decoder rather than passed on.
+		data = []byte(`{}`)
+	}
+	return store.Event{Type: ev.Type, OccurredAt: ev.OccurredAt, ParticipantID: ev.Owner, Audience: ev.Audience,
+		Data: data, Record: &ev}
+}
+
+// Append records a change in the caller's transaction. owner scopes
+// who may read it; empty means every authenticated caller.
+func Append(ctx context.Context, tx *store.Tx, ev Event) error {
+	if ev.OccurredAt.IsZero() {
+		ev.OccurredAt = tx.Now()
+	}
+	_, err := tx.AppendEvents(ctx, []store.Event{Record(ev)})
+	return err
+}
+
+// Decode turns a stored event into a typed one: the record the writer
+// handed over when there is one, else decoded from the log.
+func Decode(se store.Event) (Event, error) {
+	if ev, ok := se.Record.(*Event); ok {
+		out := *ev
+		out.Seq, out.OccurredAt = se.Seq, se.OccurredAt
+		return out, nil
+	}
+	ev := Event{Seq: se.Seq, Type: se.Type, OccurredAt: se.OccurredAt, Owner: se.ParticipantID, Audience: se.Audience}
+	if err := decodeRecord(&ev, se.Data); err != nil {
+		return ev, fmt.Errorf("decode event %d (%s): %w", se.Seq, se.Type, err)
+	}
+	return ev, nil
+}
+
+// Scope is whose events a read of the log returns: the events of
+// Participant (public ones, its own and those it is in the audience of),
+// or with All every event together with its audience.
+type Scope struct {
+	Participant string
+	All         bool
+}
+
+// Read reads up to limit events after seq in scope from the log, typed,
+// and reports the last sequence number the read covered: every event up to
+// it was either returned or is not in scope (fewer than limit events came
+// back, so the read reached the end of the log as of its snapshot).
+func Read(ctx context.Context, db *store.DB, scope Scope, after int64, limit int) ([]Event, int64, error) {
+	var out []Event
+	covered := after
+	err := db.View(ctx, func(tx *store.Tx) error {
+		out, covered = out[:0], after // View may run fn again
+		last, err := tx.LastEventSeq(ctx)
+		if err != nil {
+			return err
+		}
+		var evs []store.Event
+		if scope.All {
+			evs, err = tx.EventsWithAudience(ctx, after, limit)
+		} else {
+			evs, err = tx.Events(ctx, store.EventQuery{After: after, Participant: scope.Participant, Limit: limit})
+		}
+		if err != nil {
+			return err
+		}
+		for _, se := range evs {
+			ev, err := Decode(se)
+			if err != nil {
+				return err
+			}
+			out = append(out, ev)
+		}
+		// last was read before the events: every event up to it had
+		// committed, so the read saw it (PostgreSQL's read committed takes
+		// a snapshot per statement; the events read may go beyond last).
+		covered = max(last, after)
+		if len(evs) > 0 {
+			covered = max(covered, evs[len(evs)-1].Seq)
+		}
+		if len(evs) == limit {
+			covered = evs[len(evs)-1].Seq
+		}
+		return nil
+	})
+	return out, covered, err
 }

@@ -1,4 +1,4 @@
-package trading_test
+package feed_test
 
 import (
 	"reflect"
@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bondvenue/bondvenue/internal/trading"
-	"github.com/bondvenue/bondvenue/internal/wire"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
 // TestEventLogFollowsWire ties the event log's stored records
-// (eventlog.go) to the records wire renders from them. The two are kept
+// (log.go) to the records wire renders from them. The two are kept
 // apart on purpose, but a field added to one must be decided for the
 // other: every JSON field of the wire record is carried by the log record
 // under the same name, or is listed in wireOnly (derived when the event is
@@ -35,8 +36,8 @@ func TestEventLogFollowsWire(t *testing.T) {
 			},
 			logOnly: map[string]string{
 				"client_order_id": "the owner's latest FIX ClOrdID, which a restart must restore; not in the REST record",
-				"price_change":    "the book's top after the batch (Event.moved), an event of its own on the streams",
-				"depth":           "the book's ladder after the batch (Event.depth), an event of its own on the streams",
+				"price_change":    "the book's top after the batch (feed.Event.moved), an event of its own on the streams",
+				"depth":           "the book's ladder after the batch (feed.Event.depth), an event of its own on the streams",
 			},
 		},
 		{
@@ -47,8 +48,8 @@ func TestEventLogFollowsWire(t *testing.T) {
 				"bid_order_id": "bid_order.id (TradeOf), read from the order",
 			},
 			logOnly: map[string]string{
-				"price_change": "the book's top after the batch (Event.moved), an event of its own on the streams",
-				"depth":        "the book's ladder after the batch (Event.depth), an event of its own on the streams",
+				"price_change": "the book's top after the batch (feed.Event.moved), an event of its own on the streams",
+				"depth":        "the book's ladder after the batch (feed.Event.depth), an event of its own on the streams",
 			},
 		},
 		{
@@ -63,14 +64,14 @@ func TestEventLogFollowsWire(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.log, func(t *testing.T) {
-			rec, ok := trading.LogRecords[tt.log]
+			rec, ok := feed.LogRecords[tt.log]
 			if !ok {
 				t.Fatalf("LogRecords[%q] is missing", tt.log)
 			}
 			logFields, wireFields := jsonFields(reflect.TypeOf(rec)), jsonFields(reflect.TypeOf(tt.wire))
 			if diff := cmp.Diff(sortedKeys(tt.wireOnly), minus(wireFields, logFields)); diff != "" {
 				t.Errorf("%T fields the log record does not carry, against wireOnly (-want +got):\n%s\n"+
-					"decide each new field's stored form in eventlog.go, or list it as derived at read time", tt.wire, diff)
+					"decide each new field's stored form in log.go, or list it as derived at read time", tt.wire, diff)
 			}
 			if diff := cmp.Diff(sortedKeys(tt.logOnly), minus(logFields, wireFields)); diff != "" {
 				t.Errorf("log record %q fields %T does not render, against logOnly (-want +got):\n%s", tt.log, tt.wire, diff)

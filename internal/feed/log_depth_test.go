@@ -1,4 +1,4 @@
-package trading
+package feed
 
 import (
 	"encoding/json"
