@@ -15,6 +15,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/envflag"
 	"github.com/bondvenue/bondvenue/internal/fix"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
@@ -117,7 +118,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	logLevel := fs.String("log-level", envflag.Getenv(getenv).String("BONDVENUE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env BONDVENUE_LOG_LEVEL)")
 	rateLimit := fs.Float64("rate-limit", envflag.Getenv(getenv).Float("BONDVENUE_RATE_LIMIT", 100), "requests per second per credential (env BONDVENUE_RATE_LIMIT)")
 	tokenTTL := fs.Duration("token-ttl", envflag.Getenv(getenv).Duration("BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
-	queueBudget := fs.Duration("queue-budget", envflag.Getenv(getenv).Duration("BONDVENUE_QUEUE_BUDGET", trading.DefaultQueueBudget),
+	queueBudget := fs.Duration("queue-budget", envflag.Getenv(getenv).Duration("BONDVENUE_QUEUE_BUDGET", sequencer.DefaultQueueBudget),
 		"how long a new order, amendment, RFQ, quote or accept may wait for the sequencer before it is refused with 503 and Retry-After; 0: no bound (env BONDVENUE_QUEUE_BUDGET)")
 	advertise := fs.String("advertise-url", envflag.Getenv(getenv).String("BONDVENUE_ADVERTISE_URL", ""),
 		"the URL other instances reach this one at (default http://<listen address>) (env BONDVENUE_ADVERTISE_URL)")

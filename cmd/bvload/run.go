@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/bondvenue/bondvenue/internal/envflag"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,6 +16,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/bondvenue/bondvenue/internal/envflag"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -68,7 +70,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Float64Var(&c.open.cross, "open-cross", envflag.Getenv(getenv).Float("BVLOAD_OPEN_CROSS", 0), "open loop: share of the offers (0–1) that cross a counterparty's and trade")
 	fs.DurationVar(&c.open.timeout, "open-timeout", envflag.Getenv(getenv).Duration("BVLOAD_OPEN_TIMEOUT", 10*time.Second),
 		"open loop: a request unanswered this long after its scheduled send times out")
-	fs.DurationVar(&c.open.queueBudget, "open-queue-budget", envflag.Getenv(getenv).Duration("BVLOAD_OPEN_QUEUE_BUDGET", trading.DefaultQueueBudget),
+	fs.DurationVar(&c.open.queueBudget, "open-queue-budget", envflag.Getenv(getenv).Duration("BVLOAD_OPEN_QUEUE_BUDGET", sequencer.DefaultQueueBudget),
 		"open loop: the venue's queue budget (serve --queue-budget): new offers that cannot start within it are refused with 503; 0: no bound (the closed loop runs without one)")
 	fs.IntVar(&c.open.preload, "open-preload", envflag.Getenv(getenv).Int("BVLOAD_OPEN_PRELOAD", 0),
 		"open loop: resting offers entered (through the use case, not HTTP) before the warm-up, e.g. 750000 for the collector goal's book")

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/bondvenue/bondvenue/internal/envflag"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
-	"github.com/bondvenue/bondvenue/internal/trading"
 )
 
 // TestRunSmoke runs every scenario for a moment on SQLite, so the load
@@ -199,7 +199,7 @@ func TestParseConfig(t *testing.T) {
 	if cfg.load.connections != 64 || cfg.load.duration.String() != "10s" || cfg.load.warmup.String() != "2s" || len(cfg.scenarios) != 4 {
 		t.Errorf("defaults = %+v, want 64 connections, 10s, 2s warm-up, every scenario", cfg)
 	}
-	if cfg.open.rate != 0 || cfg.open.maxInFlight != 4096 || cfg.open.timeout.String() != "10s" || cfg.open.queueBudget != trading.DefaultQueueBudget {
+	if cfg.open.rate != 0 || cfg.open.maxInFlight != 4096 || cfg.open.timeout.String() != "10s" || cfg.open.queueBudget != sequencer.DefaultQueueBudget {
 		t.Errorf("open-loop defaults = %+v, want off, 4096 in flight, 10s time-out, serve's queue budget", cfg.open)
 	}
 }

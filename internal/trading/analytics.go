@@ -16,19 +16,6 @@ import (
 // This file is the bond calculator (docs/guide.md, "The bond calculator"): thin use cases over the
 // pure bondmath package, plus the terms of listed instruments.
 
-// mathErr turns a bondmath input error into a validation error naming the
-// field; other errors pass through.
-func mathErr(err error) error {
-	var fe *bondmath.FieldError
-	if errors.As(err, &fe) {
-		return venue.InvalidField(fe.Field, fe.Issue)
-	}
-	if errors.Is(err, bondmath.ErrInvalid) {
-		return venue.Invalid(err.Error())
-	}
-	return err
-}
-
 // round applies an optional rounding (half away from zero) to outputs.
 func round(d udecimal.Decimal, decimals *int) udecimal.Decimal {
 	if decimals == nil {
@@ -58,11 +45,11 @@ func (s *Service) DayCount(in DayCountInput) (DayCountResult, error) {
 	opts := bondmath.YearFractionOpts{Maturity: in.Maturity, Frequency: in.Frequency, RefStart: in.RefStart, RefEnd: in.RefEnd}
 	days, err := bondmath.Days(in.DayCount, in.Start, in.End, opts)
 	if err != nil {
-		return DayCountResult{}, mathErr(err)
+		return DayCountResult{}, venue.MathError(err)
 	}
 	yf, err := bondmath.YearFraction(in.DayCount, in.Start, in.End, opts)
 	if err != nil {
-		return DayCountResult{}, mathErr(err)
+		return DayCountResult{}, venue.MathError(err)
 	}
 	return DayCountResult{Days: days, YearFraction: round(yf, in.Decimals)}, nil
 }
@@ -86,7 +73,7 @@ type AccruedResult struct {
 func (s *Service) AccruedInterest(in BondInput) (AccruedResult, error) {
 	r, err := bondmath.Accrued(in.Bond, in.Settlement)
 	if err != nil {
-		return AccruedResult{}, mathErr(err)
+		return AccruedResult{}, venue.MathError(err)
 	}
 	nominal := in.Nominal
 	if nominal.IsZero() {
@@ -104,7 +91,7 @@ var hundred = udecimal.MustParse("100")
 func (s *Service) Price(in BondInput, yield udecimal.Decimal) (bondmath.PriceResult, error) {
 	r, err := bondmath.Price(in.Bond, in.Settlement, yield)
 	if err != nil {
-		return r, mathErr(err)
+		return r, venue.MathError(err)
 	}
 	r.Clean, r.Dirty, r.AccruedPer100 = round(r.Clean, in.Decimals), round(r.Dirty, in.Decimals), round(r.AccruedPer100, in.Decimals)
 	return r, nil
@@ -117,7 +104,7 @@ func (s *Service) Yield(in BondInput, clean udecimal.Decimal) (bondmath.YieldRes
 	}
 	r, err := bondmath.Yield(in.Bond, in.Settlement, clean)
 	if err != nil {
-		return r, mathErr(err)
+		return r, venue.MathError(err)
 	}
 	r.Yield, r.Dirty, r.AccruedPer100 = round(r.Yield, in.Decimals), round(r.Dirty, in.Decimals), round(r.AccruedPer100, in.Decimals)
 	return r, nil
@@ -186,47 +173,6 @@ func (s *Service) Holidays(name string, year int) (string, []Holiday, error) {
 	return c.String(), out, nil
 }
 
-// bondOf reads a listed instrument's terms as a bond. Withheld or invalid
-// terms are a validation error: the instrument cannot be priced.
-func bondOf(in venue.Instrument) (bondmath.Bond, error) {
-	t := in.Terms
-	var v venue.Validator
-	var b bondmath.Bond
-	var err error
-	if b.Coupon, err = bondmath.ParseDecimal(t.Coupon); err != nil {
-		v.Addf("coupon", "instrument coupon %q is not a decimal", t.Coupon)
-	}
-	if b.Frequency, err = bondmath.ParseFrequency(t.CouponFrequency); err != nil {
-		v.Addf("coupon_frequency", "instrument coupon frequency %q is not supported", t.CouponFrequency)
-	}
-	if b.DayCount, err = bondmath.ParseDayCount(t.DayCount); err != nil {
-		v.Addf("day_count", "instrument day count %q is not supported", t.DayCount)
-	}
-	if b.AccrualStart, err = bondmath.ParseDate(t.InterestAccrualDate); err != nil {
-		v.Addf("interest_accrual_date", "instrument accrual date %q is not a date", t.InterestAccrualDate)
-	}
-	if b.Maturity, err = bondmath.ParseDate(t.Maturity); err != nil {
-		v.Addf("maturity", "instrument maturity %q is not a date", t.Maturity)
-	}
-	if t.FirstCouponDate != "" {
-		if b.FirstCoupon, err = bondmath.ParseDate(t.FirstCouponDate); err != nil {
-			v.Addf("first_coupon_date", "instrument first coupon date %q is not a date", t.FirstCouponDate)
-		}
-	}
-	if err := v.Err(); err != nil {
-		return b, err
-	}
-	b.EndOfMonth = b.Maturity.IsEndOfMonth()
-	if err := b.Validate(); err != nil {
-		var fe *bondmath.FieldError
-		if errors.As(err, &fe) && fe.Field == "accrual_start" {
-			return b, venue.InvalidField("interest_accrual_date", fe.Issue)
-		}
-		return b, mathErr(err)
-	}
-	return b, nil
-}
-
 // InstrumentAnalyticsInput asks for a listed instrument's figures.
 type InstrumentAnalyticsInput struct {
 	Settlement *bondmath.Date    // default: today + 2 TARGET2 business days
@@ -259,7 +205,7 @@ func (s *Service) InstrumentAnalytics(ctx context.Context, p venue.Principal, id
 	if err != nil {
 		return InstrumentAnalytics{}, fmt.Errorf("instrument analytics: %w", err)
 	}
-	b, err := bondOf(instr)
+	b, err := venue.BondOf(instr)
 	if err != nil {
 		return InstrumentAnalytics{}, err
 	}

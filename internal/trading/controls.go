@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -13,7 +14,7 @@ import (
 // This file holds the pre-trade controls' use cases (docs/pretrade-controls.md):
 // a firm's kill switch, an instrument's halt on a market and the price
 // collar a client may read before it sends a price. The sequencer applies
-// them (engine_controls.go).
+// them (internal/sequencer/controls.go).
 
 // killSwitchOwner is the participant whose kill switch p may reach:
 // the operator any, named by participantID; a firm's user its own
@@ -49,8 +50,8 @@ func (s *Service) KillSwitch(ctx context.Context, p venue.Principal, participant
 	if err := s.participantExists(ctx, id); err != nil {
 		return KillSwitchResult{}, err
 	}
-	v, err := s.do(withPriority(ctx), func(st *state, b *batch) (any, error) {
-		k := st.killed[id]
+	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		k := st.KillSwitch(id)
 		return KillSwitchResult{ParticipantID: id, Enabled: k.Enabled, UpdatedAt: k.UpdatedAt}, nil
 	})
 	if err != nil {
@@ -74,7 +75,7 @@ func (s *Service) SetKillSwitch(ctx context.Context, p venue.Principal, particip
 		return res, s.replayed(&res)
 	}
 	// The priority lane: a firm stopping its trading is never refused as late.
-	v, err := s.do(withPriority(ctx), func(st *state, b *batch) (any, error) { return st.setKillSwitch(b, id, enabled) })
+	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) { return st.SetKillSwitch(b, id, enabled) })
 	if err != nil {
 		return KillSwitchResult{}, fmt.Errorf("set kill switch: %w", err)
 	}
@@ -144,8 +145,8 @@ func (s *Service) SetHalt(ctx context.Context, p venue.Principal, marketID, inst
 		var h Halt
 		return h, s.replayed(&h)
 	}
-	v2, err := s.do(withPriority(ctx), func(st *state, b *batch) (any, error) {
-		return st.setHalt(b, marketID, instrumentID, *in.Halted, in.Reason)
+	v2, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		return st.SetHalt(b, marketID, instrumentID, *in.Halted, in.Reason)
 	})
 	if err != nil {
 		return Halt{}, fmt.Errorf("set halt: %w", err)
@@ -159,7 +160,7 @@ func (s *Service) SetHalt(ctx context.Context, p venue.Principal, marketID, inst
 // whether the instrument is halted there: what a client checks a price
 // against before it sends it.
 type CollarView struct {
-	Collar
+	sequencer.Collar
 	Halted     bool
 	HaltReason string
 	At         time.Time
@@ -175,19 +176,19 @@ func (s *Service) PriceCollar(ctx context.Context, p venue.Principal, instrument
 	if marketID != "" && !validID(marketID) {
 		return CollarView{}, venue.InvalidField("market_id", "must be a market id")
 	}
-	v, err := s.do(withPriority(ctx), func(st *state, b *batch) (any, error) {
-		in, ok := st.instruments[instrumentID]
+	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		in, ok := st.Instrument(instrumentID)
 		if !ok {
 			return nil, venue.NotFound("instrument")
 		}
 		if marketID == "" {
-			marketID = st.defaultMarket(in)
+			marketID = st.DefaultMarket(in)
 		}
-		if _, ok := st.markets[marketID]; !ok {
+		if _, ok := st.Market(marketID); !ok {
 			return nil, venue.NotFound("market")
 		}
-		h := st.halts[bookKey{marketID, instrumentID}]
-		return CollarView{Collar: st.collar(marketID, instrumentID), Halted: h.Halted, HaltReason: h.Reason, At: st.now}, nil
+		h := st.Halt(marketID, instrumentID)
+		return CollarView{Collar: st.Collar(marketID, instrumentID), Halted: h.Halted, HaltReason: h.Reason, At: st.Now()}, nil
 	})
 	if err != nil {
 		return CollarView{}, fmt.Errorf("price collar: %w", err)
@@ -203,24 +204,11 @@ func (s *Service) MassCancel(ctx context.Context, p venue.Principal) (int, error
 	if err := require(p, traders...); err != nil {
 		return 0, err
 	}
-	v, err := s.do(withPriority(ctx), func(st *state, b *batch) (any, error) { return st.cancelAll(b, p.ParticipantID), nil })
+	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		return st.CancelAll(b, p.ParticipantID), nil
+	})
 	if err != nil {
 		return 0, fmt.Errorf("mass cancel: %w", err)
 	}
 	return v.(int), nil
-}
-
-// defaultMarket is the market an instrument trades on when none is named:
-// its continuous market that allows partial fills, else the first it is
-// listed on.
-func (st *state) defaultMarket(in venue.Instrument) string {
-	for _, id := range in.MarketIDs {
-		if m := st.markets[id]; m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
-			return id
-		}
-	}
-	if len(in.MarketIDs) > 0 {
-		return in.MarketIDs[0]
-	}
-	return ""
 }

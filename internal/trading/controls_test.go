@@ -8,6 +8,7 @@ import (
 
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -50,7 +51,7 @@ func TestControlsSurviveRestart(t *testing.T) {
 			t.Errorf("offer on a halted instrument, after a restart = %v, want 409 naming the halt", err)
 		}
 		err := offer(p2, v.allOrNone, udecimal.MustParse("9750"))
-		if !errors.Is(err, venue.ErrInvalid) || !strings.Contains(err.Error(), "97.5 ("+trading.SourceIndicative+")") {
+		if !errors.Is(err, venue.ErrInvalid) || !strings.Contains(err.Error(), "97.5 ("+sequencer.SourceIndicative+")") {
 			t.Errorf("offer at 9750 against an indicative mid of 97.5, after a restart = %v, want 400 naming the collar", err)
 		}
 		if err := offer(p2, v.allOrNone, price); err != nil {

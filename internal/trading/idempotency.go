@@ -81,7 +81,7 @@ func (c *IdempotencyClaim) Replayed() bool { return c.replay }
 // or changed, as its commit kept it ("" when it kept none): what a FIX
 // repeat of the ClOrdID names.
 func (c *IdempotencyClaim) OrderID() string {
-	var res struct{ Offer struct{ ID string } } // an OfferResult
+	var res struct{ Offer struct{ ID string } } // an sequencer.OfferResult
 	if !c.replay || json.Unmarshal(c.result, &res) != nil {
 		return ""
 	}
@@ -107,15 +107,6 @@ func (s *Service) WithClaim(c *IdempotencyClaim) *Service {
 // lost: there is nothing to answer it from.
 var errNoResult = venue.Conflict("the request with this Idempotency-Key was applied, but by a version of the venue " +
 	"that kept no result to answer a retry from; it is not applied again: read the record to see its outcome")
-
-// keepResult is v as a claim keeps it for a replay (replayed).
-func keepResult(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("keep the result of an idempotent request: %w", err)
-	}
-	return b, nil
-}
 
 // replaying reports whether s answers an applied request from its kept
 // result instead of running it.
@@ -159,7 +150,7 @@ func (s *Service) claimKey(ctx context.Context, p venue.Principal, key, requestH
 	}
 	now := s.clock()
 	stale := now.Add(-idempotencyTTL)
-	epoch := s.eng.epoch
+	epoch := s.eng.Epoch()
 	claim := store.IdempotencyClaim{UserID: p.UserID, Key: key, Claim: newID()}
 	rec := store.IdempotencyRecord{UserID: p.UserID, Key: key, RequestHash: requestHash, CreatedAt: now, Claim: claim.Claim, Epoch: epoch}
 	// Served from before the claim can commit, so a retry never finds it

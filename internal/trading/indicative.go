@@ -10,6 +10,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -279,7 +280,7 @@ func ownIndicative(ctx context.Context, tx *store.Tx, p venue.Principal, id stri
 // says whether valid_until is being set and must lie in the future.
 func priceIndicative(ip *venue.IndicativePrice, instr venue.Instrument, now time.Time, checkValidity bool) error {
 	var v venue.Validator
-	bond, bondErr := bondOf(instr)
+	bond, bondErr := venue.BondOf(instr)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be priced")
 	if ip.BidPrice == nil && ip.AskPrice == nil {
 		v.Addf("bid_price", "is required when ask_price is absent")
@@ -332,7 +333,7 @@ func priceIndicative(ip *venue.IndicativePrice, instr venue.Instrument, now time
 		case errors.As(err, &fe) && fe.Field == "clean_price":
 			v.Addf(sd.field, "%s", fe.Issue)
 		case err != nil:
-			if err := v.Merge(mathErr(err)); err != nil {
+			if err := v.Merge(venue.MathError(err)); err != nil {
 				return err
 			}
 		default:
@@ -384,14 +385,14 @@ func (a audience) redact(ip venue.IndicativePrice) venue.IndicativePrice {
 }
 
 // noteIndicative hands a committed indicative price to the sequencer, whose
-// price collar falls back on it (engine_controls.go). An engine that does
+// price collar falls back on it (internal/sequencer/controls.go). An engine that does
 // not run here (a standby) reads it from the database when it starts.
 func (s *Service) noteIndicative(ctx context.Context, ip venue.IndicativePrice, gone bool) {
-	if !s.eng.alive() {
+	if !s.eng.Alive() {
 		return
 	}
-	_, err := s.eng.do(withPriority(ctx), nil, func(st *state, b *batch) (any, error) {
-		st.noteIndicative(ip, gone)
+	_, err := s.eng.Do(sequencer.WithPriority(ctx), nil, func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		st.NoteIndicative(ip, gone)
 		return nil, nil
 	})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // Several instances on one PostgreSQL database (docs/architecture.md, "Several instances"):
@@ -28,10 +27,6 @@ const (
 
 // DefaultCampaignInterval is how often a standby tries for the leadership.
 const DefaultCampaignInterval = 500 * time.Millisecond
-
-// errStandby answers a trading command on a standby.
-var errStandby = &venue.Error{Kind: venue.KindNotReady,
-	Message: "this instance is a standby: the leader runs trading commands; retry (another instance, or this one once it leads)"}
 
 // leadership is the service's part in the leader election.
 type leadership struct {
@@ -61,7 +56,7 @@ func (s *Service) Takeovers() int64 { return s.lead.changes.Load() }
 func (l *leadership) start(ctx context.Context, s *Service) error {
 	l.quit, l.done = make(chan struct{}), make(chan struct{})
 	l.role.Store(RoleStandby)
-	s.eng.standby.Store(true)
+	s.eng.SetStandby(true)
 	held, err := s.db.TryLeadership(ctx)
 	if err != nil {
 		close(l.done)
@@ -82,13 +77,13 @@ func (l *leadership) start(ctx context.Context, s *Service) error {
 
 // lead starts the sequencer under held.
 func (l *leadership) lead(ctx context.Context, s *Service, held *store.Leadership) error {
-	if err := s.eng.start(ctx); err != nil {
+	if err := s.eng.Start(ctx); err != nil {
 		held.Release()
 		return err
 	}
 	l.held = held
 	l.role.Store(RoleLeader)
-	s.eng.standby.Store(false)
+	s.eng.SetStandby(false)
 	return nil
 }
 
@@ -114,7 +109,7 @@ func (l *leadership) campaign(s *Service) {
 				if s.ann.quit != nil { // tell the standbys at once
 					_ = s.beat(ctx)
 				}
-				s.log.Warn("took over as the leader: the previous leader is gone", "epoch", s.eng.epoch,
+				s.log.Warn("took over as the leader: the previous leader is gone", "epoch", s.eng.Epoch(),
 					"rebuild_ms", time.Since(start).Milliseconds())
 			}
 		}
@@ -138,10 +133,10 @@ func (l *leadership) watch(s *Service) {
 	case <-l.quit:
 	case <-l.held.Lost():
 		l.role.Store(RoleStandby)
-		s.eng.standby.Store(true)
+		s.eng.SetStandby(true)
 		s.log.Error("lost the leadership (the database dropped its connection): the trading engine stops; " +
 			"this instance is a standby until restarted")
-		s.eng.stop()
+		s.eng.Stop()
 		if s.ann.quit != nil { // tell the others at once: its row no longer says it leads
 			ctx, cancel := context.WithTimeout(context.Background(), InstanceBeat)
 			if err := s.beat(ctx); err != nil {

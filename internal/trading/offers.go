@@ -11,13 +11,14 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // This file holds firm offers and quotes as use cases: create (prepare),
 // amend, cancel, read and list. The rules they share are offerrules.go's;
-// the sequencer applies them (engine_offers.go).
+// the sequencer applies them (internal/sequencer/offers.go).
 
 // OfferInput is the create body of an offer, a quote or an RFQ (docs/rest-interface.md §4.2).
 // Server-owned fields (id, status, filled_quantity, accrued_interest,
@@ -123,9 +124,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if in.ParticipantID != "" && in.ParticipantID != p.ParticipantID {
 		return pr, venue.NotFound("participant")
 	}
-	ref := s.eng.reference()
+	ref := s.eng.Reference()
 	if ref != nil {
-		pr.refVersion = ref.version // listing reads ref whenever there is one
+		pr.refVersion = ref.Version() // listing reads ref whenever there is one
 	}
 	if ref != nil && s.partiesFromMemory(p, &in, now) {
 		var err error
@@ -272,13 +273,13 @@ func (s *Service) partiesFromMemory(p venue.Principal, in *OfferInput, now time.
 
 // listing returns the instrument and the market an offer names: from the
 // sequencer's reference data when it runs, else from tx.
-func listing(ctx context.Context, tx *store.Tx, ref *reference, instrumentID, marketID string) (venue.Instrument, venue.Market, error) {
+func listing(ctx context.Context, tx *store.Tx, ref *sequencer.Reference, instrumentID, marketID string) (venue.Instrument, venue.Market, error) {
 	if ref != nil {
-		in, ok := ref.instruments[instrumentID]
+		in, ok := ref.Instrument(instrumentID)
 		if !ok {
 			return in, venue.Market{}, venue.InvalidField("instrument_id", "unknown instrument")
 		}
-		m, ok := ref.markets[marketID]
+		m, ok := ref.Market(marketID)
 		if !ok {
 			return in, m, venue.InvalidField("market_id", "unknown market")
 		}
@@ -303,11 +304,11 @@ func listing(ctx context.Context, tx *store.Tx, ref *reference, instrumentID, ma
 
 // bondFor returns an instrument's priceable terms: parsed once by the
 // sequencer when it runs, else now.
-func bondFor(ref *reference, in venue.Instrument) (bondmath.Bond, error) {
+func bondFor(ref *sequencer.Reference, in venue.Instrument) (bondmath.Bond, error) {
 	if ref == nil {
-		return bondOf(in)
+		return venue.BondOf(in)
 	}
-	if b, ok := ref.bonds[in.ID]; ok {
+	if b, ok := ref.Bond(in.ID); ok {
 		return b, nil
 	}
 	return bondmath.Bond{}, fmt.Errorf("instrument %s has no priceable terms", in.ID)
@@ -331,11 +332,11 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 		return OfferView{}, err
 	}
 	o := pr.offer
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) {
+	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
 		if typ == venue.TypeQuote {
-			return st.createQuote(b, &o)
+			return st.CreateQuote(b, &o)
 		}
-		return st.createOffer(b, &o)
+		return st.CreateOffer(b, &o)
 	})
 	if err != nil {
 		return OfferView{}, fmt.Errorf("create %s: %w", typ, err)
@@ -346,16 +347,16 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 // submit runs an engine command and types its answer. On a Service
 // replaying an applied request the command does not run: the answer is
 // the result its batch committed.
-func (s *Service) submit(ctx context.Context, fn func(*state, *batch) (OfferResult, error)) (OfferResult, error) {
+func (s *Service) submit(ctx context.Context, fn func(*sequencer.State, *sequencer.Batch) (sequencer.OfferResult, error)) (sequencer.OfferResult, error) {
 	if s.replaying() {
-		var res OfferResult
+		var res sequencer.OfferResult
 		return res, s.replayed(&res)
 	}
-	v, err := s.do(ctx, func(st *state, b *batch) (any, error) { return fn(st, b) })
+	v, err := s.do(ctx, func(st *sequencer.State, b *sequencer.Batch) (any, error) { return fn(st, b) })
 	if err != nil {
-		return OfferResult{}, s.fenced(ctx, err)
+		return sequencer.OfferResult{}, s.fenced(ctx, err)
 	}
-	return v.(OfferResult), nil
+	return v.(sequencer.OfferResult), nil
 }
 
 // fenced turns an engine's "not found" into the lease-lost error when
@@ -372,10 +373,10 @@ func (s *Service) fenced(ctx context.Context, err error) error {
 		var err error
 		epoch, err = tx.LeaseEpoch(ctx)
 		return err
-	}); verr != nil || epoch == s.eng.epoch {
+	}); verr != nil || epoch == s.eng.Epoch() {
 		return err
 	}
-	s.eng.leaseLost.Store(true)
+	s.eng.LoseLease()
 	return store.ErrLeaseLost
 }
 
@@ -396,9 +397,9 @@ type ChangeInput struct {
 }
 
 // change validates an update entity for a record on an instrument.
-func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (OfferChange, error) {
+func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (sequencer.OfferChange, error) {
 	var v venue.Validator
-	ch := OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes,
+	ch := sequencer.OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes,
 		ClientOrderID: in.ClientOrderID}
 	var instr venue.Instrument
 	err := s.db.View(ctx, func(tx *store.Tx) error {
@@ -422,7 +423,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (Of
 		checkQuantity(&v, "quantity", *in.Quantity, instr)
 	}
 	if d := in.SettlementDate; d != nil {
-		bond, bondErr := bondFor(s.eng.reference(), instr)
+		bond, bondErr := bondFor(s.eng.Reference(), instr)
 		checkSettlement(&v, *d, bondmath.DateOf(s.clock()), bond, bondErr)
 	}
 	if in.Validity != nil {
@@ -617,7 +618,9 @@ func (s *Service) UpdateOffer(ctx context.Context, p venue.Principal, id string,
 	if err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.amendOffer(b, p, id, ch) })
+	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		return st.AmendOffer(b, p, id, ch)
+	})
 	if err != nil {
 		// Closed since ownedOpen read it (filled meanwhile): 409, not 404.
 		return OfferView{}, fmt.Errorf("update offer: %w", s.engineErr(ctx, p, id, err))
@@ -637,9 +640,9 @@ func (s *Service) replayedCreate(ctx context.Context, rfq bool) (OfferView, erro
 	if rfq {
 		out.Trades = nil
 	}
-	ref := s.eng.reference()
+	ref := s.eng.Reference()
 	if ref != nil {
-		out.ReferenceVersion = ref.version
+		out.ReferenceVersion = ref.Version()
 	}
 	var in venue.Instrument
 	err = s.db.View(ctx, func(tx *store.Tx) error {
@@ -682,7 +685,7 @@ func (s *Service) ownedOpen(ctx context.Context, p venue.Principal, id, what str
 
 // reload answers a command with the committed record and its nested
 // objects.
-func (s *Service) reload(ctx context.Context, p venue.Principal, res OfferResult) (OfferView, error) {
+func (s *Service) reload(ctx context.Context, p venue.Principal, res sequencer.OfferResult) (OfferView, error) {
 	var out OfferView
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
@@ -696,7 +699,7 @@ func (s *Service) reload(ctx context.Context, p venue.Principal, res OfferResult
 // engineErr turns "not open" from the engine into a 409 when the record
 // exists and is visible but closed.
 func (s *Service) engineErr(ctx context.Context, p venue.Principal, id string, err error) error {
-	if !errors.Is(err, errNotOpen) {
+	if !errors.Is(err, sequencer.ErrNotOpen) {
 		return err
 	}
 	var o venue.Offer
@@ -733,7 +736,9 @@ func (s *Service) CancelOrder(ctx context.Context, p venue.Principal, id, client
 		return OfferView{}, err
 	}
 	// A cancel takes the priority lane: it is never refused as late.
-	res, err := s.submit(withPriority(ctx), func(st *state, b *batch) (OfferResult, error) { return st.cancelOffer(b, p, id, clientOrderID) })
+	res, err := s.submit(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		return st.CancelOffer(b, p, id, clientOrderID)
+	})
 	if err != nil {
 		return OfferView{}, fmt.Errorf("delete offer: %w", s.engineErr(ctx, p, id, err))
 	}

@@ -159,7 +159,7 @@ const ListDepth = 1
 // read transaction (View) or a PostgreSQL one: the sequencer may need
 // SQLite's writer to answer.
 func (s *Service) bookEntries(ctx context.Context, tx *store.Tx, ids []string, market string, depth int) ([]store.BookEntry, error) {
-	entries, running, err := s.eng.bookEntries(ctx, ids, market, depth)
+	entries, running, err := s.eng.BookEntries(ctx, ids, market, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ type MarketInput struct {
 	IsEnabled, IsPartialFillAllowed              *bool
 	SettlementLag                                *int
 	// PriceCollarPercent and MaxPricePercent are the pre-trade price
-	// controls (engine_controls.go).
+	// controls (internal/sequencer/controls.go).
 	PriceCollarPercent, MaxPricePercent *udecimal.Decimal
 	// Issues are problems the adapter found decoding the request.
 	Issues []venue.FieldIssue
@@ -528,7 +528,7 @@ func instrumentRules(i *venue.Instrument) error {
 	if t.Type == "Fixed" {
 		// A fixed-coupon bond must be priceable: its terms go through the
 		// bond calculator's own validation.
-		if _, err := bondOf(*i); err != nil {
+		if _, err := venue.BondOf(*i); err != nil {
 			if err := v.Merge(err); err != nil {
 				return err
 			}

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // This file holds requests for quote and their workflow (docs/guide.md, "Trading"): send,
 // amend, cancel, decline, and accept a quote. Quotes themselves are offers
-// (offers.go); the sequencer's side is engine_rfq.go.
+// (offers.go); the sequencer's side is internal/sequencer/rfq.go.
 
 // CreateRFQ sends a request for quote. Without counterparties it goes to
 // every enabled counterparty; with matched_offer_id naming a resting offer
@@ -74,7 +75,9 @@ func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInpu
 	if err != nil {
 		return OfferView{}, fmt.Errorf("create rfq: %w", err)
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.createRFQ(b, &r) })
+	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		return st.CreateRFQ(b, &r)
+	})
 	if err != nil {
 		return OfferView{}, fmt.Errorf("create rfq: %w", err)
 	}
@@ -126,7 +129,9 @@ func (s *Service) UpdateRFQ(ctx context.Context, p venue.Principal, id string, i
 	if err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.updateRFQ(b, p, id, ch) })
+	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		return st.UpdateRFQ(b, p, id, ch)
+	})
 	if err != nil {
 		return OfferView{}, fmt.Errorf("update rfq: %w", s.engineErr(ctx, p, id, err))
 	}
@@ -138,7 +143,9 @@ func (s *Service) CancelRFQ(ctx context.Context, p venue.Principal, id string) (
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(withPriority(ctx), func(st *state, b *batch) (OfferResult, error) { return st.cancelRFQ(b, p, id) })
+	res, err := s.submit(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		return st.CancelRFQ(b, p, id)
+	})
 	if err != nil {
 		return OfferView{}, fmt.Errorf("cancel rfq: %w", s.engineErr(ctx, p, id, err))
 	}
@@ -150,10 +157,12 @@ func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) 
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
-	res, err := s.submit(withPriority(ctx), func(st *state, b *batch) (OfferResult, error) { return st.declineRFQ(b, p, id) })
+	res, err := s.submit(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		return st.DeclineRFQ(b, p, id)
+	})
 	if err != nil {
 		if errors.Is(err, venue.ErrNotFound) {
-			err = s.engineErr(ctx, p, id, errNotOpen)
+			err = s.engineErr(ctx, p, id, sequencer.ErrNotOpen)
 		}
 		return OfferView{}, fmt.Errorf("decline rfq: %w", err)
 	}
@@ -165,7 +174,9 @@ func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string)
 	if err := require(p, traders...); err != nil {
 		return TradeView{}, err
 	}
-	res, err := s.submit(ctx, func(st *state, b *batch) (OfferResult, error) { return st.acceptQuote(b, p, id) })
+	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		return st.AcceptQuote(b, p, id)
+	})
 	if err != nil {
 		return TradeView{}, fmt.Errorf("accept quote: %w", s.engineErr(ctx, p, id, err))
 	}

@@ -7,56 +7,22 @@ import (
 
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // This file holds risk limits (docs/guide.md, "Trading"): the kinds of limit, the
 // operator's setter and each firm's view of its limits and their use. The
-// sequencer enforces them (engine_risk.go).
-
-// riskScope is whose open quantity a kind of limit measures.
-type riskScope int
-
-const (
-	perOffer       riskScope = iota // one offer's or quote's own quantity
-	perParticipant                  // the firm's open offers and quotes together
-	perUser                         // the open offers and quotes one user entered
-	perOfferValue                   // one record's value: quantity × clean price / 100
-)
-
-// riskKind is one kind of risk limit (values in nominal). The sequencer's
-// check, the use GET /participant/risk-limits shows, the setter's
-// validation and the limits a new participant starts with all read this
-// table: a new kind is one row.
-type riskKind struct {
-	name  string
-	scope riskScope
-}
-
-var riskKinds = []riskKind{
-	{venue.LimitMaxOffer, perOffer},
-	{venue.LimitAllOfferSum, perParticipant},
-	{venue.LimitAllOfferUserSum, perUser},
-	{venue.LimitMaxOfferValue, perOfferValue},
-}
+// sequencer enforces them (internal/sequencer/risk.go).
 
 // RiskLimitNames lists the kinds of risk limit every participant carries.
 func RiskLimitNames() []string {
-	out := make([]string, len(riskKinds))
-	for i, k := range riskKinds {
-		out[i] = k.name
+	out := make([]string, len(sequencer.LimitKinds))
+	for i, k := range sequencer.LimitKinds {
+		out[i] = k.Name
 	}
 	return out
-}
-
-func riskKindOf(name string) (riskKind, bool) {
-	for _, k := range riskKinds {
-		if k.name == name {
-			return k, true
-		}
-	}
-	return riskKind{}, false
 }
 
 // RiskLimitInput sets one risk limit.
@@ -82,7 +48,7 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 	for _, is := range in.Issues {
 		v.Addf(is.Field, "%s", is.Issue)
 	}
-	_, known := riskKindOf(in.Name)
+	_, known := sequencer.LimitKindOf(in.Name)
 	v.Check(known, "name", "must be one of "+strings.Join(RiskLimitNames(), ", "))
 	if len(in.Issues) == 0 {
 		v.Check(in.Value != nil, "value", "is required")
@@ -130,10 +96,10 @@ func (s *Service) RiskLimits(ctx context.Context, p venue.Principal) ([]venue.Ri
 	}
 	// Use is the engine's: the open offer and quote quantity it counts,
 	// for the caller's firm and the caller itself.
-	v, err := s.do(withPriority(ctx), func(st *state, b *batch) (any, error) {
+	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
 		used := map[string]udecimal.Decimal{}
-		for _, k := range riskKinds {
-			used[k.name] = st.use(k, p.ParticipantID, p.UserID)
+		for _, k := range sequencer.LimitKinds {
+			used[k.Name] = st.Use(k, p.ParticipantID, p.UserID)
 		}
 		return used, nil
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -70,7 +71,7 @@ type core struct {
 	hasher   auth.Hasher
 	now      func() time.Time
 	log      *slog.Logger
-	eng      *engine
+	eng      *sequencer.Sequencer
 	events   *feed.Feed
 	// feedBuffer is Config.FeedBuffer.
 	feedBuffer int
@@ -109,7 +110,7 @@ func New(db *store.DB, cfg Config) *Service {
 		s.log = slog.Default()
 	}
 	s.dummyHash, _ = s.hasher.Hash(auth.NewSecret())
-	s.eng = newEngine(db, s.log, s.now, max(cfg.QueueBudget, 0))
+	s.eng = sequencer.New(db, s.log, s.now, max(cfg.QueueBudget, 0))
 	s.feedBuffer = cfg.FeedBuffer
 	if s.feedBuffer <= 0 {
 		s.feedBuffer = DefaultFeedBuffer
@@ -154,8 +155,8 @@ type EngineStats struct {
 
 // EngineStats reports the sequencer's counters.
 func (s *Service) EngineStats() EngineStats {
-	return EngineStats{Batches: s.eng.batches.Load(), Commands: s.eng.commands.Load(),
-		BatchTime: time.Duration(s.eng.batchNanos.Load())}
+	batches, commands, t := s.eng.Counters()
+	return EngineStats{Batches: batches, Commands: commands, BatchTime: t}
 }
 
 // Close stops the sequencer after the commands already queued, and the
@@ -163,8 +164,8 @@ func (s *Service) EngineStats() EngineStats {
 func (s *Service) Close() {
 	s.ann.stop()
 	s.lead.stop()
-	if s.eng.running.Load() {
-		s.eng.stop()
+	if s.eng.Running() {
+		s.eng.Stop()
 	}
 	s.events.Stop()
 	s.fixWrites.stop()
@@ -173,10 +174,10 @@ func (s *Service) Close() {
 // refreshEngine makes the sequencer reload reference data after an
 // operator change; without a running engine there is nothing to refresh.
 func (s *Service) refreshEngine(ctx context.Context) error {
-	if !s.eng.running.Load() {
+	if !s.eng.Running() {
 		return nil
 	}
-	if err := s.eng.refresh(ctx); err != nil {
+	if err := s.eng.Refresh(ctx); err != nil {
 		return fmt.Errorf("refresh engine: %w", err)
 	}
 	return nil
@@ -213,12 +214,12 @@ func (s *Service) Readiness(ctx context.Context) (map[string]string, error) {
 	switch {
 	case s.Role() == RoleStandby && s.lead.quit != nil:
 		checks["engine"] = "standby" // ready: reads and streams are served here, commands by the leader
-	case s.eng.leaseLost.Load():
+	case s.eng.LeaseLost():
 		checks["engine"] = "lease lost"
 		errs = append(errs, store.ErrLeaseLost)
-	case !s.eng.alive():
+	case !s.eng.Alive():
 		checks["engine"] = "stopped"
-		errs = append(errs, errStopped)
+		errs = append(errs, sequencer.ErrStopped)
 	}
 	return checks, errors.Join(errs...)
 }
@@ -252,20 +253,20 @@ func (s *Service) inTx(ctx context.Context, result any, fn func(*store.Tx) error
 			return err
 		}
 		var err error
-		c.Result, err = keepResult(result) // marked with the claim, after fn
+		c.Result, err = sequencer.KeepResult(result) // marked with the claim, after fn
 		return err
 	})
 }
 
 // do submits a command to the sequencer, whose batch also marks the
 // Service's idempotency claim if the command writes.
-func (s *Service) do(ctx context.Context, run func(*state, *batch) (any, error)) (any, error) {
+func (s *Service) do(ctx context.Context, run func(*sequencer.State, *sequencer.Batch) (any, error)) (any, error) {
 	if s.replaying() {
 		// A replay answers from the kept result (submit) and never reaches
 		// the engine: a command here would apply the request again.
 		return nil, fmt.Errorf("the replay of an applied request reached the engine")
 	}
-	return s.eng.do(ctx, s.claim, run)
+	return s.eng.Do(ctx, s.claim, run)
 }
 
 // Engine names the database engine behind the service.
@@ -343,3 +344,18 @@ func notFoundOr(err error, what string) error {
 	}
 	return err
 }
+
+// KillSwitchResult is a firm's kill switch and, after turning it on, how
+// many open records it cancelled.
+type KillSwitchResult = sequencer.KillSwitchResult
+
+// AdmissionStats are the sequencer's admission counters.
+type AdmissionStats = sequencer.AdmissionStats
+
+// AdmissionStats reports the sequencer's admission counters.
+func (s *Service) AdmissionStats() AdmissionStats { return s.eng.AdmissionStats() }
+
+// CheckQueue refuses new business as busy, as the sequencer would, when
+// the expected wait is over the queue budget: for adapters to refuse
+// before they decode a request.
+func (s *Service) CheckQueue() error { return s.eng.CheckQueue() }

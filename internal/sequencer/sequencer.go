@@ -1,4 +1,10 @@
-package trading
+// Package sequencer is the venue's sequencer: one goroutine owns the order
+// books, the open offers, quotes and RFQs, the risk state and the pre-trade
+// controls, applies commands in arrival order, and commits each batch of
+// commands with their events in one database transaction before it answers
+// them. Use cases (internal/trading) hand it commands (Do) that call the
+// State's operations; on start it rebuilds its state from the database.
+package sequencer
 
 import (
 	"context"
@@ -14,7 +20,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// The engine is the sequencer (docs/architecture.md, "The sequencer"): one goroutine owns the books,
+// The sequencer (docs/architecture.md, "The sequencer"): one goroutine owns the books,
 // the open offers and the risk state and applies commands in arrival order.
 // Commands that arrive together form a batch; the batch's writes and events
 // are persisted in one database transaction (group commit) and the callers
@@ -45,7 +51,7 @@ const (
 // state and records writes in the batch; it must check everything before it
 // changes anything, so a returned error leaves the state untouched.
 type command struct {
-	run   func(st *state, b *batch) (any, error)
+	run   func(st *State, b *Batch) (any, error)
 	reply chan result
 	// claim is the command's Idempotency-Key claim, marked applied in the
 	// batch's transaction when the command succeeds, with its result.
@@ -64,8 +70,9 @@ type result struct {
 	err error
 }
 
-// engine is the sequencer.
-type engine struct {
+// Sequencer is the sequencer of one instance; it runs while the instance
+// holds the sequencer lease.
+type Sequencer struct {
 	db   *store.DB
 	log  *slog.Logger
 	now  func() time.Time
@@ -73,7 +80,7 @@ type engine struct {
 	pri  chan *command // the priority lane, drained first
 	quit chan struct{}
 	done chan struct{}
-	st   *state
+	st   *State
 	// epoch is the sequencer lease this engine holds; every batch checks it.
 	epoch int64
 	// leaseLost is set when a commit found that another engine took the
@@ -84,7 +91,7 @@ type engine struct {
 	// standby is set while another instance leads (leader.go).
 	standby atomic.Bool
 	// ref is the state's reference data for the request path.
-	ref atomic.Pointer[reference]
+	ref atomic.Pointer[Reference]
 	// batches, commands and batchNanos count the sequencer's work.
 	batches, commands, batchNanos atomic.Int64
 	// watched is closed when watchReference has returned.
@@ -98,14 +105,16 @@ type engine struct {
 	refused [refusalKinds]atomic.Int64
 }
 
-func newEngine(db *store.DB, log *slog.Logger, now func() time.Time, budget time.Duration) *engine {
-	return &engine{db: db, log: log, now: now, in: make(chan *command, queueCap), pri: make(chan *command, queueCap),
+// New returns a sequencer on db that refuses an ordinary command it cannot
+// start within budget (0: never), not yet started (Start).
+func New(db *store.DB, log *slog.Logger, now func() time.Time, budget time.Duration) *Sequencer {
+	return &Sequencer{db: db, log: log, now: now, in: make(chan *command, queueCap), pri: make(chan *command, queueCap),
 		quit: make(chan struct{}), done: make(chan struct{}), budget: budget}
 }
 
-// start takes the sequencer lease, rebuilds the state from the database
+// Start takes the sequencer lease, rebuilds the state from the database
 // and starts the loop.
-func (e *engine) start(ctx context.Context) error {
+func (e *Sequencer) Start(ctx context.Context) error {
 	host, _ := os.Hostname()
 	holder := fmt.Sprintf("%s/%d", host, os.Getpid())
 	if err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
@@ -142,7 +151,7 @@ const referencePoll = time.Second
 // version moves past the one loaded: changes made through this process's
 // service reload at once (refresh), those of another process (the admin
 // commands, another instance) within referencePoll.
-func (e *engine) watchReference() {
+func (e *Sequencer) watchReference() {
 	e.every(referencePoll, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -152,8 +161,8 @@ func (e *engine) watchReference() {
 			v, err = tx.ReferenceVersion(ctx)
 			return err
 		})
-		if err == nil && v != e.reference().version {
-			if err = e.refresh(ctx); err != nil && !errors.Is(err, errStopped) {
+		if err == nil && v != e.Reference().version {
+			if err = e.Refresh(ctx); err != nil && !errors.Is(err, ErrStopped) {
 				e.log.Warn("reload of reference data changed elsewhere failed; retrying", "err", err.Error())
 			}
 		}
@@ -161,7 +170,7 @@ func (e *engine) watchReference() {
 }
 
 // every runs fn every d until the engine stops.
-func (e *engine) every(d time.Duration, fn func()) {
+func (e *Sequencer) every(d time.Duration, fn func()) {
 	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
@@ -176,8 +185,8 @@ func (e *engine) every(d time.Duration, fn func()) {
 	}
 }
 
-// stop lets queued commands finish, then ends the loop.
-func (e *engine) stop() {
+// Stop lets queued commands finish, then ends the loop.
+func (e *Sequencer) Stop() {
 	select {
 	case <-e.quit:
 	default:
@@ -189,8 +198,8 @@ func (e *engine) stop() {
 	}
 }
 
-// alive reports whether the sequencer has started and not stopped.
-func (e *engine) alive() bool {
+// Alive reports whether the sequencer has started and not stopped.
+func (e *Sequencer) Alive() bool {
 	if !e.running.Load() {
 		return false
 	}
@@ -202,23 +211,23 @@ func (e *engine) alive() bool {
 	}
 }
 
-var errStopped = &venue.Error{Kind: venue.KindNotReady, Message: "the trading engine is not running"}
+var ErrStopped = &venue.Error{Kind: venue.KindNotReady, Message: "the trading engine is not running"}
 
 // notRunning is the error of a command the engine cannot take: a standby's
 // (it never started) or a stopped engine's.
-func (e *engine) notRunning() error {
+func (e *Sequencer) notRunning() error {
 	if e.standby.Load() {
-		return errStandby
+		return ErrStandby
 	}
-	return errStopped
+	return ErrStopped
 }
 
-// do submits a command and waits for its answer. Once submitted, a command
+// Do submits a command and waits for its answer. Once submitted, a command
 // runs to completion even if ctx ends, so its answer is never lost. A
 // command of an ordinary request may be refused as too late to start
-// (admission.go); one whose ctx is marked withPriority goes in the priority
+// (admission.go); one whose ctx is marked WithPriority goes in the priority
 // lane.
-func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func(*state, *batch) (any, error)) (any, error) {
+func (e *Sequencer) Do(ctx context.Context, claim *store.IdempotencyClaim, run func(*State, *Batch) (any, error)) (any, error) {
 	if e.standby.Load() || !e.running.Load() {
 		return nil, e.notRunning()
 	}
@@ -249,7 +258,7 @@ func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func
 		select {
 		case lane <- c:
 		case <-e.done:
-			return nil, errStopped
+			return nil, ErrStopped
 		case <-ctx.Done():
 			return nil, &venue.Error{Kind: venue.KindUnavailable, Message: "request cancelled before it reached the engine"}
 		}
@@ -263,12 +272,12 @@ func (e *engine) do(ctx context.Context, claim *store.IdempotencyClaim, run func
 		case r := <-c.reply:
 			return r.v, r.err
 		default:
-			return nil, errStopped
+			return nil, ErrStopped
 		}
 	}
 }
 
-func (e *engine) loop() {
+func (e *Sequencer) loop() {
 	defer close(e.done)
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -303,7 +312,7 @@ func (e *engine) loop() {
 // take fills a batch begun with cmds: the priority lane first, then the
 // ordinary lane, lingering under load (see commitLinger), and refuses the
 // ordinary commands that waited past the budget.
-func (e *engine) take(cmds []*command, last *int) []*command {
+func (e *Sequencer) take(cmds []*command, last *int) []*command {
 	e.drain(&cmds)
 	if *last >= lingerSiblings && len(cmds) < lingerBatch {
 		cmds = e.linger(cmds)
@@ -328,7 +337,7 @@ func (e *engine) take(cmds []*command, last *int) []*command {
 
 // drain moves what waits in the lanes into the batch, priority first, up
 // to maxBatch.
-func (e *engine) drain(cmds *[]*command) {
+func (e *Sequencer) drain(cmds *[]*command) {
 	for len(*cmds) < maxBatch {
 		select {
 		case c := <-e.pri:
@@ -346,7 +355,7 @@ func (e *engine) drain(cmds *[]*command) {
 }
 
 // arm sets the timer to the next expiry.
-func (e *engine) arm(t *time.Timer) {
+func (e *Sequencer) arm(t *time.Timer) {
 	if !t.Stop() {
 		select {
 		case <-t.C:
@@ -361,7 +370,7 @@ func (e *engine) arm(t *time.Timer) {
 }
 
 // linger waits up to commitLinger for the batch to fill to lingerBatch.
-func (e *engine) linger(cmds []*command) []*command {
+func (e *Sequencer) linger(cmds []*command) []*command {
 	t := time.NewTimer(commitLinger)
 	defer t.Stop()
 	for len(cmds) < lingerBatch {
@@ -377,7 +386,7 @@ func (e *engine) linger(cmds []*command) []*command {
 	return cmds
 }
 
-func (e *engine) runBatch(cmds []*command) {
+func (e *Sequencer) runBatch(cmds []*command) {
 	start, n := time.Now(), len(cmds)
 	var applied time.Time // when the commands had run and the commit began
 	defer func() {
@@ -390,7 +399,7 @@ func (e *engine) runBatch(cmds []*command) {
 			e.cost.observe(n, applied.Sub(start), end.Sub(applied))
 		}
 	}()
-	b := &batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}
+	b := &Batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}
 	e.st.now = b.now
 	type done struct {
 		c *command
@@ -435,7 +444,7 @@ func (e *engine) runBatch(cmds []*command) {
 			// With its result, so that a retry is answered from it if the
 			// answer is lost (idempotency.go). A result that cannot be
 			// kept is a bug; the request stays applied, its retry refused.
-			claim.Result, _ = keepResult(v)
+			claim.Result, _ = KeepResult(v)
 			b.claims = append(b.claims, claim)
 		}
 	}
@@ -443,7 +452,7 @@ func (e *engine) runBatch(cmds []*command) {
 		e.st.priceChanges(b)
 		e.st.depthChanges(b)
 	}
-	e.st.open.flush() // the batch's records go cold again (engine_open.go)
+	e.st.open.flush() // the batch's records go cold again (open.go)
 	applied = time.Now()
 	if !b.empty() || b.poisoned { // a poisoned batch fails below and the state is rebuilt
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -470,7 +479,7 @@ func (e *engine) runBatch(cmds []*command) {
 
 // apply runs one command, turning a panic into an error (and a rebuild:
 // the state may be half changed).
-func (e *engine) apply(c *command, b *batch) (v any, err error) {
+func (e *Sequencer) apply(c *command, b *Batch) (v any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			e.log.Error("engine command panicked", "panic", fmt.Sprint(p))
@@ -483,7 +492,7 @@ func (e *engine) apply(c *command, b *batch) (v any, err error) {
 
 // recover replaces the state with one rebuilt from the database, retrying
 // until the database answers.
-func (e *engine) recover() {
+func (e *Sequencer) recover() {
 	for attempt := 0; ; attempt++ {
 		st, err := e.rebuild(context.Background())
 		if err == nil {
@@ -500,10 +509,10 @@ func (e *engine) recover() {
 	}
 }
 
-// refresh reloads reference data (markets, instruments, limits,
+// Refresh reloads reference data (markets, instruments, limits,
 // counterparties) inside the sequencer, after an operator changed them.
-func (e *engine) refresh(ctx context.Context) error {
-	_, err := e.do(withPriority(ctx), nil, func(st *state, b *batch) (any, error) {
+func (e *Sequencer) Refresh(ctx context.Context) error {
+	_, err := e.Do(WithPriority(ctx), nil, func(st *State, b *Batch) (any, error) {
 		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := e.db.SequencerTx(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) }); err != nil {
@@ -515,9 +524,9 @@ func (e *engine) refresh(ctx context.Context) error {
 	return err
 }
 
-// batch collects the writes and events of the commands of one
+// Batch collects the writes and events of the commands of one
 // transaction.
-type batch struct {
+type Batch struct {
 	now        time.Time
 	offers     map[string]*venue.Offer // final state of every changed record
 	order      []string                // offers in first-change order
@@ -539,17 +548,17 @@ type batch struct {
 }
 
 // size counts the batch's writes.
-func (b *batch) size() int {
+func (b *Batch) size() int {
 	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts)
 }
 
-func (b *batch) empty() bool {
+func (b *Batch) empty() bool {
 	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
 		len(b.killSwitches) == 0 && len(b.halts) == 0
 }
 
 // save records o's current state to be written.
-func (b *batch) save(o *venue.Offer) {
+func (b *Batch) save(o *venue.Offer) {
 	if _, ok := b.offers[o.ID]; !ok {
 		b.order = append(b.order, o.ID)
 	}
@@ -560,7 +569,7 @@ func (b *batch) save(o *venue.Offer) {
 
 // event records a change. Its owner reads it; its audience are further
 // readers.
-func (b *batch) event(ev feed.Event) {
+func (b *Batch) event(ev feed.Event) {
 	ev.OccurredAt = b.now
 	b.events = append(b.events, ev)
 	k, ok := bookKey{}, false
@@ -580,7 +589,7 @@ func (b *batch) event(ev feed.Event) {
 
 // persist commits the batch if the engine still holds the lease of epoch,
 // and returns its events numbered.
-func (b *batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store.Event, error) {
+func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store.Event, error) {
 	if b.poisoned {
 		return nil, fmt.Errorf("batch abandoned after a failed command")
 	}

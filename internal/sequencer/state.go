@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"container/heap"
@@ -17,12 +17,12 @@ import (
 // This file holds the sequencer's state and its rebuild from the database:
 // the books, the open records, the reference data it trades on.
 
-// reference is the sequencer's reference data, published for the request
+// Reference is the sequencer's reference data, published for the request
 // path: CreateOffer validates the instrument and market an offer names
 // against it instead of reading them from the database on every request.
 // It is replaced, never changed, whenever the state reloads reference data
 // (at start, after a rebuild and after every operator change).
-type reference struct {
+type Reference struct {
 	markets     map[string]venue.Market
 	instruments map[string]venue.Instrument // with their market ids
 	bonds       map[string]bondmath.Bond
@@ -30,21 +30,22 @@ type reference struct {
 }
 
 // publishReference makes st's reference data the request path's.
-func (e *engine) publishReference(st *state) {
-	e.ref.Store(&reference{markets: st.markets, instruments: st.instruments, bonds: st.bonds, version: st.refVersion})
+func (e *Sequencer) publishReference(st *State) {
+	e.ref.Store(&Reference{markets: st.markets, instruments: st.instruments, bonds: st.bonds, version: st.refVersion})
 }
 
-// reference returns the published reference data, or nil before start.
-func (e *engine) reference() *reference { return e.ref.Load() }
+// Reference returns the published reference data, or nil before start.
+func (e *Sequencer) Reference() *Reference { return e.ref.Load() }
 
 // bookKey names one order book.
 type bookKey struct{ market, instrument string }
 
-// state is everything the sequencer owns.
-type state struct {
+// State is everything the sequencer owns. Commands read and change it
+// through its methods, on the sequencer's goroutine only.
+type State struct {
 	now         time.Time
 	books       map[bookKey]*matching.Book
-	open        *openStore                         // open offers, quotes and RFQs (engine_open.go)
+	open        *openStore                         // open offers, quotes and RFQs (open.go)
 	otc         map[string]map[string]*venue.Offer // instrument → open firm offers on OTC markets
 	recipients  map[string]map[string]bool         // open RFQ → recipient → declined
 	rfqOwner    map[string]string                  // RFQ → requester participant
@@ -62,20 +63,20 @@ type state struct {
 	fills       []matching.Fill
 	// The books speak integers (matching.Order): every firm offer in a
 	// continuous book has a book id, and participants and users a number,
-	// interned here at the engine's edge (engine_book.go).
+	// interned here at the engine's edge (book.go).
 	bookIDs    map[string]uint64 // offer id → book id, while it is in a book
 	booked     map[uint64]string // book id → the offer's id
 	lastBookID uint64
 	parties    interner // participant and user ids
 	// tops are what each book's last price_change said; lasts its latest
-	// trade (price_change events, engine_prices.go).
+	// trade (price_change events, prices.go).
 	tops  map[bookKey]bookTop
 	lasts map[bookKey]*lastTrade
 	// ladders are what each book's last instrument.depth said
-	// (engine_depth.go); depthBuf is the books' answer, reused.
+	// (depth.go); depthBuf is the books' answer, reused.
 	ladders  map[bookKey]bookLadder
 	depthBuf []matching.Order
-	// The pre-trade controls (engine_controls.go): each instrument's
+	// The pre-trade controls (controls.go): each instrument's
 	// latest trade on any market, the valid indicative prices by
 	// instrument, the firms' kill switches and the halts.
 	lastPrints map[string]printAt
@@ -84,8 +85,8 @@ type state struct {
 	halts      map[bookKey]store.Halt
 }
 
-func (e *engine) rebuild(ctx context.Context) (*state, error) {
-	st := &state{books: map[bookKey]*matching.Book{}, open: newOpenStore(), otc: map[string]map[string]*venue.Offer{},
+func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
+	st := &State{books: map[bookKey]*matching.Book{}, open: newOpenStore(), otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}, ladders: map[bookKey]bookLadder{},
 		bookIDs: map[string]uint64{}, booked: map[uint64]string{}}
@@ -155,7 +156,7 @@ func (e *engine) rebuild(ctx context.Context) (*state, error) {
 	return st, nil
 }
 
-func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
+func (st *State) loadReference(ctx context.Context, tx *store.Tx) error {
 	v, err := tx.ReferenceVersion(ctx)
 	if err != nil {
 		return err
@@ -181,7 +182,7 @@ func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
 	for _, in := range ins {
 		in.MarketIDs = listings[in.ID]
 		st.instruments[in.ID] = in
-		if b, err := bondOf(in); err == nil {
+		if b, err := venue.BondOf(in); err == nil {
 			st.bonds[in.ID] = b
 		}
 	}
@@ -209,15 +210,15 @@ func (st *state) loadReference(ctx context.Context, tx *store.Tx) error {
 
 // eligible reports whether a and b are enabled counterparties of each
 // other.
-func (st *state) eligible(a, b string) bool {
+func (st *State) eligible(a, b string) bool {
 	return a != b && st.cps[[2]string{a, b}] && st.cps[[2]string{b, a}]
 }
 
-func (st *state) continuous(marketID string) bool {
+func (st *State) continuous(marketID string) bool {
 	return st.markets[marketID].FacilityType == venue.FacilityContinuous
 }
 
-func (st *state) book(market, instrument string) *matching.Book {
+func (st *State) book(market, instrument string) *matching.Book {
 	k := bookKey{market, instrument}
 	b := st.books[k]
 	if b == nil {

@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // the offer's decimals.
 
 // bookID returns o's book id, assigning the next one on first use.
-func (st *state) bookID(o *venue.Offer) uint64 {
+func (st *State) bookID(o *venue.Offer) uint64 {
 	if id, ok := st.bookIDs[o.ID]; ok {
 		return id
 	}
@@ -28,7 +28,7 @@ func (st *state) bookID(o *venue.Offer) uint64 {
 }
 
 // bookedOffer returns the open offer of a book id, or nil.
-func (st *state) bookedOffer(id uint64) *venue.Offer {
+func (st *State) bookedOffer(id uint64) *venue.Offer {
 	oid, ok := st.booked[id]
 	if !ok {
 		return nil
@@ -37,7 +37,7 @@ func (st *state) bookedOffer(id uint64) *venue.Offer {
 }
 
 // forgetBookID drops o's book id once o is in no book.
-func (st *state) forgetBookID(o *venue.Offer) {
+func (st *State) forgetBookID(o *venue.Offer) {
 	if id, ok := st.bookIDs[o.ID]; ok {
 		delete(st.booked, id)
 		delete(st.bookIDs, o.ID)
@@ -46,7 +46,7 @@ func (st *state) forgetBookID(o *venue.Offer) {
 
 // party returns the number of a participant or user id, interning it on
 // first sight. Numbers are kept for the state's life: a venue has few.
-func (st *state) party(id string) uint32 { return st.parties.number(id) }
+func (st *State) party(id string) uint32 { return st.parties.number(id) }
 
 // interner numbers strings of a small set (ids of participants, users,
 // markets…; enums), each for the life of the interner.
@@ -74,7 +74,7 @@ func (in *interner) name(n uint32) string { return in.names[n] }
 
 // eligibleParties is eligible for participant numbers: the books'
 // matching.Config.Eligible.
-func (st *state) eligibleParties(a, b uint32) bool {
+func (st *State) eligibleParties(a, b uint32) bool {
 	return st.eligible(st.parties.name(a), st.parties.name(b))
 }
 
@@ -90,7 +90,7 @@ func bookFixed(field string, d udecimal.Decimal) (matching.Fixed, error) {
 }
 
 // bookOrder returns o as its book sees it, assigning o its book id.
-func (st *state) bookOrder(o *venue.Offer) (matching.Order, error) {
+func (st *State) bookOrder(o *venue.Offer) (matching.Order, error) {
 	bo := matching.Order{Side: matching.Bid, Market: o.MarketOrder, Seq: o.Priority}
 	if o.Direction == venue.Ask {
 		bo.Side = matching.Ask

@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"runtime/metrics"
@@ -94,11 +94,11 @@ func (w *cpuWatch) wait() time.Duration {
 }
 
 // watchCPU samples the scheduling latencies until the engine stops.
-func (e *engine) watchCPU() { e.every(cpuSample, e.cpu.sample) }
+func (e *Sequencer) watchCPU() { e.every(cpuSample, e.cpu.sample) }
 
 // cpuBusy is the refusal of new business while the CPUs are saturated, or
 // nil.
-func (e *engine) cpuBusy() error {
+func (e *Sequencer) cpuBusy() error {
 	if wait := e.cpu.wait(); 2*wait > e.budget {
 		return e.busy(refusedCPU, wait)
 	}

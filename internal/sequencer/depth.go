@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"sort"
@@ -10,7 +10,7 @@ import (
 
 // This file keeps the top levels of each book and emits instrument.depth
 // when a batch changes any of them (docs/design.md §8 /instruments), beside
-// the price changes of engine_prices.go. The ladder is computed once per
+// the price changes of prices.go. The ladder is computed once per
 // changed book per batch, here where the books are; who may see which firm
 // on it is each reader's view of it (reader.redact).
 
@@ -19,7 +19,7 @@ type bookLadder struct{ bid, ask []feed.LimitEntry }
 
 // depthChanges records, with each changed book's last event of the batch,
 // its ladder when one of its top feed.MaxStreamDepth levels changed.
-func (st *state) depthChanges(b *batch) {
+func (st *State) depthChanges(b *Batch) {
 	for _, k := range b.touchOrder {
 		i, ok := b.lastEvent[k]
 		if !ok {
@@ -56,7 +56,7 @@ func firstChange(a, b []feed.LimitEntry) int {
 
 // ladder is the best feed.MaxStreamDepth firm offers of side dir on book k,
 // best price first, then time, as instrument_limits entries.
-func (st *state) ladder(k bookKey, dir string) []feed.LimitEntry {
+func (st *State) ladder(k bookKey, dir string) []feed.LimitEntry {
 	var offers []*venue.Offer
 	if st.continuous(k.market) {
 		side := matching.Bid

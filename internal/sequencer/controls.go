@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"context"
@@ -57,7 +57,7 @@ type Collar struct {
 // referencePrice is the first of: the instrument's last trade today on
 // any market, the mid of the best bid and ask on the market, the mid of
 // the newest valid indicative price with both sides.
-func (st *state) referencePrice(marketID, instrumentID string) (udecimal.Decimal, string, bool) {
+func (st *State) referencePrice(marketID, instrumentID string) (udecimal.Decimal, string, bool) {
 	if t, ok := st.lastPrints[instrumentID]; ok && t.at.UTC().Format(time.DateOnly) == st.now.UTC().Format(time.DateOnly) {
 		return t.price, SourceLastTrade, true
 	}
@@ -88,8 +88,8 @@ func mid(a, b udecimal.Decimal) udecimal.Decimal {
 	return m
 }
 
-// collar is the band of a market for an instrument now.
-func (st *state) collar(marketID, instrumentID string) Collar {
+// Collar is the band of a market for an instrument now.
+func (st *State) Collar(marketID, instrumentID string) Collar {
 	m := st.markets[marketID]
 	c := Collar{MarketID: marketID, InstrumentID: instrumentID, Percent: m.PriceCollarPercent, MaxPricePercent: m.MaxPricePercent}
 	if c.Percent.IsZero() {
@@ -112,8 +112,8 @@ func (st *state) collar(marketID, instrumentID string) Collar {
 
 // checkCollar refuses a price outside the collar of o's market and
 // instrument, naming the collar, the reference price and its source.
-func (st *state) checkCollar(o *venue.Offer, price udecimal.Decimal) error {
-	c := st.collar(o.MarketID, o.InstrumentID)
+func (st *State) checkCollar(o *venue.Offer, price udecimal.Decimal) error {
+	c := st.Collar(o.MarketID, o.InstrumentID)
 	if !c.HasReference {
 		if price.IsPos() && price.LessThanOrEqual(c.High) {
 			return nil
@@ -135,7 +135,7 @@ var errKilled = venue.Forbidden("trading is suspended for this participant: kill
 
 // checkTrading refuses new trading interest of a participant whose kill
 // switch is on.
-func (st *state) checkTrading(participantID string) error {
+func (st *State) checkTrading(participantID string) error {
 	if st.killed[participantID].Enabled {
 		return errKilled
 	}
@@ -143,7 +143,7 @@ func (st *state) checkTrading(participantID string) error {
 }
 
 // checkHalt refuses trading on an instrument halted on a market.
-func (st *state) checkHalt(marketID, instrumentID string) error {
+func (st *State) checkHalt(marketID, instrumentID string) error {
 	if h, ok := st.halts[bookKey{marketID, instrumentID}]; ok && h.Halted {
 		return venue.Conflict("instrument %s is halted on market %s: %s", instrumentID, marketID, h.Reason)
 	}
@@ -152,7 +152,7 @@ func (st *state) checkHalt(marketID, instrumentID string) error {
 
 // checkNew runs the controls of new trading interest: the firm's kill
 // switch, the instrument's halt, the price collar.
-func (st *state) checkNew(o *venue.Offer) error {
+func (st *State) checkNew(o *venue.Offer) error {
 	if err := st.checkTrading(o.ParticipantID); err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (st *state) checkNew(o *venue.Offer) error {
 
 // loadControls reads the kill switches, halts, latest trades and valid
 // indicative prices at a rebuild.
-func (st *state) loadControls(ctx context.Context, tx *store.Tx, lasts []venue.Trade) error {
+func (st *State) loadControls(ctx context.Context, tx *store.Tx, lasts []venue.Trade) error {
 	st.lastPrints = map[string]printAt{}
 	for _, t := range lasts {
 		if p, ok := st.lastPrints[t.InstrumentID]; !ok || t.CreatedAt.After(p.at) {
@@ -197,13 +197,13 @@ func (st *state) loadControls(ctx context.Context, tx *store.Tx, lasts []venue.T
 	}
 	st.indicative = map[string]map[string]*indicativeQuote{}
 	for _, ip := range ips {
-		st.noteIndicative(ip, false)
+		st.NoteIndicative(ip, false)
 	}
 	return nil
 }
 
-// noteIndicative records an indicative price (gone: withdrawn).
-func (st *state) noteIndicative(ip venue.IndicativePrice, gone bool) {
+// NoteIndicative records an indicative price (gone: withdrawn).
+func (st *State) NoteIndicative(ip venue.IndicativePrice, gone bool) {
 	m := st.indicative[ip.InstrumentID]
 	if gone {
 		delete(m, ip.ID)
@@ -225,13 +225,13 @@ type KillSwitchResult struct {
 	UpdatedAt     time.Time
 }
 
-// setKillSwitch turns a firm's kill switch on or off. On, it cancels
+// SetKillSwitch turns a firm's kill switch on or off. On, it cancels
 // every open offer, quote and RFQ of the firm in this one batch, each with
 // the events of any cancel. The switch's own event says who did what.
-func (st *state) setKillSwitch(b *batch, participantID string, enabled bool) (KillSwitchResult, error) {
+func (st *State) SetKillSwitch(b *Batch, participantID string, enabled bool) (KillSwitchResult, error) {
 	res := KillSwitchResult{ParticipantID: participantID, Enabled: enabled, UpdatedAt: st.now}
 	if enabled {
-		res.Cancelled = st.cancelAll(b, participantID)
+		res.Cancelled = st.CancelAll(b, participantID)
 	}
 	k := store.KillSwitch{ParticipantID: participantID, Enabled: enabled, UpdatedAt: st.now}
 	st.killed[participantID] = k
@@ -241,9 +241,9 @@ func (st *state) setKillSwitch(b *batch, participantID string, enabled bool) (Ki
 	return res, nil
 }
 
-// cancelAll cancels every open offer, quote and RFQ of a participant in
+// CancelAll cancels every open offer, quote and RFQ of a participant in
 // the batch, each with the events of any cancel, and counts them.
-func (st *state) cancelAll(b *batch, participantID string) int {
+func (st *State) CancelAll(b *Batch, participantID string) int {
 	n := 0
 	ids := st.open.idsOf(participantID)
 	// RFQs first: each takes its quotes with it; then what is left, in
@@ -282,8 +282,8 @@ func sortByPriority(os []*venue.Offer) {
 	sort.Slice(os, func(i, j int) bool { return os[i].Priority < os[j].Priority })
 }
 
-// setHalt halts or resumes trading on an instrument on a market.
-func (st *state) setHalt(b *batch, marketID, instrumentID string, halted bool, reason string) (store.Halt, error) {
+// SetHalt halts or resumes trading on an instrument on a market.
+func (st *State) SetHalt(b *Batch, marketID, instrumentID string, halted bool, reason string) (store.Halt, error) {
 	if _, ok := st.markets[marketID]; !ok {
 		return store.Halt{}, venue.NotFound("market")
 	}

@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"fmt"
@@ -13,18 +13,18 @@ import (
 
 // addUse changes the open quantity counted against a participant's and a
 // user's limits.
-func (st *state) addUse(o *venue.Offer, d udecimal.Decimal) {
+func (st *State) addUse(o *venue.Offer, d udecimal.Decimal) {
 	st.used[o.ParticipantID] = st.used[o.ParticipantID].Add(d)
 	st.usedUser[o.UserID] = st.usedUser[o.UserID].Add(d)
 }
 
-// use is the open quantity a limit of kind k counts now for a participant
+// Use is the open quantity a limit of kind k counts now for a participant
 // and one of its users (0 for a per-offer cap, where nothing accumulates).
-func (st *state) use(k riskKind, participant, user string) udecimal.Decimal {
-	switch k.scope {
-	case perParticipant:
+func (st *State) Use(k LimitKind, participant, user string) udecimal.Decimal {
+	switch k.Scope {
+	case PerParticipant:
 		return st.used[participant]
-	case perUser:
+	case PerUser:
 		return st.usedUser[user]
 	}
 	return udecimal.Zero
@@ -33,30 +33,30 @@ func (st *state) use(k riskKind, participant, user string) udecimal.Decimal {
 // checkRisk answers a limit error if adding `more` open quantity for o's
 // participant and user (with o's own open quantity becoming `total`, at
 // price) would breach a limit of any kind, checked in the table's order.
-func (st *state) checkRisk(o *venue.Offer, price, total, more udecimal.Decimal) error {
+func (st *State) checkRisk(o *venue.Offer, price, total, more udecimal.Decimal) error {
 	lim := st.limits[o.ParticipantID]
-	for _, k := range riskKinds {
-		v, ok := lim[k.name]
+	for _, k := range LimitKinds {
+		v, ok := lim[k.Name]
 		if !ok {
 			continue // no such limit configured: not enforced
 		}
-		if k.scope == perOfferValue {
+		if k.Scope == PerOfferValue {
 			if err := st.checkValue(o, price, total); err != nil {
 				return err
 			}
 			continue
 		}
-		used := st.use(k, o.ParticipantID, o.UserID)
+		used := st.Use(k, o.ParticipantID, o.UserID)
 		want := used.Add(more)
-		if k.scope == perOffer {
+		if k.Scope == PerOffer {
 			want = total
 		} else if !more.IsPos() {
 			continue // less open quantity never breaches a sum
 		}
 		if want.GreaterThan(v) {
 			return &venue.Error{Kind: venue.KindLimit, Message: fmt.Sprintf(
-				"risk limit %s breached: limit %s, in use %s, this request needs %s", k.name, v, used, want.Sub(used)),
-				Details: []venue.FieldIssue{{Field: "quantity", Issue: fmt.Sprintf("%s limit %s, in use %s", k.name, v, used)}}}
+				"risk limit %s breached: limit %s, in use %s, this request needs %s", k.Name, v, used, want.Sub(used)),
+				Details: []venue.FieldIssue{{Field: "quantity", Issue: fmt.Sprintf("%s limit %s, in use %s", k.Name, v, used)}}}
 		}
 	}
 	return nil
@@ -66,7 +66,7 @@ func (st *state) checkRisk(o *venue.Offer, price, total, more udecimal.Decimal) 
 // the instrument's currency, is above its participant's MAX_OFFER_VALUE.
 // A record without a price (a market order, an RFQ without a limit) has no
 // value to check.
-func (st *state) checkValue(o *venue.Offer, price, quantity udecimal.Decimal) error {
+func (st *State) checkValue(o *venue.Offer, price, quantity udecimal.Decimal) error {
 	v, ok := st.limits[o.ParticipantID][venue.LimitMaxOfferValue]
 	if !ok || !o.HasPrice || o.MarketOrder {
 		return nil

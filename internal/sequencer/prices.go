@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"context"
@@ -18,14 +18,14 @@ import (
 // state anyone could read.
 
 // touch notes that a batch changed the book of o (a firm offer).
-func (b *batch) touch(o *venue.Offer) {
+func (b *Batch) touch(o *venue.Offer) {
 	if o.Type != venue.TypeOffer {
 		return
 	}
 	b.touchKey(bookKey{o.MarketID, o.InstrumentID})
 }
 
-func (b *batch) touchKey(k bookKey) {
+func (b *Batch) touchKey(k bookKey) {
 	if b.touched == nil {
 		b.touched = map[bookKey]bool{}
 	}
@@ -37,7 +37,7 @@ func (b *batch) touchKey(k bookKey) {
 
 // traded notes a trade on a book: its event carries the new last price
 // even when the best prices stay.
-func (b *batch) traded(t venue.Trade) {
+func (b *Batch) traded(t venue.Trade) {
 	k := bookKey{t.MarketID, t.InstrumentID}
 	b.touchKey(k)
 	b.touched[k] = true
@@ -57,7 +57,7 @@ type bookTop struct {
 }
 
 // priceChanges records the batch's price changes with its events.
-func (st *state) priceChanges(b *batch) {
+func (st *State) priceChanges(b *Batch) {
 	for _, k := range b.touchOrder {
 		top := bookTop{bid: st.best(k, venue.Bid), ask: st.best(k, venue.Ask), last: st.lasts[k]}
 		prev, known := st.tops[k]
@@ -89,7 +89,7 @@ func sameEntry(a, b *feed.LimitEntry) bool {
 
 // best is the best resting firm offer of side dir on the book k: best
 // price, then time.
-func (st *state) best(k bookKey, dir string) *feed.LimitEntry {
+func (st *State) best(k bookKey, dir string) *feed.LimitEntry {
 	var top *venue.Offer
 	if st.continuous(k.market) {
 		side := matching.Bid
@@ -130,7 +130,7 @@ func opposite(dir string) string {
 }
 
 // loadLastTrades seeds the books' last trades at a rebuild.
-func (st *state) loadLastTrades(ctx context.Context, tx *store.Tx) ([]venue.Trade, error) {
+func (st *State) loadLastTrades(ctx context.Context, tx *store.Tx) ([]venue.Trade, error) {
 	ts, err := tx.LastTrades(ctx)
 	if err != nil {
 		return nil, err

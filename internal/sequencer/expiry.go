@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"container/heap"
@@ -42,7 +42,7 @@ func (h expiryHeap) next() (time.Time, bool) {
 
 // expireDue expires every gtd record whose deadline has passed. An
 // expiring RFQ takes its live quotes with it.
-func expireDue(st *state, b *batch) (any, error) {
+func expireDue(st *State, b *Batch) (any, error) {
 	for len(st.expiries) > 0 && !st.expiries[0].at.After(st.now) {
 		e := heap.Pop(&st.expiries).(expiry)
 		o := st.open.get(e.id)

@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"testing"
@@ -29,7 +29,7 @@ func TestCostModel(t *testing.T) {
 	})
 
 	t.Run("one command a batch", func(t *testing.T) {
-		e := newEngine(nil, nil, time.Now, 25*time.Millisecond)
+		e := New(nil, nil, time.Now, 25*time.Millisecond)
 		for range 50 {
 			e.cost.observe(1, 10*time.Microsecond, 400*time.Microsecond)
 		}

@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"container/heap"
@@ -19,7 +19,7 @@ import (
 )
 
 // This file holds the sequencer's commands for offers, RFQs and quotes.
-// Each runs on the engine goroutine against *state; each checks first and
+// Each runs on the engine goroutine against *State; each checks first and
 // changes second.
 
 // centDigits is the precision of cash amounts: accrued interest and
@@ -31,7 +31,7 @@ const centDigits = 2
 // accrued is the accrued interest amount of quantity nominal of an
 // instrument settling on settle, in cents (zero when the instrument has no
 // priceable terms).
-func (st *state) accrued(instrumentID string, settle bondmath.Date, quantity udecimal.Decimal) udecimal.Decimal {
+func (st *State) accrued(instrumentID string, settle bondmath.Date, quantity udecimal.Decimal) udecimal.Decimal {
 	b, ok := st.bonds[instrumentID]
 	if !ok {
 		return udecimal.Zero
@@ -55,7 +55,7 @@ func kind(o *venue.Offer) string {
 }
 
 // audience lists who besides the owner may read o's events.
-func (st *state) audience(o *venue.Offer) []string {
+func (st *State) audience(o *venue.Offer) []string {
 	switch o.Type {
 	case venue.TypeRFQ:
 		var out []string
@@ -72,7 +72,7 @@ func (st *state) audience(o *venue.Offer) []string {
 }
 
 // emit saves o and records its event (create, update or delete).
-func (st *state) emit(b *batch, o *venue.Offer, verb string) {
+func (st *State) emit(b *Batch, o *venue.Offer, verb string) {
 	o.UpdatedAt = st.now
 	b.save(o)
 	rec := *o
@@ -81,7 +81,7 @@ func (st *state) emit(b *batch, o *venue.Offer, verb string) {
 }
 
 // close takes o out of the open set with a final status.
-func (st *state) close(b *batch, o *venue.Offer, status string) {
+func (st *State) close(b *Batch, o *venue.Offer, status string) {
 	if o.Type != venue.TypeRFQ {
 		st.addUse(o, o.Remaining().Neg())
 	}
@@ -100,7 +100,7 @@ func (st *state) close(b *batch, o *venue.Offer, status string) {
 // list makes o one of the open records; unlist takes it out. A firm offer
 // on an OTC market, which rests in no book, is also indexed by instrument
 // for bookEntries.
-func (st *state) list(o *venue.Offer) {
+func (st *State) list(o *venue.Offer) {
 	continuous := o.Type == venue.TypeOffer && st.continuous(o.MarketID)
 	st.open.put(o, continuous) // only a continuous book's offers go cold: st.otc points to the others
 	if o.Type == venue.TypeOffer && !continuous {
@@ -111,7 +111,7 @@ func (st *state) list(o *venue.Offer) {
 	}
 }
 
-func (st *state) unlist(o *venue.Offer) {
+func (st *State) unlist(o *venue.Offer) {
 	st.open.del(o.ID)
 	st.forgetBookID(o)
 	if m := st.otc[o.InstrumentID]; m != nil {
@@ -123,7 +123,7 @@ func (st *state) unlist(o *venue.Offer) {
 }
 
 // rest makes o open: counted against limits, scheduled for expiry.
-func (st *state) rest(o *venue.Offer) {
+func (st *State) rest(o *venue.Offer) {
 	st.list(o)
 	if o.Type != venue.TypeRFQ {
 		st.addUse(o, o.Remaining())
@@ -133,13 +133,13 @@ func (st *state) rest(o *venue.Offer) {
 	}
 }
 
-func (st *state) nextPriority() uint64 {
+func (st *State) nextPriority() uint64 {
 	st.priority++
 	return st.priority
 }
 
 // trade records a fill between an ask and a bid at a clean price.
-func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Decimal, settle bondmath.Date, exec string) venue.Trade {
+func (st *State) trade(b *Batch, ask, bid *venue.Offer, qty, price udecimal.Decimal, settle bondmath.Date, exec string) venue.Trade {
 	acc := st.accrued(ask.InstrumentID, settle, qty)
 	t := venue.Trade{ID: newID(), MarketID: ask.MarketID, InstrumentID: ask.InstrumentID, Status: "successful",
 		Quantity: qty, PricePerUnit: price, AccruedInterest: acc,
@@ -163,7 +163,7 @@ func (st *state) trade(b *batch, ask, bid *venue.Offer, qty, price udecimal.Deci
 
 // continuousSettlement is the settlement date of a book trade: the resting
 // offer's, but never before the trade date plus the market's lag.
-func (st *state) continuousSettlement(resting *venue.Offer) bondmath.Date {
+func (st *State) continuousSettlement(resting *venue.Offer) bondmath.Date {
 	m := st.markets[resting.MarketID]
 	std := bondmath.TARGET2.AddBusinessDays(bondmath.DateOf(st.now), m.SettlementLag)
 	if resting.SettlementDate.Before(std) {
@@ -178,8 +178,8 @@ type OfferResult struct {
 	Trades []venue.Trade
 }
 
-// createOffer adds a firm offer: on a continuous market it matches first.
-func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
+// CreateOffer adds a firm offer: on a continuous market it matches first.
+func (st *State) CreateOffer(b *Batch, o *venue.Offer) (OfferResult, error) {
 	if _, ok := st.markets[o.MarketID]; !ok {
 		return OfferResult{}, venue.NotFound("market")
 	}
@@ -222,7 +222,7 @@ func (st *state) createOffer(b *batch, o *venue.Offer) (OfferResult, error) {
 
 // applyFills books the fills of an incoming (new or re-entered) offer and
 // settles its final state.
-func (st *state) applyFills(b *batch, o *venue.Offer, r matching.Result) []venue.Trade {
+func (st *State) applyFills(b *Batch, o *venue.Offer, r matching.Result) []venue.Trade {
 	var trades []venue.Trade
 	for _, f := range r.Fills {
 		resting := st.bookedOffer(f.RestingID)
@@ -286,11 +286,11 @@ type OfferChange struct {
 	ClientOrderID  *string
 }
 
-// amendOffer changes an open offer or quote of the caller's firm.
-func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChange) (OfferResult, error) {
+// AmendOffer changes an open offer or quote of the caller's firm.
+func (st *State) AmendOffer(b *Batch, p venue.Principal, id string, ch OfferChange) (OfferResult, error) {
 	o := st.open.get(id)
 	if o == nil || o.ParticipantID != p.ParticipantID || o.Type == venue.TypeRFQ {
-		return OfferResult{}, errNotOpen
+		return OfferResult{}, ErrNotOpen
 	}
 	if o.Type == venue.TypeQuote { // a quote keeps the request's quantity and settlement date
 		if rfq := st.open.get(o.MatchedOfferID); rfq != nil && !st.eligible(rfq.ParticipantID, o.ParticipantID) {
@@ -404,14 +404,14 @@ func (st *state) amendOffer(b *batch, p venue.Principal, id string, ch OfferChan
 	return res, nil
 }
 
-var errNotOpen = venue.NotFound("open offer")
+var ErrNotOpen = venue.NotFound("open offer")
 
-// cancelOffer ends an offer or quote: its owner cancels it; the requester
+// CancelOffer ends an offer or quote: its owner cancels it; the requester
 // of the RFQ a quote answers rejects it.
-func (st *state) cancelOffer(b *batch, p venue.Principal, id, clientOrderID string) (OfferResult, error) {
+func (st *State) CancelOffer(b *Batch, p venue.Principal, id, clientOrderID string) (OfferResult, error) {
 	o := st.open.get(id)
 	if o == nil || o.Type == venue.TypeRFQ {
-		return OfferResult{}, errNotOpen
+		return OfferResult{}, ErrNotOpen
 	}
 	switch {
 	case o.ParticipantID == p.ParticipantID:
@@ -422,12 +422,12 @@ func (st *state) cancelOffer(b *batch, p venue.Principal, id, clientOrderID stri
 	case o.Type == venue.TypeQuote && st.rfqOwner[o.MatchedOfferID] == p.ParticipantID:
 		st.close(b, o, venue.StatusRejected)
 	default:
-		return OfferResult{}, errNotOpen
+		return OfferResult{}, ErrNotOpen
 	}
 	return OfferResult{Offer: *o}, nil
 }
 
-// bookEntries returns the open firm offers that can show in the
+// BookEntries returns the open firm offers that can show in the
 // instruments' instrument_limits, in time priority, without participant
 // names: of every continuous book the best depth orders per side (all when
 // depth <= 0), which hold the instrument's best depth across its markets,
@@ -437,11 +437,11 @@ func (st *state) cancelOffer(b *batch, p venue.Principal, id, clientOrderID stri
 // nothing that is not durable; ok is false when the sequencer is not
 // running. The caller must not hold a write transaction: on SQLite the
 // sequencer commits through the one writer (see store.DB.SequencerTx).
-func (e *engine) bookEntries(ctx context.Context, instrumentIDs []string, market string, depth int) (entries []store.BookEntry, ok bool, err error) {
+func (e *Sequencer) BookEntries(ctx context.Context, instrumentIDs []string, market string, depth int) (entries []store.BookEntry, ok bool, err error) {
 	if !e.running.Load() {
 		return nil, false, nil
 	}
-	v, err := e.do(withPriority(ctx), nil, func(st *state, b *batch) (any, error) {
+	v, err := e.Do(WithPriority(ctx), nil, func(st *State, b *Batch) (any, error) {
 		out := []store.BookEntry{}
 		add := func(o *venue.Offer) {
 			out = append(out, store.BookEntry{OfferID: o.ID, InstrumentID: o.InstrumentID, MarketID: o.MarketID,

@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"context"
@@ -47,8 +47,8 @@ const queueCap = 4096
 
 type priorityKey struct{}
 
-// withPriority marks ctx's command for the priority lane.
-func withPriority(ctx context.Context) context.Context {
+// WithPriority marks ctx's command for the priority lane.
+func WithPriority(ctx context.Context) context.Context {
 	return context.WithValue(ctx, priorityKey{}, true)
 }
 
@@ -90,8 +90,7 @@ type AdmissionStats struct {
 }
 
 // AdmissionStats reports the sequencer's admission counters.
-func (s *Service) AdmissionStats() AdmissionStats {
-	e := s.eng
+func (e *Sequencer) AdmissionStats() AdmissionStats {
 	perCommand, perBatch := e.cost.figures()
 	return AdmissionStats{Budget: e.budget, Expected: e.refused[refusedEstimate].Load(),
 		Waited: e.refused[refusedWaited].Load(), Full: e.refused[refusedFull].Load(),
@@ -106,7 +105,7 @@ func (s *Service) AdmissionStats() AdmissionStats {
 // admitted to an empty queue — which is also what refreshes the cost
 // after a slow spell (were the cost alone over the budget, every command
 // would be refused and the cost never measured again).
-func (e *engine) expectedWait() time.Duration {
+func (e *Sequencer) expectedWait() time.Duration {
 	q := len(e.in) + len(e.pri)
 	if q == 0 {
 		return 0
@@ -182,8 +181,7 @@ func (m *costModel) figures() (perCommand, perBatch time.Duration) {
 // the expected wait is over the queue budget: for adapters to refuse
 // before they decode a request. It counts as a refusal on the expected
 // wait.
-func (s *Service) CheckQueue() error {
-	e := s.eng
+func (e *Sequencer) CheckQueue() error {
 	if e.budget <= 0 || !e.running.Load() {
 		return nil
 	}
@@ -197,7 +195,7 @@ func (s *Service) CheckQueue() error {
 }
 
 // busy is the refusal of a command the sequencer cannot start in time.
-func (e *engine) busy(reason int, wait time.Duration) error {
+func (e *Sequencer) busy(reason int, wait time.Duration) error {
 	e.refused[reason].Add(1)
 	// Retry after about as long as the queue needs to drain, at least a
 	// second (Retry-After counts whole seconds).
@@ -217,3 +215,16 @@ func (e *engine) busy(reason int, wait time.Duration) error {
 	return &venue.Error{Kind: venue.KindNotReady, Message: msg + "; nothing was applied, retry after the Retry-After delay",
 		RetryAfter: after}
 }
+
+// PinCost sets the cost model to d per command and nothing per batch, on
+// which admission bases the expected wait: for tests and load tools that
+// need admission to decide on a known cost rather than a measured one.
+func (e *Sequencer) PinCost(d time.Duration) {
+	e.cost.perCommand.Store(int64(d))
+	e.cost.perBatch.Store(0)
+}
+
+// IgnoreCPUWait turns the CPU wait off for admission, so that only the
+// queue decides: for tests of the queue alone, whose counts a busy
+// process would upset.
+func (e *Sequencer) IgnoreCPUWait() { e.cpu.off.Store(true) }

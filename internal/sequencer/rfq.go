@@ -1,4 +1,4 @@
-package trading
+package sequencer
 
 import (
 	"container/heap"
@@ -10,7 +10,7 @@ import (
 // This file holds the sequencer's RFQ commands: request, quote, accept,
 // reject, decline, cancel, update, and expiry.
 
-func (st *state) addQuote(q *venue.Offer) {
+func (st *State) addQuote(q *venue.Offer) {
 	m := st.quotes[q.MatchedOfferID]
 	if m == nil {
 		m = map[string]string{}
@@ -19,9 +19,9 @@ func (st *state) addQuote(q *venue.Offer) {
 	m[q.ParticipantID] = q.ID
 }
 
-// createRFQ opens a request for quote to its recipients (already resolved
+// CreateRFQ opens a request for quote to its recipients (already resolved
 // and checked to be enabled counterparties by the use case).
-func (st *state) createRFQ(b *batch, r *venue.Offer) (OfferResult, error) {
+func (st *State) CreateRFQ(b *Batch, r *venue.Offer) (OfferResult, error) {
 	if err := st.checkNew(r); err != nil {
 		return OfferResult{}, err
 	}
@@ -61,10 +61,10 @@ func executable(rfq, q *venue.Offer) bool {
 	return q.Price.GreaterThanOrEqual(rfq.Price)
 }
 
-// createQuote answers an RFQ. A dealer has at most one live quote per RFQ:
+// CreateQuote answers an RFQ. A dealer has at most one live quote per RFQ:
 // a new one replaces the previous. A quote at or better than an executable
 // RFQ's limit trades at once.
-func (st *state) createQuote(b *batch, q *venue.Offer) (OfferResult, error) {
+func (st *State) CreateQuote(b *Batch, q *venue.Offer) (OfferResult, error) {
 	rfq := st.open.get(q.MatchedOfferID)
 	declined, invited := st.recipients[q.MatchedOfferID][q.ParticipantID]
 	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
@@ -125,7 +125,7 @@ var errNotCounterparties = venue.Conflict("the requester and the dealer are no l
 // better than the limit (best price, then time priority), if there is one:
 // after the limit or a quote's price changed, the first quote that meets
 // the limit trades at once, as a new one does.
-func (st *state) executeBest(b *batch, rfq *venue.Offer) []venue.Trade {
+func (st *State) executeBest(b *Batch, rfq *venue.Offer) []venue.Trade {
 	var best *venue.Offer
 	for _, id := range st.quotes[rfq.ID] {
 		q := st.open.get(id)
@@ -153,7 +153,7 @@ func better(dir string, q, than *venue.Offer) bool {
 
 // execute trades an RFQ with one of its quotes: both close, the other
 // quotes are rejected.
-func (st *state) execute(b *batch, rfq, q *venue.Offer) venue.Trade {
+func (st *State) execute(b *Batch, rfq, q *venue.Offer) venue.Trade {
 	qty := q.Quantity
 	rfq.Filled, q.Filled = qty, qty
 	st.addUse(q, qty.Neg())
@@ -177,21 +177,21 @@ func (st *state) execute(b *batch, rfq, q *venue.Offer) venue.Trade {
 }
 
 // endRFQ forgets an RFQ that is no longer open.
-func (st *state) endRFQ(rfq *venue.Offer) {
+func (st *State) endRFQ(rfq *venue.Offer) {
 	st.unlist(rfq)
 	delete(st.quotes, rfq.ID)
 	delete(st.recipients, rfq.ID)
 }
 
-// acceptQuote is the requester taking a quote.
-func (st *state) acceptQuote(b *batch, p venue.Principal, quoteID string) (OfferResult, error) {
+// AcceptQuote is the requester taking a quote.
+func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string) (OfferResult, error) {
 	q := st.open.get(quoteID)
 	if q == nil || q.Type != venue.TypeQuote {
-		return OfferResult{}, errNotOpen
+		return OfferResult{}, ErrNotOpen
 	}
 	rfq := st.open.get(q.MatchedOfferID)
 	if rfq == nil || rfq.ParticipantID != p.ParticipantID {
-		return OfferResult{}, errNotOpen
+		return OfferResult{}, ErrNotOpen
 	}
 	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
 		return OfferResult{}, errNotCounterparties
@@ -206,9 +206,9 @@ func (st *state) acceptQuote(b *batch, p venue.Principal, quoteID string) (Offer
 	return OfferResult{Offer: *q, Trades: []venue.Trade{t}}, nil
 }
 
-// declineRFQ is an invited dealer saying no. When every dealer has
+// DeclineRFQ is an invited dealer saying no. When every dealer has
 // declined, the RFQ is rejected.
-func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferResult, error) {
+func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string) (OfferResult, error) {
 	rfq := st.open.get(rfqID)
 	declined, invited := st.recipients[rfqID][p.ParticipantID]
 	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
@@ -240,7 +240,7 @@ func (st *state) declineRFQ(b *batch, p venue.Principal, rfqID string) (OfferRes
 	return OfferResult{Offer: *rfq}, nil
 }
 
-func (st *state) closeQuotes(b *batch, rfq *venue.Offer, status string) {
+func (st *State) closeQuotes(b *Batch, rfq *venue.Offer, status string) {
 	for _, id := range st.quotes[rfq.ID] {
 		if q := st.open.get(id); q != nil {
 			st.close(b, q, status)
@@ -248,12 +248,12 @@ func (st *state) closeQuotes(b *batch, rfq *venue.Offer, status string) {
 	}
 }
 
-// cancelRFQ is the requester withdrawing its RFQ; live quotes are
+// CancelRFQ is the requester withdrawing its RFQ; live quotes are
 // rejected.
-func (st *state) cancelRFQ(b *batch, p venue.Principal, rfqID string) (OfferResult, error) {
+func (st *State) CancelRFQ(b *Batch, p venue.Principal, rfqID string) (OfferResult, error) {
 	rfq := st.open.get(rfqID)
 	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
-		return OfferResult{}, errNotOpen
+		return OfferResult{}, ErrNotOpen
 	}
 	st.closeQuotes(b, rfq, venue.StatusRejected)
 	rfq.Status, rfq.ModifiedAt = venue.StatusCancelled, st.now
@@ -262,12 +262,12 @@ func (st *state) cancelRFQ(b *batch, p venue.Principal, rfqID string) (OfferResu
 	return OfferResult{Offer: *rfq}, nil
 }
 
-// updateRFQ changes an open RFQ. A new quantity or settlement date rejects
+// UpdateRFQ changes an open RFQ. A new quantity or settlement date rejects
 // the live quotes: dealers quote again.
-func (st *state) updateRFQ(b *batch, p venue.Principal, rfqID string, ch OfferChange) (OfferResult, error) {
+func (st *State) UpdateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferChange) (OfferResult, error) {
 	rfq := st.open.get(rfqID)
 	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
-		return OfferResult{}, errNotOpen
+		return OfferResult{}, ErrNotOpen
 	}
 	requote := (ch.Quantity != nil && !ch.Quantity.Equal(rfq.Quantity)) ||
 		(ch.SettlementDate != nil && *ch.SettlementDate != rfq.SettlementDate)

@@ -1,0 +1,94 @@
+package sequencer
+
+import (
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// Now is the time of the command being applied.
+func (st *State) Now() time.Time { return st.now }
+
+// Instrument is a listed instrument of the reference data.
+func (st *State) Instrument(id string) (venue.Instrument, bool) {
+	in, ok := st.instruments[id]
+	return in, ok
+}
+
+// Market is a market of the reference data.
+func (st *State) Market(id string) (venue.Market, bool) {
+	m, ok := st.markets[id]
+	return m, ok
+}
+
+// KillSwitch is a firm's kill switch (off when never set).
+func (st *State) KillSwitch(participant string) store.KillSwitch { return st.killed[participant] }
+
+// Halt is the halt of an instrument on a market (not halted when never
+// set).
+func (st *State) Halt(market, instrument string) store.Halt {
+	return st.halts[bookKey{market, instrument}]
+}
+
+// DefaultMarket is the market an instrument trades on when none is named:
+// its continuous market that allows partial fills, else the first it is
+// listed on.
+func (st *State) DefaultMarket(in venue.Instrument) string {
+	for _, id := range in.MarketIDs {
+		if m := st.markets[id]; m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+			return id
+		}
+	}
+	if len(in.MarketIDs) > 0 {
+		return in.MarketIDs[0]
+	}
+	return ""
+}
+
+// Instrument is a listed instrument.
+func (r *Reference) Instrument(id string) (venue.Instrument, bool) {
+	in, ok := r.instruments[id]
+	return in, ok
+}
+
+// Market is a market.
+func (r *Reference) Market(id string) (venue.Market, bool) {
+	m, ok := r.markets[id]
+	return m, ok
+}
+
+// Bond is a listed instrument's terms, parsed (none when they do not
+// parse).
+func (r *Reference) Bond(instrumentID string) (bondmath.Bond, bool) {
+	b, ok := r.bonds[instrumentID]
+	return b, ok
+}
+
+// Version is the database's reference version the data is of.
+func (r *Reference) Version() int64 { return r.version }
+
+// Epoch is the sequencer lease this sequencer holds (or last held).
+func (e *Sequencer) Epoch() int64 { return e.epoch }
+
+// SetStandby marks whether another instance leads: while it does, commands
+// are refused with ErrStandby.
+func (e *Sequencer) SetStandby(standby bool) { e.standby.Store(standby) }
+
+// LeaseLost reports whether a commit found that another sequencer took
+// the lease: this one can no longer write.
+func (e *Sequencer) LeaseLost() bool { return e.leaseLost.Load() }
+
+// LoseLease marks the lease lost, when a use case learnt that another
+// sequencer holds it.
+func (e *Sequencer) LoseLease() { e.leaseLost.Store(true) }
+
+// Running reports whether Start has rebuilt the state and the loop runs.
+func (e *Sequencer) Running() bool { return e.running.Load() }
+
+// Counters are the sequencer's work since start: batches run, commands
+// applied, and its time in its batches (applying and committing).
+func (e *Sequencer) Counters() (batches, commands int64, batchTime time.Duration) {
+	return e.batches.Load(), e.commands.Load(), time.Duration(e.batchNanos.Load())
+}
