@@ -88,7 +88,7 @@ type Sequencer struct {
 	leaseLost atomic.Bool
 	// running is set once start has rebuilt the state.
 	running atomic.Bool
-	// standby is set while another instance leads (leader.go).
+	// standby is set while another instance leads (internal/cluster).
 	standby atomic.Bool
 	// ref is the state's reference data for the request path.
 	ref atomic.Pointer[Reference]

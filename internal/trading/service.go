@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
@@ -41,7 +42,7 @@ type Config struct {
 	RateLimit float64
 	RateBurst int
 	// CampaignInterval is how often a standby tries for the leadership
-	// (default DefaultCampaignInterval).
+	// (default cluster.DefaultCampaignInterval).
 	CampaignInterval time.Duration
 	// QueueBudget bounds how long a new offer, amendment, RFQ, quote or
 	// accept may wait for the sequencer before it is refused as busy (0 or
@@ -86,10 +87,9 @@ type core struct {
 	dummyHash string
 	// fixWrites group-commits the FIX sessions' writes (fixsessions.go).
 	fixWrites fixWriter
-	// lead is the instance's part in the leader election (leader.go).
-	lead leadership
-	// ann keeps the instance's row (instances.go).
-	ann announcer
+	// cl is the instance's part in the cluster: its role, its row, the
+	// leader's address.
+	cl *cluster.Cluster
 }
 
 // New returns a Service on db.
@@ -123,11 +123,7 @@ func New(db *store.DB, cfg Config) *Service {
 		cfg.RateBurst = int(cfg.RateLimit) * 2
 	}
 	s.perCredential = ratelimit.New(cfg.RateLimit, cfg.RateBurst)
-	s.ann.id, s.ann.started = newID(), s.clock()
-	s.lead.interval = cfg.CampaignInterval
-	if s.lead.interval <= 0 {
-		s.lead.interval = DefaultCampaignInterval
-	}
+	s.cl = cluster.New(db, s.eng, cluster.Config{CampaignInterval: cfg.CampaignInterval, Now: s.now, Logger: s.log})
 	db.SetCommitHook(s.events.Committed)
 	return s
 }
@@ -135,11 +131,11 @@ func New(db *store.DB, cfg Config) *Service {
 // Start rebuilds the trading engine's books and risk state from the
 // database and starts the sequencer — or, when another instance leads on
 // the same PostgreSQL database, makes this one a standby that takes over
-// when the leader is gone (leader.go). Reads work without the sequencer;
+// when the leader is gone (internal/cluster). Reads work without the sequencer;
 // trading commands fail with venue.KindNotReady (503) while it does not
 // run here.
 func (s *Service) Start(ctx context.Context) error {
-	return s.lead.start(ctx, s)
+	return s.cl.Start(ctx)
 }
 
 // EngineStats counts the sequencer's work since start.
@@ -162,8 +158,7 @@ func (s *Service) EngineStats() EngineStats {
 // Close stops the sequencer after the commands already queued, and the
 // event feed's tailer. (Subscriptions end with their contexts.)
 func (s *Service) Close() {
-	s.ann.stop()
-	s.lead.stop()
+	s.cl.Stop()
 	if s.eng.Running() {
 		s.eng.Stop()
 	}
@@ -212,7 +207,7 @@ func (s *Service) Readiness(ctx context.Context) (map[string]string, error) {
 	}
 	checks["role"] = s.Role()
 	switch {
-	case s.Role() == RoleStandby && s.lead.quit != nil:
+	case s.Role() == RoleStandby && s.cl.Campaigning():
 		checks["engine"] = "standby" // ready: reads and streams are served here, commands by the leader
 	case s.eng.LeaseLost():
 		checks["engine"] = "lease lost"
