@@ -1,0 +1,204 @@
+package demomarket_test
+
+import (
+	"context"
+	"log/slog"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/demomarket"
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
+)
+
+const tick = 2 * time.Second
+
+// stepper drives a Market tick by tick on a test clock.
+type stepper struct {
+	m     *demomarket.Market
+	clock *testenv.Clock
+}
+
+func (s stepper) steps(ctx context.Context, n int) {
+	for range n {
+		s.m.Step(ctx)
+		s.clock.Advance(tick)
+	}
+}
+
+func newVenue(t *testing.T, e store.Engine) (*trading.Service, demo.Credentials, stepper) {
+	t.Helper()
+	clock := testenv.NewClock(time.Now().UTC())
+	svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
+	m := demomarket.New(svc, demomarket.Config{Now: clock.Now, Seed: 7})
+	return svc, creds, stepper{m: m, clock: clock}
+}
+
+func TestMarketComesAlive(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		svc, _, s := newVenue(t, e)
+		sim, err := demo.AddSimulated(ctx, svc) // as the market finds them
+		s.steps(ctx, 40)
+		if err != nil {
+			t.Fatalf("AddSimulated() = %v", err)
+		}
+		simulated := map[string]bool{}
+		for _, f := range sim.Firms {
+			simulated[f.ID] = true
+		}
+		sys := trading.System
+
+		ms, err := svc.Markets(ctx, sys, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins, err := svc.Instruments(ctx, sys, trading.InstrumentFilter{}, venue.Page{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		offers, err := svc.Offers(ctx, sys, trading.OfferFilter{Status: venue.StatusCreated, Type: venue.TypeOffer}, venue.Page{Limit: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resting := map[string]bool{}
+		for _, o := range offers.Items {
+			if !simulated[o.ParticipantID] {
+				continue
+			}
+			resting[o.MarketID+"/"+o.InstrumentID+"/"+o.Direction] = true
+			c, err := svc.PriceCollar(ctx, sys, o.InstrumentID, o.MarketID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.HasReference && (o.Price.LessThan(c.Low) || o.Price.GreaterThan(c.High)) {
+				t.Errorf("offer %s at %s outside the collar [%s, %s]", o.ID, o.Price, c.Low, c.High)
+			}
+			if !c.HasReference && o.Price.GreaterThan(c.MaxPricePercent) {
+				t.Errorf("offer %s at %s above the band %s", o.ID, o.Price, c.MaxPricePercent)
+			}
+		}
+		for _, mk := range ms.Items {
+			for _, in := range ins.Items {
+				for _, side := range []string{venue.Bid, venue.Ask} {
+					if !resting[mk.ID+"/"+in.ID+"/"+side] {
+						t.Errorf("no simulated %s resting on %s for %s", side, mk.Name, in.Terms.Name)
+					}
+				}
+			}
+		}
+
+		trades, err := svc.Trades(ctx, sys, trading.TradeFilter{}, venue.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(trades.Items) == 0 {
+			t.Error("no trade after 40 steps")
+		}
+		ips, err := svc.IndicativePrices(ctx, sys, trading.IndicativeFilter{}, venue.Page{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(ips.Items), len(ins.Items); got != want {
+			t.Errorf("%d live indicative prices, want %d (one a bond)", got, want)
+		}
+		news, err := svc.News(ctx, sys, venue.Page{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(news.Items) <= 3 { // the demo's own three
+			t.Errorf("%d news items, want a simulated one beside the demo's three", len(news.Items))
+		}
+	})
+}
+
+func TestDealersAnswerRFQs(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		svc, creds, s := newVenue(t, e)
+		s.steps(ctx, 1)
+		sim, err := demo.AddSimulated(ctx, svc)
+		if err != nil {
+			t.Fatalf("AddSimulated() = %v", err)
+		}
+		trader := creds.Participants[0].Users[1]
+		p := venue.Principal{UserID: trader.UserID, ParticipantID: creds.Participants[0].ID, Role: venue.Role(trader.Role)}
+		otc, err := svc.Markets(ctx, p, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 1})
+		if err != nil || len(otc.Items) == 0 {
+			t.Fatalf("OTC market: %v", err)
+		}
+		ins, err := svc.Instruments(ctx, p, trading.InstrumentFilter{}, venue.Page{Limit: 1})
+		if err != nil || len(ins.Items) == 0 {
+			t.Fatalf("instruments: %v", err)
+		}
+		for _, f := range sim.Firms {
+			q := udecimal.MustFromInt64(2_000_000, 0)
+			r, err := svc.CreateRFQ(ctx, p, trading.OfferInput{InstrumentID: ins.Items[0].ID, MarketID: otc.Items[0].ID,
+				Direction: venue.Bid, Quantity: &q, Counterparties: []string{f.ID}})
+			if err != nil {
+				t.Fatalf("CreateRFQ(to %s) = %v", f.Name, err)
+			}
+			s.steps(ctx, 4) // four ticks of two seconds: the dealer answers within 1–4 s
+			v, err := svc.RFQ(ctx, p, r.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			quoted := false
+			for _, o := range v.MatchedOffers {
+				quoted = quoted || (o.Type == venue.TypeQuote && o.ParticipantID == f.ID)
+			}
+			if !quoted && v.Status != venue.StatusRejected {
+				t.Errorf("RFQ to %s: status %s and no quote after 8 s, want a quote or a decline", f.Name, v.Status)
+			}
+		}
+	})
+}
+
+func TestQuietWithoutDemoFirms(t *testing.T) {
+	ctx := context.Background()
+	svc := testenv.Service(t, store.SQLite, trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	m := demomarket.New(svc, demomarket.Config{})
+	m.Step(ctx)
+	m.Step(ctx)
+	if empty, err := svc.Empty(ctx); err != nil || !empty {
+		t.Errorf("Empty() = %v, %v after steps on a venue without demo data, want true", empty, err)
+	}
+}
+
+func TestStopLeavesNoGoroutine(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := testenv.Demo(t, testenv.Open(t, store.SQLite), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	before := runtime.NumGoroutine()
+	m := demomarket.New(svc, demomarket.Config{Tick: 5 * time.Millisecond})
+	m.Start()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		l, err := svc.Offers(ctx, trading.System, trading.OfferFilter{Status: venue.StatusCreated}, venue.Page{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Items) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no offer rested within 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	m.Stop()
+	m.Stop() // a second Stop is harmless
+	var after int
+	for range 200 {
+		if after = runtime.NumGoroutine(); after <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	buf := make([]byte, 1<<20)
+	t.Errorf("%d goroutines after Stop, %d before Start:\n%s", after, before, buf[:runtime.Stack(buf, true)])
+}
