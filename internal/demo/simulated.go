@@ -7,6 +7,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/quagmt/udecimal"
 )
 
 // The simulated firms are the participants the live demo market
@@ -79,6 +80,13 @@ func AddSimulated(ctx context.Context, svc *trading.Service) (Simulated, error) 
 				return out, fmt.Errorf("simulated firm %s: %w", f.name, err)
 			}
 			id = p.ID
+			// A market maker rests two sides on every bond it makes and
+			// quotes RFQs besides: more in all than a demo firm.
+			for _, name := range []string{venue.LimitAllOfferSum, venue.LimitAllOfferUserSum} {
+				if _, err := svc.SetRiskLimit(ctx, sys, id, trading.RiskLimitInput{Name: name, Value: ptr(udecimal.MustFromInt64(1_000_000_000, 0))}); err != nil {
+					return out, fmt.Errorf("simulated firm %s: %w", f.name, err)
+				}
+			}
 			for _, other := range append(append([]string{}, out.Humans...), firmIDs(out.Firms)...) {
 				if _, err := svc.SetCounterparty(ctx, sys, id, other, ptr(true)); err != nil {
 					return out, fmt.Errorf("simulated firm %s: %w", f.name, err)

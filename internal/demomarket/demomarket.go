@@ -122,7 +122,7 @@ func (m *Market) Start() {
 			}
 		}
 	}()
-	m.log.Info("live demo market started", "tick", m.cfg.Tick, "seed", m.cfg.Seed)
+	m.log.Info("live demo market started", "tick", m.cfg.Tick.String(), "seed", m.cfg.Seed)
 }
 
 // Stop ends the steps and waits for the one under way; nothing of the
@@ -629,15 +629,17 @@ func (m *Market) answer(ctx context.Context, f demo.SimulatedFirm, r venue.Offer
 		side = venue.Bid
 	}
 	px, err := m.price(ctx, f.Trader, b, r.MarketID, side, m.halfSpread())
-	if err != nil {
-		m.skip("quote", err)
-		return
+	if err == nil {
+		q := r.Remaining()
+		_, err = m.svc.CreateOffer(ctx, f.Trader, trading.OfferInput{AccountID: f.AccountID, InstrumentID: r.InstrumentID,
+			MarketID: r.MarketID, Direction: side, Price: &px, Quantity: &q, MatchedOfferID: r.ID,
+			Validity: venue.GTD, ValidUntil: timePtr(m.cfg.Now().Add(5 * time.Minute))})
 	}
-	q := r.Remaining()
-	if _, err := m.svc.CreateOffer(ctx, f.Trader, trading.OfferInput{AccountID: f.AccountID, InstrumentID: r.InstrumentID,
-		MarketID: r.MarketID, Direction: side, Price: &px, Quantity: &q, MatchedOfferID: r.ID,
-		Validity: venue.GTD, ValidUntil: timePtr(m.cfg.Now().Add(5 * time.Minute))}); err != nil {
+	if err != nil { // a quote the venue refuses (a limit, the collar): the dealer declines
 		m.skip("quote", err)
+		if _, err := m.svc.DeclineRFQ(ctx, f.Trader, r.ID); err != nil {
+			m.skip("decline rfq", err)
+		}
 	}
 }
 
