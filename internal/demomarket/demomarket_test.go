@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/demomarket"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -167,6 +168,39 @@ func TestQuietWithoutDemoFirms(t *testing.T) {
 	m.Step(ctx)
 	if empty, err := svc.Empty(ctx); err != nil || !empty {
 		t.Errorf("Empty() = %v, %v after steps on a venue without demo data, want true", empty, err)
+	}
+}
+
+// TestStandbyStaysQuiet: on two instances of one PostgreSQL database only
+// the leader's market acts.
+func TestStandbyStaysQuiet(t *testing.T) {
+	ctx := context.Background()
+	url := testenv.DatabaseURL(t, store.Postgres)
+	h := auth.FastHasher
+	cfg := trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h}
+	leader, _ := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
+	standby := trading.New(testenv.OpenConfig(t, store.Config{URL: url}), cfg)
+	if err := standby.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(standby.Close)
+	if standby.Role() != trading.RoleStandby {
+		t.Fatalf("second instance is %s, want standby", standby.Role())
+	}
+	m := demomarket.New(standby, demomarket.Config{})
+	for range 20 {
+		m.Step(ctx)
+	}
+	ps, err := leader.Participants(ctx, trading.System, venue.Page{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offers, err := leader.Offers(ctx, trading.System, trading.OfferFilter{}, venue.Page{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps.Items) != 4 || len(offers.Items) != 0 {
+		t.Errorf("after 20 steps on the standby: %d participants, %d offers; want the demo's 4 and none", len(ps.Items), len(offers.Items))
 	}
 }
 
