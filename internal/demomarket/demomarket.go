@@ -170,7 +170,7 @@ func (m *Market) Step(ctx context.Context) {
 	case m.steps >= m.news:
 		m.publishNews(ctx)
 		m.news = m.steps + newsEvery/2 + m.rng.IntN(newsEvery)
-	case !m.traded:
+	case !m.traded && m.steps < 60: // the first trade soon after the start
 		m.traded = m.trade(ctx)
 	case m.steps%rfqEvery == 0:
 		m.sendRFQ(ctx)
@@ -375,6 +375,12 @@ func (m *Market) fill(ctx context.Context) bool {
 						m.skip("rest offer", err)
 						continue
 					}
+					if opp, ok := open[offerKey(mk.ID, b.in.ID, other(side))]; ok && crosses(side, px, opp.Price) {
+						px = opp.Price.Sub(halfBase.Add(halfBase)) // one side stale: no crossed book of its own
+						if side == venue.Ask {
+							px = opp.Price.Add(halfBase.Add(halfBase))
+						}
+					}
 					q := m.quantity()
 					if _, err := m.svc.CreateOffer(ctx, f.Trader, trading.OfferInput{AccountID: f.AccountID, InstrumentID: b.in.ID,
 						MarketID: mk.ID, Direction: side, Price: &px, Quantity: &q}); err != nil {
@@ -478,9 +484,35 @@ func (m *Market) move(ctx context.Context) {
 		m.skip("move", err)
 		return
 	}
+	if opp, ok := open[offerKey(mk.ID, b.in.ID, other(side))]; ok && crosses(side, px, opp.Price) {
+		// The other side is the stale one: it moves instead, so that the
+		// firm's own bid never meets its own ask.
+		side, o = other(side), opp
+		if px, err = m.price(ctx, f.Trader, b, mk.ID, side, m.halfSpread()); err != nil {
+			m.skip("move", err)
+			return
+		}
+	}
 	if _, err := m.svc.UpdateOffer(ctx, f.Trader, o.ID, trading.ChangeInput{Price: &px}); err != nil {
 		m.skip("move", err)
 	}
+}
+
+// other is the opposite side.
+func other(side string) string {
+	if side == venue.Bid {
+		return venue.Ask
+	}
+	return venue.Bid
+}
+
+// crosses reports whether a price on side meets or passes opposite, the
+// price of the other side.
+func crosses(side string, px, opposite udecimal.Decimal) bool {
+	if side == venue.Bid {
+		return px.GreaterThanOrEqual(opposite)
+	}
+	return px.LessThanOrEqual(opposite)
 }
 
 // cancel withdraws one of a maker's offers; the next step rests a new one

@@ -63,27 +63,7 @@ func TestMarketComesAlive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		offers, err := svc.Offers(ctx, sys, trading.OfferFilter{Status: venue.StatusCreated, Type: venue.TypeOffer}, venue.Page{Limit: 500})
-		if err != nil {
-			t.Fatal(err)
-		}
-		resting := map[string]bool{}
-		for _, o := range offers.Items {
-			if !simulated[o.ParticipantID] {
-				continue
-			}
-			resting[o.MarketID+"/"+o.InstrumentID+"/"+o.Direction] = true
-			c, err := svc.PriceCollar(ctx, sys, o.InstrumentID, o.MarketID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.HasReference && (o.Price.LessThan(c.Low) || o.Price.GreaterThan(c.High)) {
-				t.Errorf("offer %s at %s outside the collar [%s, %s]", o.ID, o.Price, c.Low, c.High)
-			}
-			if !c.HasReference && o.Price.GreaterThan(c.MaxPricePercent) {
-				t.Errorf("offer %s at %s above the band %s", o.ID, o.Price, c.MaxPricePercent)
-			}
-		}
+		resting := checkBook(t, svc, simulated)
 		for _, mk := range ms.Items {
 			for _, in := range ins.Items {
 				for _, side := range []string{venue.Bid, venue.Ask} {
@@ -115,7 +95,49 @@ func TestMarketComesAlive(t *testing.T) {
 		if len(news.Items) <= 3 { // the demo's own three
 			t.Errorf("%d news items, want a simulated one beside the demo's three", len(news.Items))
 		}
+
+		s.steps(ctx, 200) // minutes of moves, trades and cancels
+		checkBook(t, svc, simulated)
 	})
+}
+
+// checkBook checks the simulated firms' resting offers: each inside the
+// collar, and no firm's own bid at or above its own ask. It returns the
+// market/instrument/side of each.
+func checkBook(t *testing.T, svc *trading.Service, simulated map[string]bool) map[string]bool {
+	t.Helper()
+	ctx, sys := context.Background(), trading.System
+	offers, err := svc.Offers(ctx, sys, trading.OfferFilter{Status: venue.StatusCreated, Type: venue.TypeOffer}, venue.Page{Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resting := map[string]bool{}
+	own := map[string]udecimal.Decimal{}
+	for _, o := range offers.Items {
+		if !simulated[o.ParticipantID] {
+			continue
+		}
+		resting[o.MarketID+"/"+o.InstrumentID+"/"+o.Direction] = true
+		own[o.ParticipantID+"/"+o.MarketID+"/"+o.InstrumentID+"/"+o.Direction] = o.Price
+		c, err := svc.PriceCollar(ctx, sys, o.InstrumentID, o.MarketID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.HasReference && (o.Price.LessThan(c.Low) || o.Price.GreaterThan(c.High)) {
+			t.Errorf("offer %s at %s outside the collar [%s, %s]", o.ID, o.Price, c.Low, c.High)
+		}
+		if !c.HasReference && o.Price.GreaterThan(c.MaxPricePercent) {
+			t.Errorf("offer %s at %s above the band %s", o.ID, o.Price, c.MaxPricePercent)
+		}
+	}
+	for k, bid := range own {
+		if len(k) > 4 && k[len(k)-4:] == "/bid" {
+			if ask, ok := own[k[:len(k)-4]+"/ask"]; ok && bid.GreaterThanOrEqual(ask) {
+				t.Errorf("%s: the firm's own bid %s at or above its own ask %s", k, bid, ask)
+			}
+		}
+	}
+	return resting
 }
 
 func TestDealersAnswerRFQs(t *testing.T) {
