@@ -29,7 +29,8 @@ import (
 const usage = `usage: bondvenue <command> [flags]
 
 commands:
-  serve     run the venue (HTTP API); --demo loads demo data into an empty database
+  serve     run the venue (HTTP API); --demo loads demo data into an empty database and
+            runs the live demo market
   migrate   apply database migrations and exit
   admin     local administration: bootstrap, participant, account, user, credential-issue,
             credential-revoke, counterparty, risk-limit (admin help lists them)
