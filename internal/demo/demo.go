@@ -3,7 +3,8 @@
 // user of every participant role each with API credentials, a venue
 // operator, three markets, EUR government and corporate bonds listed on
 // every market, a public bucket and news. The credentials are written to
-// <data-dir>/demo-credentials.json.
+// <data-dir>/demo-credentials.json. AddSimulated adds the firms the live
+// demo market (internal/demomarket) trades as.
 package demo
 
 import (
