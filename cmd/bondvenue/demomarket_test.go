@@ -44,6 +44,13 @@ func TestServeDemoMarket(t *testing.T) {
 					op.getJSON("/api/v1/trades", &trades)
 					c.getJSON("/api/v1/participant/indicative-price", &ips)
 				}
+				// The trader sees the trade on the instrument's chart.
+				id, _ := trades[0]["instrument_id"].(string)
+				var bars []map[string]any
+				c.getJSON("/api/v1/instruments/"+id+"/ohlc", &bars)
+				if len(bars) == 0 {
+					t.Errorf("GET /instruments/%s/ohlc as a demo trader: no bar, want the simulated trade's", id)
+				}
 			} else {
 				time.Sleep(500 * time.Millisecond) // ten ticks, were the market on
 				op.getJSON("/api/v1/trades", &trades)
