@@ -118,11 +118,22 @@ func (m *Market) Start() {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				m.Step(ctx)
+				m.guardedStep(ctx)
 			}
 		}
 	}()
 	m.log.Info("live demo market started", "tick", m.cfg.Tick.String(), "seed", m.cfg.Seed)
+}
+
+// guardedStep is a Step whose panic (a bug of the simulator) is logged
+// instead of taking the venue down: the demo market is an extra.
+func (m *Market) guardedStep(ctx context.Context) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.log.Error("demo market step panicked", "panic", fmt.Sprint(r))
+		}
+	}()
+	m.Step(ctx)
 }
 
 // Stop ends the steps and waits for the one under way; nothing of the
