@@ -258,3 +258,53 @@ func TestStopLeavesNoGoroutine(t *testing.T) {
 	buf := make([]byte, 1<<20)
 	t.Errorf("%d goroutines after Stop, %d before Start:\n%s", after, before, buf[:runtime.Stack(buf, true)])
 }
+
+// TestSimulatedRFQsToHumans: now and then a simulated firm asks the demo
+// firms for a quote; a human dealer's good quote is taken.
+func TestSimulatedRFQsToHumans(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		svc, creds, s := newVenue(t, e)
+		trader := creds.Participants[0].Users[1]
+		p := venue.Principal{UserID: trader.UserID, ParticipantID: creds.Participants[0].ID, Role: venue.Role(trader.Role)}
+		var rfq venue.Offer
+		for i := 0; rfq.ID == ""; i++ {
+			if i == 2000 {
+				t.Fatal("no simulated RFQ reached participant 0 in 2000 steps")
+			}
+			s.steps(ctx, 10)
+			l, err := svc.RFQs(ctx, p, trading.OfferFilter{Status: venue.StatusCreated}, venue.Page{Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range l.Items {
+				if r.ParticipantID != p.ParticipantID {
+					rfq = r
+				}
+			}
+		}
+		c, err := svc.PriceCollar(ctx, p, rfq.InstrumentID, rfq.MarketID)
+		if err != nil || !c.HasReference {
+			t.Fatalf("collar of the RFQ's instrument: %+v, %v; want a reference", c, err)
+		}
+		// A point better for the requester than the reference: a quote it takes.
+		px, side := c.Reference.Sub(udecimal.MustFromInt64(1, 0)).Trunc(2), venue.Ask
+		if rfq.Direction == venue.Ask {
+			px, side = c.Reference.Add(udecimal.MustFromInt64(1, 0)).Trunc(2), venue.Bid
+		}
+		q := rfq.Quantity
+		quote, err := svc.CreateOffer(ctx, p, trading.OfferInput{InstrumentID: rfq.InstrumentID, MarketID: rfq.MarketID,
+			Direction: side, Price: &px, Quantity: &q, MatchedOfferID: rfq.ID})
+		if err != nil {
+			t.Fatalf("quote on the simulated RFQ: %v", err)
+		}
+		s.steps(ctx, 2)
+		trades, err := svc.Trades(ctx, p, trading.TradeFilter{OfferID: quote.ID}, venue.Page{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(trades.Items) != 1 {
+			t.Errorf("the quote at %s (reference %s) on a simulated %s RFQ: %d trades, want it taken", px, c.Reference, rfq.Direction, len(trades.Items))
+		}
+	})
+}
