@@ -9,9 +9,9 @@
 // Everything goes through the trading use cases with the principals of the
 // simulated firms' users, so each record is audited, sequenced and checked
 // (risk limits, pre-trade controls, the collar) like any other. One action
-// or a few per tick keep the database growing slowly (docs/guide.md, "The
-// live demo market"). Only the leader acts; errors of the use cases are
-// logged at debug and the action skipped.
+// or a few per tick keep the database growing slowly, at the rate
+// measured in docs/guide.md, "The live demo market". Only the leader acts;
+// errors of the use cases are logged at debug and the action skipped.
 package demomarket
 
 import (
