@@ -96,7 +96,7 @@ func TestMarketComesAlive(t *testing.T) {
 			t.Errorf("%d news items, want a simulated one beside the demo's three", len(news.Items))
 		}
 
-		s.steps(ctx, 200) // minutes of moves, trades and cancels
+		s.steps(ctx, 120) // four minutes of moves, trades and cancels
 		checkBook(t, svc, simulated)
 	})
 }
