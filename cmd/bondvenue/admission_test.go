@@ -28,7 +28,7 @@ func TestServeQueueBudget(t *testing.T) {
 		if e == store.Postgres {
 			vars["BONDVENUE_DATABASE_URL"] = testenv.DatabaseURL(t, e)
 		}
-		base, _ := startServe(t, []string{"--demo", "--addr", "127.0.0.1:0", "--queue-budget", "1ns"}, env(vars))
+		base, _ := startServe(t, []string{"--demo", "--demo-market=false", "--addr", "127.0.0.1:0", "--queue-budget", "1ns"}, env(vars))
 		creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
 		if err != nil {
 			t.Fatal(err)

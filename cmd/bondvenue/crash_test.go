@@ -212,8 +212,8 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 	if h.dbURL != "" {
 		args = append(args, "--database-url", h.dbURL)
 	}
-	if demoData {
-		args = append(args, "--demo")
+	if demoData { // the quiet demo: the tests drive the demo firms themselves
+		args = append(args, "--demo", "--demo-market=false")
 	}
 	cmd := exec.Command(h.bin, args...)
 	for _, kv := range os.Environ() {

@@ -18,6 +18,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/demomarket"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/socketio"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -28,7 +29,8 @@ import (
 const usage = `usage: bondvenue <command> [flags]
 
 commands:
-  serve     run the venue (HTTP API); --demo loads demo data into an empty database
+  serve     run the venue (HTTP API); --demo loads demo data into an empty database and
+            runs the live demo market
   migrate   apply database migrations and exit
   admin     local administration: bootstrap, participant, account, user, credential-issue,
             credential-revoke, counterparty, risk-limit (admin help lists them)
@@ -115,6 +117,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	db.register(fs, getenv)
 	addr := fs.String("addr", envflag.Getenv(getenv).String("BONDVENUE_ADDR", "127.0.0.1:8080"), "listen address (env BONDVENUE_ADDR)")
 	demoFlag := fs.Bool("demo", envflag.Getenv(getenv).Bool("BONDVENUE_DEMO"), "load demo data into an empty database (env BONDVENUE_DEMO)")
+	demoMarket := fs.Bool("demo-market", envflag.Getenv(getenv).BoolOr("BONDVENUE_DEMO_MARKET", true),
+		"with --demo, simulated participants keep the demo market alive: offers, trades, indicative prices, RFQ answers, news (env BONDVENUE_DEMO_MARKET)")
+	demoSeed := fs.Uint64("demo-market-seed", uint64(envflag.Getenv(getenv).Int("BONDVENUE_DEMO_MARKET_SEED", demomarket.DefaultSeed)),
+		"seed of the live demo market's random choices, to repeat a run (env BONDVENUE_DEMO_MARKET_SEED)")
 	logLevel := fs.String("log-level", envflag.Getenv(getenv).String("BONDVENUE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env BONDVENUE_LOG_LEVEL)")
 	rateLimit := fs.Float64("rate-limit", envflag.Getenv(getenv).Float("BONDVENUE_RATE_LIMIT", 100), "requests per second per credential (env BONDVENUE_RATE_LIMIT)")
 	tokenTTL := fs.Duration("token-ttl", envflag.Getenv(getenv).Duration("BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
@@ -207,6 +213,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		fmt.Fprintf(stdout, "bondvenue FIX acceptor on %s (TargetCompID %s)\n", gw.Addr(), *fixCompID)
 	}
+	var sim *demomarket.Market
+	if *demoFlag && *demoMarket {
+		// BONDVENUE_DEMO_MARKET_TICK (not a flag: tests set it) paces the
+		// simulator faster than its default.
+		sim = demomarket.New(svc, demomarket.Config{Seed: *demoSeed, Logger: log,
+			Tick: envflag.Getenv(getenv).Duration("BONDVENUE_DEMO_MARKET_TICK", demomarket.DefaultTick)})
+		sim.Start()
+		defer sim.Stop()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("serving", "url", baseURL, "engine", database.Engine())
@@ -227,6 +242,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	shutdownErr := srv.Shutdown(shutdownCtx)
 	if gw != nil {
 		gw.Stop() // its sessions log out before the service closes
+	}
+	if sim != nil {
+		sim.Stop() // its last step ends before the sequencer stops
 	}
 	svc.Close() // after HTTP: in-flight requests got their answers
 	if shutdownErr != nil {

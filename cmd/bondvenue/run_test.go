@@ -184,7 +184,7 @@ func TestServeDemo(t *testing.T) {
 		if e == store.Postgres {
 			vars["BONDVENUE_DATABASE_URL"] = testenv.DatabaseURL(t, e)
 		}
-		base, stop := startServe(t, []string{"--demo", "--addr", "127.0.0.1:0"}, env(vars))
+		base, stop := startServe(t, []string{"--demo", "--demo-market=false", "--addr", "127.0.0.1:0"}, env(vars))
 		creds, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
 		if err != nil {
 			t.Fatal(err)
@@ -246,7 +246,7 @@ func TestServeDemo(t *testing.T) {
 		}
 
 		// Restart on the same data with --demo: nothing changes.
-		base2, stop2 := startServe(t, []string{"--demo", "--addr", "127.0.0.1:0"}, env(vars))
+		base2, stop2 := startServe(t, []string{"--demo", "--demo-market=false", "--addr", "127.0.0.1:0"}, env(vars))
 		again, err := demo.ReadCredentials(filepath.Join(dir, demo.CredentialsFile))
 		if err != nil || again.BaseURL != base {
 			t.Errorf("restart rewrote the credentials file (base_url %q, want %q; %v)", again.BaseURL, base, err)

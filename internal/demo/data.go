@@ -20,8 +20,11 @@ type firm struct {
 	category                                     string
 }
 
+// lei is the firm's LEI: its prefix with the check digits.
+func (f firm) lei() string { return f.leiPrefix + venue.LEICheckDigits(f.leiPrefix) }
+
 func (f firm) input() trading.ParticipantInput {
-	lei := f.leiPrefix + venue.LEICheckDigits(f.leiPrefix)
+	lei := f.lei()
 	return trading.ParticipantInput{
 		LEI: &lei, Name: ptr(f.name), CategoryName: ptr(f.category), Country: ptr(f.country), City: ptr(f.city),
 		PostalCode: ptr(f.postal), Address: ptr(f.address), State: ptr(""), LegalForm: ptr(f.legal),

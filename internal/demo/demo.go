@@ -3,7 +3,8 @@
 // user of every participant role each with API credentials, a venue
 // operator, three markets, EUR government and corporate bonds listed on
 // every market, a public bucket and news. The credentials are written to
-// <data-dir>/demo-credentials.json.
+// <data-dir>/demo-credentials.json. AddSimulated adds the firms the live
+// demo market (internal/demomarket) trades as.
 package demo
 
 import (
@@ -125,47 +126,8 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 	}
 
 	for i, f := range demoFirms {
-		p, err := svc.CreateParticipant(ctx, sys, f.input())
+		dp, err := addFirm(ctx, svc, f, i, true)
 		if err != nil {
-			return c, fmt.Errorf("participant %s: %w", f.name, err)
-		}
-		dp := Participant{ID: p.ID, Name: p.Name, LEI: p.LEI}
-		acc, err := svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: p.ID, Number: fmt.Sprintf("%s-0001", f.code), Type: "agent"})
-		if err != nil {
-			return c, err
-		}
-		dp.AccountIDs = append(dp.AccountIDs, acc.ID)
-		for _, role := range venue.ParticipantRoles {
-			email := fmt.Sprintf("%s@%s", roleMailbox[role], f.domain)
-			u, err := svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: &p.ID, Email: &email, Role: ptr(role)})
-			if err != nil {
-				return c, err
-			}
-			cred, err := svc.IssueCredential(ctx, sys, u.ID)
-			if err != nil {
-				return c, err
-			}
-			dp.Users = append(dp.Users, UserCred{UserID: u.ID, Email: u.Email, Role: string(u.Role), ClientID: cred.ClientID, ClientSecret: cred.Secret})
-		}
-		for name, v := range map[string]string{venue.LimitMaxOffer: "50000000", venue.LimitAllOfferSum: "250000000", venue.LimitAllOfferUserSum: "100000000",
-			venue.LimitMaxOfferValue: "200000000"} {
-			if _, err := svc.SetRiskLimit(ctx, sys, p.ID, trading.RiskLimitInput{Name: name, Value: ptr(udecimal.MustParse(v))}); err != nil {
-				return c, err
-			}
-		}
-		sp, err := svc.CreateSettlementProvider(ctx, sys, venue.SettlementProvider{
-			ParticipantID: p.ID, AccountID: acc.ID, Provider: "Clearstream Banking Frankfurt", Type: "custodian", Enabled: true,
-			PSET: "DAKVDEFFXXX", AgentName: f.name, AgentBIC: f.bic, AgentNumber: fmt.Sprintf("7%03d", 101+i),
-			LocalCode: fmt.Sprintf("%04d", 7101+i), CSDBIC11: "DAKVDEFFXXX", CustodyAccountNumber: fmt.Sprintf("%s-CUST-01", f.code),
-			BeneficiaryBIC8: f.bic[:8], BuyrSellName: f.name, BuyrSellBIC: f.bic, Safe: "CBF", SwiatID: f.bic, D7ID: fmt.Sprintf("D7%05d", 4101+i),
-		})
-		if err != nil {
-			return c, err
-		}
-		if _, err := svc.SetParticipantDefaultProvider(ctx, sys, sp.ID, p.ID); err != nil {
-			return c, err
-		}
-		if _, err := svc.SetAccountDefaultProvider(ctx, sys, sp.ID, acc.ID); err != nil {
 			return c, err
 		}
 		c.Participants = append(c.Participants, dp)
@@ -189,6 +151,62 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 		}
 	}
 	return c, nil
+}
+
+// addFirm creates one demo firm: the participant, an account, a user of
+// every participant role (with an API credential when issue is set), the
+// risk limits and a default settlement provider. i numbers its agent and
+// codes apart from the other firms'.
+func addFirm(ctx context.Context, svc *trading.Service, f firm, i int, issue bool) (Participant, error) {
+	sys := trading.System
+	p, err := svc.CreateParticipant(ctx, sys, f.input())
+	if err != nil {
+		return Participant{}, fmt.Errorf("participant %s: %w", f.name, err)
+	}
+	dp := Participant{ID: p.ID, Name: p.Name, LEI: p.LEI}
+	acc, err := svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: p.ID, Number: fmt.Sprintf("%s-0001", f.code), Type: "agent"})
+	if err != nil {
+		return dp, err
+	}
+	dp.AccountIDs = append(dp.AccountIDs, acc.ID)
+	for _, role := range venue.ParticipantRoles {
+		email := fmt.Sprintf("%s@%s", roleMailbox[role], f.domain)
+		u, err := svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: &p.ID, Email: &email, Role: ptr(role)})
+		if err != nil {
+			return dp, err
+		}
+		uc := UserCred{UserID: u.ID, Email: u.Email, Role: string(u.Role)}
+		if issue {
+			cred, err := svc.IssueCredential(ctx, sys, u.ID)
+			if err != nil {
+				return dp, err
+			}
+			uc.ClientID, uc.ClientSecret = cred.ClientID, cred.Secret
+		}
+		dp.Users = append(dp.Users, uc)
+	}
+	for name, v := range map[string]string{venue.LimitMaxOffer: "50000000", venue.LimitAllOfferSum: "250000000", venue.LimitAllOfferUserSum: "100000000",
+		venue.LimitMaxOfferValue: "200000000"} {
+		if _, err := svc.SetRiskLimit(ctx, sys, p.ID, trading.RiskLimitInput{Name: name, Value: ptr(udecimal.MustParse(v))}); err != nil {
+			return dp, err
+		}
+	}
+	sp, err := svc.CreateSettlementProvider(ctx, sys, venue.SettlementProvider{
+		ParticipantID: p.ID, AccountID: acc.ID, Provider: "Clearstream Banking Frankfurt", Type: "custodian", Enabled: true,
+		PSET: "DAKVDEFFXXX", AgentName: f.name, AgentBIC: f.bic, AgentNumber: fmt.Sprintf("7%03d", 101+i),
+		LocalCode: fmt.Sprintf("%04d", 7101+i), CSDBIC11: "DAKVDEFFXXX", CustodyAccountNumber: fmt.Sprintf("%s-CUST-01", f.code),
+		BeneficiaryBIC8: f.bic[:8], BuyrSellName: f.name, BuyrSellBIC: f.bic, Safe: "CBF", SwiatID: f.bic, D7ID: fmt.Sprintf("D7%05d", 4101+i),
+	})
+	if err != nil {
+		return dp, err
+	}
+	if _, err := svc.SetParticipantDefaultProvider(ctx, sys, sp.ID, p.ID); err != nil {
+		return dp, err
+	}
+	if _, err := svc.SetAccountDefaultProvider(ctx, sys, sp.ID, acc.ID); err != nil {
+		return dp, err
+	}
+	return dp, nil
 }
 
 var roleMailbox = map[venue.Role]string{

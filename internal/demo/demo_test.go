@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -126,6 +127,80 @@ func TestLoad(t *testing.T) {
 		all, err := svc.Participants(ctx, trading.System, venue.Page{})
 		if err != nil || len(all.Items) != 4 {
 			t.Errorf("after second Load: %d participants, %v; want 4", len(all.Items), err)
+		}
+	})
+}
+
+// TestAddSimulated: the simulated firms join a demo venue once, trade with
+// the first three demo firms and each other (not the fourth), and hold no
+// credential; a venue without the demo firms is not a demo.
+func TestAddSimulated(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		svc := testenv.Service(t, e, trading.Config{})
+		if _, err := demo.AddSimulated(ctx, svc); !errors.Is(err, demo.ErrNotDemo) {
+			t.Fatalf("AddSimulated(empty venue) = %v, want ErrNotDemo", err)
+		}
+		creds, _, err := demo.Load(ctx, svc, t.TempDir(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, err := demo.AddSimulated(ctx, svc)
+		if err != nil {
+			t.Fatalf("AddSimulated() = %v", err)
+		}
+		again, err := demo.AddSimulated(ctx, svc)
+		if err != nil {
+			t.Fatalf("AddSimulated() again = %v", err)
+		}
+		if d := cmp.Diff(first, again); d != "" {
+			t.Errorf("a second AddSimulated() changed the firms (-first +again):\n%s", d)
+		}
+		if len(first.Firms) != 2 || first.Operator.UserID != creds.Operator.UserID {
+			t.Fatalf("AddSimulated() = %d firms, operator %s; want 2 and the demo operator %s", len(first.Firms), first.Operator.UserID, creds.Operator.UserID)
+		}
+		if want := []string{creds.Participants[0].ID, creds.Participants[1].ID, creds.Participants[2].ID}; !cmp.Equal(first.Humans, want) {
+			t.Errorf("Humans = %v, want participants 0–2 %v", first.Humans, want)
+		}
+		ps, err := svc.Participants(ctx, trading.System, venue.Page{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps.Items) != 6 {
+			t.Errorf("%d participants, want the demo's 4 and 2 simulated", len(ps.Items))
+		}
+		for _, f := range first.Firms {
+			own, err := svc.Participants(ctx, f.Trader, venue.Page{Limit: 1})
+			if err != nil || len(own.Items) != 1 || own.Items[0].Nested == nil {
+				t.Fatalf("Participants(as %s) = %d records, %v", f.Name, len(own.Items), err)
+			}
+			got := map[string]bool{}
+			for _, c := range own.Items[0].Nested.Counterparties {
+				got[c.ID] = true
+			}
+			for i, h := range creds.Participants {
+				if got[h.ID] != (i < 3) {
+					t.Errorf("%s counterparty of demo participant %d: %v, want %v", f.Name, i, got[h.ID], i < 3)
+				}
+			}
+			for _, o := range first.Firms {
+				if o.ID != f.ID && !got[o.ID] {
+					t.Errorf("%s is not a counterparty of %s", o.Name, f.Name)
+				}
+			}
+			if f.Trader.Role != venue.RoleTrader || f.Trader.ParticipantID != f.ID || f.AccountID == "" {
+				t.Errorf("%s: trader %+v, account %q", f.Name, f.Trader, f.AccountID)
+			}
+			users, err := svc.Users(ctx, trading.System, trading.UserFilter{ParticipantID: f.ID}, venue.Page{Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range users.Items {
+				cs, err := svc.Credentials(ctx, trading.System, u.ID, venue.Page{Limit: 1})
+				if err != nil || len(cs.Items) != 0 {
+					t.Errorf("%s user %s: %d credentials (%v), want none", f.Name, u.Email, len(cs.Items), err)
+				}
+			}
 		}
 	})
 }

@@ -31,6 +31,15 @@ func (g Getenv) Bool(key string) bool {
 	return b
 }
 
+// BoolOr returns the variable as a boolean, or def when unset or invalid
+// (for a flag that is on by default).
+func (g Getenv) BoolOr(key string, def bool) bool {
+	if b, err := strconv.ParseBool(g(key)); err == nil {
+		return b
+	}
+	return def
+}
+
 // Int returns the variable as an integer, or def.
 func (g Getenv) Int(key string, def int) int {
 	if v, err := strconv.Atoi(g(key)); err == nil {

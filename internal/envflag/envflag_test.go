@@ -20,6 +20,10 @@ func TestGetenv(t *testing.T) {
 	if !g.Bool("B") || g.Bool("BAD") || g.Bool("MISSING") {
 		t.Errorf("Bool(B, BAD, MISSING) = %v %v %v, want true false false", g.Bool("B"), g.Bool("BAD"), g.Bool("MISSING"))
 	}
+	if !g.BoolOr("B", false) || !g.BoolOr("BAD", true) || !g.BoolOr("MISSING", true) || g.BoolOr("MISSING", false) {
+		t.Errorf("BoolOr(B false, BAD true, MISSING true, MISSING false) = %v %v %v %v, want true true true false",
+			g.BoolOr("B", false), g.BoolOr("BAD", true), g.BoolOr("MISSING", true), g.BoolOr("MISSING", false))
+	}
 	if got := g.Int("I", 1); got != 7 {
 		t.Errorf("Int(I) = %d, want 7", got)
 	}
