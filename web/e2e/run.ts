@@ -173,6 +173,15 @@ async function main(): Promise<void> {
       await page.getByRole("button", { name: "Create bucket" }).click();
       await page.getByRole("table", { name: "Buckets" }).getByRole("rowheader", { name: "Short end" }).waitFor();
       await shot(page, "07-admin");
+      // Disabling a user, and enabling it again, goes through (the body is {entity: {status}}).
+      const viewerEmail = user(0, "VIEWER").email;
+      const users = page.getByRole("table", { name: "Users" });
+      await page.getByRole("button", { name: "Disable " + viewerEmail }).click();
+      await page.getByText("User disabled").last().waitFor();
+      await users.locator("tr", { hasText: viewerEmail }).getByText("disabled").waitFor();
+      await page.getByRole("button", { name: "Enable " + viewerEmail }).click();
+      await page.getByText("User enabled").last().waitFor();
+      await users.locator("tr", { hasText: viewerEmail }).getByText("active").waitFor();
       // The kill switch: on, then off again, so the firm trades in the steps below.
       await page.getByRole("button", { name: "Turn kill switch on" }).click();
       await page.getByText(/Kill switch on: \d+ cancelled/).last().waitFor();

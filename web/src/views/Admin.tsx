@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { userStatusBody } from "../requests";
 import type { Venue } from "../store";
 import type { Bucket, KillSwitch, SettlementProvider, User } from "../types";
 import { Action, Empty, Field, Section, useVenue } from "../ui";
@@ -183,7 +184,8 @@ export function Admin(props: { venue: Venue }) {
                       <Action
                         venue={v}
                         label={(u.status === "active" ? "Disable " : "Enable ") + u.email}
-                        run={change("PUT", `/admin/users/${u.id}`, { status: u.status === "active" ? "disabled" : "active" })}
+                        run={change("PUT", `/admin/users/${u.id}`, userStatusBody(u.status))}
+                        done={u.status === "active" ? "User disabled" : "User enabled"}
                       >
                         {u.status === "active" ? "Disable" : "Enable"}
                       </Action>
