@@ -519,7 +519,7 @@ async function main(): Promise<void> {
       await b.getByRole("link", { name: "RFQ", exact: true }).click();
       await c.getByRole("button", { name: "Send request" }).click();
       await c.getByText("Request sent").last().waitFor();
-      await c.getByText("Waiting for quotes…").waitFor();
+      await c.getByText("Waiting for quotes from 2 dealers…").waitFor();
     });
 
     const title = `${firmName(2)} buys 5,000,000 ${rfqBond}`;
@@ -545,12 +545,12 @@ async function main(): Promise<void> {
       await shot(c, "05-rfq-requester");
       await c.getByRole("button", { name: `Accept quote from ${firmName(1)}` }).click();
       await c.getByText("Quote accepted: trade done").last().waitFor();
-      await c.locator(".request header").first().getByText("closed").waitFor();
+      await c.locator(".request header").first().getByText(`traded 5,000,000 at 101.1000 with ${firmName(1)}`).waitFor();
     });
 
     await step("the dealers see the outcome", async () => {
-      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("101.1000 closed").waitFor();
-      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("101.2500 rejected").waitFor();
+      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("done · traded 5,000,000 at 101.1000").waitFor();
+      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("not done: traded elsewhere").waitFor();
       await b.getByRole("link", { name: "Blotter", exact: true }).click();
       await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
     });
@@ -562,7 +562,12 @@ async function main(): Promise<void> {
       const t2 = `${firmName(2)} buys 2,000,000 ${rfqBond}`;
       await a.getByRole("button", { name: "Decline " + t2 }).click();
       await a.getByText("Request declined").last().waitFor();
-      await c.locator(".request header").first().getByText("rejected").waitFor();
+      // The dealer's row says declined and offers neither quote nor decline again.
+      await a.getByRole("row", { name: new RegExp("2,000,000") }).getByText("declined", { exact: true }).waitFor();
+      assert.equal(await a.getByRole("button", { name: "Decline " + t2 }).count(), 0, "no second decline");
+      assert.equal(await a.getByRole("button", { name: "Send quote for " + t2 }).count(), 0, "no quote after declining");
+      await c.locator(".request header").first().getByText("declined by the dealer").waitFor();
+      await c.getByText("Declined by the dealer.").first().waitFor();
     });
 
     await step("news arrives live", async () => {

@@ -60,6 +60,8 @@ export class Venue {
   best = new Map<string, Map<string, Best>>();
   offers = new Map<string, Offer>(); // own offers and quotes
   rfqs = new Map<string, Offer>(); // RFQs sent or received
+  /** declined holds the RFQs this firm declined: the venue's record stays open for the other dealers. */
+  declined = new Set<string>();
   trades = new Map<string, Trade>();
   news: News[] = [];
   indicative = new Map<string, IndicativePrice>();
@@ -132,6 +134,7 @@ export class Venue {
     this.expired = false;
     const me = await this.api.get<User>("/auth/me");
     this.user = me;
+    this.loadDeclined();
     const [markets, instruments, participants] = await Promise.all([
       this.api.get<Market[]>("/markets"),
       this.api.get<Instrument[]>("/instruments"),
@@ -171,6 +174,7 @@ export class Venue {
     this.participant = null;
     this.offers.clear();
     this.rfqs.clear();
+    this.declined = new Set();
     this.trades.clear();
     this.best.clear();
     this.depth.clear();
@@ -180,6 +184,30 @@ export class Venue {
     this.risk = [];
     this.status = "offline";
     this.changed();
+  }
+
+  /** markDeclined remembers a declined RFQ for the session (the record does not say who declined). */
+  markDeclined(id: string): void {
+    this.declined.add(id);
+    try {
+      sessionStorage.setItem(this.declinedKey(), JSON.stringify([...this.declined].slice(-500)));
+    } catch {
+      /* storage full or off: kept in memory */
+    }
+    this.changed();
+  }
+
+  private declinedKey(): string {
+    return "bondvenue.declined." + (this.user?.id ?? "");
+  }
+
+  private loadDeclined(): void {
+    try {
+      const raw = sessionStorage.getItem(this.declinedKey());
+      this.declined = new Set(raw ? (JSON.parse(raw) as string[]) : []);
+    } catch {
+      this.declined = new Set();
+    }
   }
 
   private expire(): void {
@@ -204,6 +232,15 @@ export class Venue {
           this.offers = new Map(offers.filter((o) => o.type !== "request_for_quote").map((o) => [o.id, o]));
           this.rfqs = new Map(rfqs.map((o) => [o.id, o]));
           for (const r of rfqs) for (const q of r.matched_offers ?? []) if (q.participant_id === this.user?.participant_id) this.offers.set(q.id, q);
+          // The list holds no quotes: the requests shown read theirs one by one.
+          const mine = rfqs.filter((r) => r.participant_id === this.user?.participant_id);
+          mine.sort((x, y) => y.createdAt.localeCompare(x.createdAt));
+          await Promise.all(
+            mine.slice(0, 30).map(async (r) => {
+              const full = await this.api.get<Offer>(`/participant/rfq/${r.id}`).catch(() => null);
+              if (full) this.rfqs.set(r.id, { ...r, matched_offers: full.matched_offers ?? [] });
+            }),
+          );
           break;
         }
         case "/trades": {
