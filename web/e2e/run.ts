@@ -312,7 +312,9 @@ async function main(): Promise<void> {
       await b.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
       await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
       await b.getByRole("button", { name: "Place ask" }).click();
-      await b.getByText("Ask placed").last().waitFor();
+      await b.getByText("Ask filled: 1,000,000").last().waitFor();
+      // Sent: the quantity is cleared, so a second Enter cannot send it again.
+      assert.equal(await b.getByLabel("Quantity (nominal)", { exact: true }).inputValue(), "");
     });
 
     await step("the trade appears live on both tapes and in both blotters", async () => {

@@ -39,3 +39,20 @@ describe("format", () => {
     expect(f.countdown("2026-11-25T13:59:59Z", now)).toBe("expired");
   });
 });
+
+describe("order states", () => {
+  const o = (status: string, quantity: string, filled: string) => ({ status, quantity, filled_quantity: filled });
+  it("names filled and partly filled orders with what is left", () => {
+    expect(f.offerStatus(o("created", "1000000", "0"))).toBe("open");
+    expect(f.offerStatus(o("created", "1000000", "400000"))).toBe("partially filled · 600,000 left");
+    expect(f.offerStatus(o("closed", "1000000", "1000000"))).toBe("filled");
+    expect(f.offerStatus(o("cancelled", "1000000", "250000"))).toBe("cancelled · 250,000 filled");
+    expect(f.offerStatus(o("cancelled", "1000000", "0"))).toBe("cancelled");
+  });
+  it("says what became of an order just sent", () => {
+    expect(f.placed("bid", o("created", "1000000", "0"))).toBe("Bid placed");
+    expect(f.placed("ask", o("closed", "1000000", "1000000"))).toBe("Ask filled: 1,000,000");
+    expect(f.placed("ask", o("created", "1000000", "400000"))).toBe("Ask partially filled: 400,000 done, 600,000 left");
+    expect(f.placed("bid", null)).toBe("Bid placed");
+  });
+});

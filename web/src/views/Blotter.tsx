@@ -114,7 +114,7 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
           </>
         )}
       </td>
-      <td>{f.status(o.status)}</td>
+      <td>{f.offerStatus(o)}</td>
       <td class="actions">
         {open && v.canTrade && !editing && (
           <>

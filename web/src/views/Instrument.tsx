@@ -3,7 +3,7 @@ import { newKey, query } from "../api";
 import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
-import type { Analytics, Instrument as Ins, Limit, PriceCollar } from "../types";
+import type { Analytics, Instrument as Ins, Limit, Offer, PriceCollar } from "../types";
 import { Action, Empty, Field, Num, Section, Time, useVenue } from "../ui";
 import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../validate";
 import { Chart } from "./Chart";
@@ -235,7 +235,11 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
     };
     if (settlement) body.settlement_date = settlement;
     if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
-    await v.api.call("POST", "/participant/offers", body, newKey());
+    const answer = await v.api.call<Offer>("POST", "/participant/offers", body, newKey());
+    v.notify("info", f.placed(direction, answer));
+    // Sent: the quantity is cleared so a second Enter does not send it again.
+    setQty("");
+    setTouched(false);
   };
   return (
     <Section title="Order ticket" class="ticket">
@@ -260,7 +264,7 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
         <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={collarHint(collar)}>
           <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
         </Field>
-        <Field label="Quantity (nominal)" error={qErr} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
+        <Field label="Quantity (nominal)" error={touched || qty ? qErr : null} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
           <input
             inputMode="numeric"
             class="num"
@@ -306,7 +310,6 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
           class={"primary " + direction}
           label={direction === "bid" ? "Place bid" : "Place ask"}
           run={submit}
-          done={direction === "bid" ? "Bid placed" : "Ask placed"}
         />
       </form>
     </Section>
