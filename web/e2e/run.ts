@@ -291,6 +291,15 @@ async function main(): Promise<void> {
       await qty.fill("1000000");
       await a.getByLabel("Clean price (%)", { exact: true }).fill("99.12345");
       await a.getByText("Price has at most 4 decimal places").waitFor();
+      // A decimal comma is refused, not read as 9750.
+      await a.getByLabel("Clean price (%)", { exact: true }).fill("97,50");
+      await a.getByText("Use a point for decimals: 97.50").waitFor();
+      // A holiday of the instrument's calendar is refused with the next business day.
+      const now = new Date();
+      const xmas = `${now.getUTCMonth() === 11 && now.getUTCDate() > 20 ? now.getUTCFullYear() + 1 : now.getUTCFullYear()}-12-25`;
+      await a.getByLabel("Settlement date", { exact: true }).fill(xmas);
+      await a.getByText(new RegExp(`${xmas} is a holiday on TARGET2 \\(Christmas Day\\): the next business day is \\d{4}-\\d\\d-\\d\\d`)).waitFor();
+      await a.getByLabel("Settlement date", { exact: true }).fill("");
     });
 
     await step("a bid shows yield, accrued and settlement amount before it is sent", async () => {

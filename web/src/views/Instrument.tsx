@@ -5,7 +5,9 @@ import * as f from "../format";
 import type { Venue } from "../store";
 import type { Analytics, Instrument as Ins, Limit, Offer, PriceCollar } from "../types";
 import { Action, Empty, Field, Num, Section, Time, useVenue } from "../ui";
-import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../validate";
+import {
+  type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
+} from "../validate";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {
@@ -194,6 +196,54 @@ function useAnalytics(v: Venue, id: string, price: string, settlement: string, n
   return a;
 }
 
+/** Settlement terms of an instrument: its calendar (TARGET2 unless its static data names one), lag, holidays and default date. */
+interface Settles extends SettlementCalendar {
+  lag: number;
+  /** defaultDate is trade date + lag business days of the calendar, as the venue counts it; "" until known. */
+  defaultDate: string;
+}
+
+const calendars = new Map<string, Promise<Map<string, string>>>();
+
+/** useSettles reads an instrument's settlement calendar: holidays this year and next, and the default settlement date. */
+function useSettles(v: Venue, ins: Ins): Settles {
+  const sd = ins.static_data ?? {};
+  const calendar = typeof sd.settlement_calendar === "string" && sd.settlement_calendar ? sd.settlement_calendar : "TARGET2";
+  const lag = typeof sd.settlement_days === "string" && /^\d+$/.test(sd.settlement_days) ? Number(sd.settlement_days) : 2;
+  const [state, setState] = useState<Settles>({ calendar, lag, holidays: new Map(), defaultDate: "" });
+  useEffect(() => {
+    let stale = false;
+    const tradeDate = new Date().toISOString().slice(0, 10); // the venue's trade date is the UTC day
+    const year = Number(tradeDate.slice(0, 4));
+    const key = calendar + "/" + year;
+    let holidays = calendars.get(key);
+    if (!holidays) {
+      holidays = Promise.all(
+        [year, year + 1].map((y) =>
+          v.api
+            .get<{ holidays: { date: string; name: string }[] }>(`/calendars/${encodeURIComponent(calendar)}/holidays` + query({ year: y }))
+            .then((r) => r.holidays)
+            .catch(() => []),
+        ),
+      ).then((lists) => new Map(lists.flat().map((h) => [h.date, h.name])));
+      calendars.set(key, holidays);
+    }
+    void Promise.all([
+      holidays,
+      v.api
+        .get<{ settlement_date: string }>(`/calendars/${encodeURIComponent(calendar)}/settlement-date` + query({ trade_date: tradeDate, lag }))
+        .then((r) => r.settlement_date)
+        .catch(() => ""),
+    ]).then(([h, d]) => {
+      if (!stale) setState({ calendar, lag, holidays: h, defaultDate: d ? nextBusinessDay(d, h) : "" });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [ins.id, calendar, lag]);
+  return state;
+}
+
 function today(): string {
   return f.localDate(new Date());
 }
@@ -212,7 +262,8 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   const [touched, setTouched] = useState(false);
   const pErr = priceError(price, ins);
   const qErr = quantityError(qty, ins);
-  const sErr = settlementDateError(settlement, today());
+  const settles = useSettles(v, ins);
+  const sErr = settlementDateError(settlement, today(), settles);
   const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
   const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
   const collar = useCollar(v, ins.id, marketId);
@@ -291,7 +342,15 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
             </Field>
           )}
         </div>
-        <Field label="Settlement date" error={sErr} hint={a ? `Default ${a.settlement_date} (T+2 TARGET2)` : "Default: T+2 on TARGET2"}>
+        <Field
+          label="Settlement date"
+          error={sErr}
+          hint={
+            settles.defaultDate || a
+              ? `Default ${settles.defaultDate || a?.settlement_date} (T+${settles.lag} ${settles.calendar})`
+              : `Default: T+${settles.lag} on ${settles.calendar}`
+          }
+        >
           <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
         </Field>
         <dl class="preview" aria-label="Preview" aria-live="polite">
@@ -324,14 +383,12 @@ function Calculator(props: { venue: Venue; ins: Ins }) {
   const [yld, setYld] = useState("");
   const [res, setRes] = useState<{ clean_price: string; dirty_price: string; yield?: string; accrued_interest_per_100: string } | null>(null);
   const [err, setErr] = useState<string | null>(null);
+  // The default settlement date: the venue's trade date (not the
+  // browser's) plus the instrument's lag, in business days of its calendar.
+  const settles = useSettles(v, ins);
   useEffect(() => {
-    // The venue's default settlement date: its trade date (not the
-    // browser's), plus the market's lag on TARGET2.
-    v.api
-      .get<Analytics>(`/instruments/${ins.id}/analytics`)
-      .then((r) => setSettlement(r.settlement_date))
-      .catch(() => {});
-  }, [ins.id]);
+    if (settles.defaultDate) setSettlement(settles.defaultDate);
+  }, [settles.defaultDate]);
   const terms = {
     day_count: ins.day_count,
     coupon: ins.coupon,
@@ -360,7 +417,7 @@ function Calculator(props: { venue: Venue; ins: Ins }) {
   return (
     <Section title="Bond calculator" class="calc">
       <form onSubmit={(e) => e.preventDefault()} aria-label="Bond calculator">
-        <Field label="Settlement date (TARGET2)">
+        <Field label={`Settlement date (${settles.calendar})`} error={settlementDateError(settlement, today(), settles)}>
           <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
         </Field>
         <div class="row">
