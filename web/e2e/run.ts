@@ -566,6 +566,21 @@ async function main(): Promise<void> {
       await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
     });
 
+    await step("the operator's blotter names both sides of each trade", async () => {
+      const [ctx, page] = await newPage(browser);
+      await signIn(page, creds.operator);
+      await page.getByRole("link", { name: "Blotter", exact: true }).click();
+      await page.getByRole("heading", { name: "Trades", exact: true }).waitFor();
+      assert.equal(await page.getByRole("heading", { name: "My trades" }).count(), 0, "the operator has no trades of its own");
+      const row = page.getByRole("table", { name: "Trades" }).locator("tbody tr").filter({ hasText: bond }).filter({ hasText: "99.5000" });
+      await row.first().waitFor();
+      const cells = await row.first().locator("td").allInnerTexts();
+      assert.equal(cells[1], firmName(0), "buyer by name");
+      assert.equal(cells[3], firmName(1), "seller by name");
+      await signOut(page);
+      await ctx.close();
+    });
+
     await step("a dealer declines a request", async () => {
       await c.getByLabel("RFQ quantity (nominal)", { exact: true }).fill("2000000");
       await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).uncheck();

@@ -5,6 +5,7 @@
 import { Api, ApiError, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
 import { Stream, type StreamStatus } from "./stream";
+import { participantName } from "./trades";
 import type {
   Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PriceChange,
   RiskLimit, Trade, User,
@@ -51,6 +52,8 @@ export class Venue {
   status: StreamStatus = "offline";
   user: User | null = null;
   participant: Participant | null = null;
+  /** names of the participants the caller may read (all of them for the operator), by id. */
+  names = new Map<string, string>();
   expired = false;
 
   markets: Market[] = [];
@@ -143,6 +146,8 @@ export class Venue {
     this.markets = markets.filter((m) => m.is_enabled);
     this.instruments = instruments.sort((a, b) => a.maturity.localeCompare(b.maturity) || a.name.localeCompare(b.name));
     this.participant = participants.find((p) => p.id === me.participant_id) ?? null;
+    this.names = new Map(participants.map((p) => [p.id, p.name]));
+    for (const c of this.participant?.counterparties ?? []) this.names.set(c.id, c.name);
     this.buckets = await this.api.get<Bucket[]>("/participant/buckets").catch(() => []);
     this.clock = setInterval(() => {
       this.now = Date.now();
@@ -498,9 +503,7 @@ export class Venue {
   }
 
   counterpartyName(id: string | null | undefined): string {
-    if (!id) return "";
-    if (id === this.participant?.id) return this.participant.name;
-    return this.participant?.counterparties?.find((c) => c.id === id)?.name ?? id.slice(0, 8);
+    return participantName(id, this.names);
   }
 }
 
