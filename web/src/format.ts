@@ -135,3 +135,13 @@ export function placed(direction: string, o: Fill | null): string {
   if (f.any) return `${what} partially filled: ${f.filled} done, ${f.left} left`;
   return what + " placed";
 }
+
+/**
+ * chartTime is the chart's time of an instant: the chart draws its axis
+ * in UTC, so the instant is shifted by the browser zone's offset at that
+ * instant (offsetMinutes as Date.getTimezoneOffset gives it) to read in
+ * local time like every other time on the screen.
+ */
+export function chartTime(iso: string, offsetMinutes: number = new Date(iso).getTimezoneOffset()): number {
+  return Math.floor(new Date(iso).getTime() / 1000) - offsetMinutes * 60;
+}

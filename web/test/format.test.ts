@@ -56,3 +56,12 @@ describe("order states", () => {
     expect(f.placed("bid", null)).toBe("Bid placed");
   });
 });
+
+describe("chart time", () => {
+  it("plots bars in the trader's zone, like every other time on the screen", () => {
+    const utc = Date.parse("2026-11-27T10:00:00Z") / 1000;
+    expect(f.chartTime("2026-11-27T10:00:00Z", -60)).toBe(utc + 3600); // Berlin: 11:00 on the axis
+    expect(f.chartTime("2026-11-27T10:00:00Z", 300)).toBe(utc - 5 * 3600); // New York: 05:00
+    expect(f.chartTime("2026-11-27T10:00:00Z")).toBe(utc - new Date("2026-11-27T10:00:00Z").getTimezoneOffset() * 60);
+  });
+});
