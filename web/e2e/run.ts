@@ -322,6 +322,13 @@ async function main(): Promise<void> {
       await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
       await b.getByRole("button", { name: "Place ask" }).click();
       await b.getByText("Ask filled: 1,000,000").last().waitFor();
+      // Notices keep clear of the tape, and each can be dismissed.
+      const notice = b.locator(".notice", { hasText: "Ask filled: 1,000,000" }).last();
+      const nb = await notice.boundingBox();
+      const tb = await b.getByRole("table", { name: "Trade tape" }).boundingBox();
+      assert.ok(nb && tb && nb.x >= tb.x + tb.width, `the notice (${JSON.stringify(nb)}) is clear of the tape (${JSON.stringify(tb)})`);
+      await notice.getByRole("button", { name: "Dismiss" }).click();
+      await notice.waitFor({ state: "detached" });
       // Sent: the quantity is cleared, so a second Enter cannot send it again.
       assert.equal(await b.getByLabel("Quantity (nominal)", { exact: true }).inputValue(), "");
     });

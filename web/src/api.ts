@@ -124,3 +124,13 @@ export function query(params: Record<string, string | number | undefined | null>
 export function newKey(): string {
   return crypto.randomUUID();
 }
+
+const uuid = /\s?\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/** nameIds replaces the record ids in a venue's message by the names known, and drops the others: people read names. */
+export function nameIds(text: string, names: ReadonlyMap<string, string>): string {
+  return text.replace(uuid, (m) => {
+    const name = names.get(m.trim().toLowerCase()) ?? names.get(m.trim());
+    return name ? (m.startsWith(" ") ? " " : "") + name : "";
+  });
+}

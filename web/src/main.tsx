@@ -106,7 +106,10 @@ function App() {
       <div class="notices" aria-live="polite">
         {v.notices.map((n) => (
           <p key={n.id} class={"notice " + n.kind} role={n.kind === "error" ? "alert" : "status"}>
-            {n.text}
+            <span>{n.text}</span>
+            <button type="button" class="dismiss" aria-label="Dismiss" onClick={() => v.dismiss(n.id)}>
+              ×
+            </button>
           </p>
         ))}
       </div>

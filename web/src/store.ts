@@ -2,7 +2,7 @@
 // record event carries the whole record, so applying it is an upsert; a
 // namespace being reloaded by REST buffers its events and applies them
 // after the snapshot, in order, so the result is never older than either.
-import { Api, ApiError, query } from "./api";
+import { Api, ApiError, nameIds, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
 import { Stream, type StreamStatus } from "./stream";
 import { participantName } from "./trades";
@@ -122,14 +122,20 @@ export class Venue {
     return this.user?.accounts?.[0]?.id ?? this.participant?.accounts?.[0]?.id ?? "";
   }
 
+  /** notify shows a notice: at most four stacked, an error for 6 s and an info for 4 s, each dismissible. */
   notify(kind: Notice["kind"], text: string): void {
-    const n = { id: ++this.noticeSeq, kind, text };
+    // The venue's messages name records by id: shown by name.
+    const n = { id: ++this.noticeSeq, kind, text: nameIds(text, this.names) };
     this.notices = [...this.notices.slice(-3), n];
     this.changed();
-    setTimeout(() => {
-      this.notices = this.notices.filter((x) => x.id !== n.id);
-      this.changed();
-    }, kind === "error" ? 12000 : 6000);
+    setTimeout(() => this.dismiss(n.id), kind === "error" ? 6000 : 4000);
+  }
+
+  /** dismiss takes a notice away. */
+  dismiss(id: number): void {
+    if (!this.notices.some((x) => x.id === id)) return;
+    this.notices = this.notices.filter((x) => x.id !== id);
+    this.changed();
   }
 
   async signIn(clientId: string, clientSecret: string): Promise<void> {

@@ -20,7 +20,13 @@ export function Admin(props: { venue: Venue }) {
   };
   useEffect(() => {
     void v.api.get<Bucket[]>("/participant/buckets").then(setBuckets).catch(() => {});
-    void v.api.get<SettlementProvider[]>("/settlement-providers").then(setProviders).catch(() => {});
+    void v.api
+      .get<SettlementProvider[]>("/settlement-providers")
+      .then((ps) => {
+        for (const p of ps) v.names.set(p.id, p.provider); // errors name a provider by its id
+        setProviders(ps);
+      })
+      .catch(() => {});
     void v.api.get<User[]>("/users").then(setUsers).catch(() => {});
     void v.api.get<KillSwitch>("/participant/kill-switch").then(setKill).catch(() => {});
   }, [version]);
