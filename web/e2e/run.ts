@@ -317,7 +317,11 @@ async function main(): Promise<void> {
       const depth = b.getByRole("table", { name: "Depth on bondvenue Continuous" });
       await depth.getByRole("cell", { name: "99.5000" }).first().waitFor();
       await depth.getByText(firmName(0)).waitFor();
-      await b.getByRole("radio", { name: "Sell (ask)" }).click();
+      // The side is a radio group: the arrow keys choose.
+      await b.getByRole("radio", { name: "Buy (bid)" }).focus();
+      await b.keyboard.press("ArrowRight");
+      assert.equal(await b.getByRole("radio", { name: "Sell (ask)" }).getAttribute("aria-checked"), "true");
+      assert.equal(await b.evaluate(() => document.activeElement?.textContent), "Sell (ask)", "focus follows the choice");
       await b.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
       await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
       await b.getByRole("button", { name: "Place ask" }).click();

@@ -4,7 +4,7 @@ import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
 import type { Analytics, Instrument as Ins, Limit, Offer, PriceCollar } from "../types";
-import { Action, Empty, Field, Num, Section, Time, useVenue } from "../ui";
+import { Action, Empty, Field, Num, Section, SideRadios, Time, useVenue } from "../ui";
 import {
   type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
 } from "../validate";
@@ -295,14 +295,7 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   return (
     <Section title="Order ticket" class="ticket">
       <form onSubmit={(e) => e.preventDefault()} aria-label="Order ticket">
-        <div class="segmented sides" role="radiogroup" aria-label="Side">
-          <button type="button" role="radio" aria-checked={direction === "bid"} class="bid" onClick={() => setDirection("bid")}>
-            Buy (bid)
-          </button>
-          <button type="button" role="radio" aria-checked={direction === "ask"} class="ask" onClick={() => setDirection("ask")}>
-            Sell (ask)
-          </button>
-        </div>
+        <SideRadios label="Side" value={direction} onChange={setDirection} buy="Buy (bid)" sell="Sell (ask)" />
         <Field label="Market">
           <select value={marketId} onChange={(e) => setMarketId(e.currentTarget.value)}>
             {markets.map((m) => (

@@ -5,7 +5,7 @@ import * as f from "../format";
 import { dealerOutcome, requestOutcome } from "../rfq";
 import type { Venue } from "../store";
 import type { Offer } from "../types";
-import { Action, Empty, Field, Num, Section, Time, limitPrice, useVenue } from "../ui";
+import { Action, Empty, Field, Num, Section, SideRadios, Time, limitPrice, useVenue } from "../ui";
 import { priceError, quantityError } from "../validate";
 
 export function Rfq(props: { venue: Venue; instrumentId?: string }) {
@@ -104,14 +104,7 @@ function NewRfq(props: { venue: Venue; instrumentId?: string | undefined }) {
             ))}
           </select>
         </Field>
-        <div class="segmented sides" role="radiogroup" aria-label="I want to">
-          <button type="button" role="radio" aria-checked={direction === "bid"} class="bid" onClick={() => setDirection("bid")}>
-            Buy
-          </button>
-          <button type="button" role="radio" aria-checked={direction === "ask"} class="ask" onClick={() => setDirection("ask")}>
-            Sell
-          </button>
-        </div>
+        <SideRadios label="I want to" value={direction} onChange={setDirection} buy="Buy" sell="Sell" />
         <div class="row">
           <Field label="RFQ quantity (nominal)" error={qErr}>
             <input inputMode="numeric" class="num" value={qty} onInput={(e) => setQty(e.currentTarget.value.replace(/[,\s_]/g, ""))} />
