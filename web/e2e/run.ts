@@ -312,6 +312,17 @@ async function main(): Promise<void> {
       await a.getByText("Bid placed").last().waitFor();
     });
 
+    await step("the calculator computes on Enter and drops a result on invalid input", async () => {
+      const price = a.getByLabel("Calculator clean price (%)", { exact: true });
+      const result = a.locator(".calc .preview dd").nth(3);
+      await price.fill("99");
+      await price.press("Enter");
+      await expectText(result, /^-?\d+\.\d{3} %$/);
+      await price.fill("99,5");
+      await a.locator(".calc").getByText("Use a point for decimals: 99.5").waitFor();
+      await expectText(result, /^–$/);
+    });
+
     await step("the other firm sees the bid live in the depth and lifts it", async () => {
       await openInstrument(b, bond);
       const depth = b.getByRole("table", { name: "Depth on bondvenue Continuous" });
@@ -408,7 +419,7 @@ async function main(): Promise<void> {
       const label = `Buy 2,000,000 ${bond} at 98.2500`;
       await a.getByRole("button", { name: "Amend " + label }).click();
       await a.getByLabel("New price for " + label).fill("98.5");
-      await a.getByRole("button", { name: "Save " + label }).click();
+      await a.getByLabel("New price for " + label).press("Enter"); // Enter saves the amendment
       const amended = `Buy 2,000,000 ${bond} at 98.5000`;
       await a.getByRole("button", { name: "Cancel " + amended }).waitFor();
       // the other firm's screen follows the amendment live

@@ -79,6 +79,13 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
     await v.api.call("PUT", `/participant/offers/${o.id}`, { entity: { price_per_unit: price.trim(), quantity: qty.trim() } }, newKey());
     setEditing(false);
   };
+  // Enter in an amended field saves, as the Save button does; Escape discards.
+  const keys = (e: KeyboardEvent) => {
+    if (e.key === "Escape") setEditing(false);
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    (e.currentTarget as HTMLElement).closest("tr")?.querySelector<HTMLButtonElement>("button.save")?.click();
+  };
   return (
     <tr data-offer={o.id} class={o.status}>
       <td>
@@ -91,11 +98,11 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
       {editing ? (
         <>
           <td class="num">
-            <input class="num" aria-label={"New price for " + label} value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+            <input class="num" aria-label={"New price for " + label} value={price} onInput={(e) => setPrice(e.currentTarget.value)} onKeyDown={keys} />
             {pErr && <span class="error">{pErr}</span>}
           </td>
           <td class="num">
-            <input class="num" aria-label={"New quantity for " + label} value={qty} onInput={(e) => setQty(e.currentTarget.value)} />
+            <input class="num" aria-label={"New quantity for " + label} value={qty} onInput={(e) => setQty(e.currentTarget.value)} onKeyDown={keys} />
             {qErr && <span class="error">{qErr}</span>}
           </td>
         </>
@@ -129,7 +136,7 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
         )}
         {editing && (
           <>
-            <Action venue={v} label={"Save " + label} run={amend} done="Offer amended">
+            <Action venue={v} class="save" label={"Save " + label} run={amend} done="Offer amended">
               Save
             </Action>
             <button type="button" aria-label="Discard changes" onClick={() => setEditing(false)}>

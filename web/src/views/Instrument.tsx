@@ -407,29 +407,53 @@ function Calculator(props: { venue: Venue; ins: Ins }) {
     setPrice(f.price(r.clean_price, ins.precision));
     setErr(null);
   };
+  // A result belongs to the inputs it was computed from: any edit clears it,
+  // and Enter in a field computes from that field.
+  const edit = (set: (v: string) => void, value: string) => {
+    set(value);
+    setRes(null);
+    setErr(null);
+  };
+  const calc = async (fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (e) {
+      setRes(null);
+      setErr((e as Error).message);
+    }
+  };
+  const enter = (fn: () => Promise<void>) => (e: KeyboardEvent) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    void calc(fn);
+  };
   return (
     <Section title="Bond calculator" class="calc">
       <form onSubmit={(e) => e.preventDefault()} aria-label="Bond calculator">
         <Field label={`Settlement date (${settles.calendar})`} error={settlementDateError(settlement, today(), settles)}>
-          <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
+          <input type="date" value={settlement} onInput={(e) => edit(setSettlement, e.currentTarget.value)} />
         </Field>
         <div class="row">
-          <Field label="Calculator clean price (%)">
-            <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+          <Field label="Calculator clean price (%)" error={price ? priceError(price, { precision: 10 }) : null}>
+            <input inputMode="decimal" class="num" value={price} onInput={(e) => edit(setPrice, e.currentTarget.value)} onKeyDown={enter(toYield)} />
           </Field>
-          <Action venue={v} label="Price to yield" run={toYield}>
+          <button type="button" aria-label="Price to yield" onClick={() => void calc(toYield)}>
             → yield
-          </Action>
+          </button>
         </div>
         <div class="row">
-          <Field label="Calculator yield (%)">
-            <input inputMode="decimal" class="num" value={yld} onInput={(e) => setYld(e.currentTarget.value)} />
+          <Field label="Calculator yield (%)" error={yld ? yieldError(yld) : null}>
+            <input inputMode="decimal" class="num" value={yld} onInput={(e) => edit(setYld, e.currentTarget.value)} onKeyDown={enter(toPrice)} />
           </Field>
-          <Action venue={v} label="Yield to price" run={toPrice}>
+          <button type="button" aria-label="Yield to price" onClick={() => void calc(toPrice)}>
             → price
-          </Action>
+          </button>
         </div>
-        {err && <p class="error">{err}</p>}
+        {err && (
+          <p class="error" role="alert">
+            {err}
+          </p>
+        )}
         <dl class="preview" aria-label="Calculator result" aria-live="polite">
           <dt>Clean price</dt>
           <dd class="num">{res ? f.price(res.clean_price, ins.precision) : "–"}</dd>
