@@ -168,6 +168,9 @@ async function main(): Promise<void> {
       await page.getByRole("link", { name: "Admin", exact: true }).click();
       await page.getByRole("table", { name: "Settlement providers" }).locator("tbody tr").first().waitFor();
       await page.getByRole("table", { name: "Users" }).getByText(user(0, "VIEWER").email).waitFor();
+      // A trader of the firm, signed in before the bucket exists, sees it without signing in again.
+      const [tctx, trader] = await newPage(browser);
+      await signIn(trader, user(0, "TRADER"));
       await page.getByLabel("New bucket name", { exact: true }).fill("Short end");
       await page.getByRole("group", { name: "Instruments" }).getByLabel("BASGR 1.50 22/05/2030", { exact: true }).check();
       await page.getByRole("button", { name: "Create bucket" }).click();
@@ -192,6 +195,20 @@ async function main(): Promise<void> {
       await page.getByRole("table", { name: "Instruments" }).waitFor();
       await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "Short end" });
       assert.equal(await page.getByRole("table", { name: "Instruments" }).locator("tbody tr").count(), 1);
+      await trader.getByRole("link", { name: "News", exact: true }).click();
+      await trader.getByRole("link", { name: "Market", exact: true }).click();
+      await trader.getByLabel("Bucket", { exact: true }).locator("option", { hasText: "Short end" }).waitFor({ state: "attached" });
+      await signOut(trader);
+      await tctx.close();
+      // Deleting a bucket asks first.
+      await page.getByRole("link", { name: "Admin", exact: true }).click();
+      const buckets = page.getByRole("table", { name: "Buckets" });
+      await page.getByRole("button", { name: "Delete bucket Short end" }).click();
+      await page.getByRole("button", { name: "Keep bucket Short end" }).click();
+      await buckets.getByRole("rowheader", { name: "Short end" }).waitFor();
+      await page.getByRole("button", { name: "Delete bucket Short end" }).click();
+      await page.getByRole("button", { name: "Confirm deleting bucket Short end" }).click();
+      await buckets.getByRole("rowheader", { name: "Short end" }).waitFor({ state: "detached" });
       await signOut(page);
       await ctx.close();
     });
@@ -575,6 +592,10 @@ async function main(): Promise<void> {
       await best.getByText(firmName(1)).waitFor();
       assert.equal(await best.getByRole("cell", { name: "101.1000" }).count(), 1);
       assert.match(await c.locator(".request header").first().innerText(), /expires in \d+:\d\d/);
+      // The quotes table stays inside its panel.
+      const panel = await c.getByRole("region", { name: "My requests" }).boundingBox();
+      const table = await quotes.boundingBox();
+      assert.ok(panel && table && table.x + table.width <= panel.x + panel.width + 0.5, `quotes (${JSON.stringify(table)}) inside the panel (${JSON.stringify(panel)})`);
       await shot(c, "05-rfq-requester");
       await c.getByRole("button", { name: `Accept quote from ${firmName(1)}` }).click();
       await c.getByText("Quote accepted: trade done").last().waitFor();

@@ -154,7 +154,7 @@ export class Venue {
     this.participant = participants.find((p) => p.id === me.participant_id) ?? null;
     this.names = new Map(participants.map((p) => [p.id, p.name]));
     for (const c of this.participant?.counterparties ?? []) this.names.set(c.id, c.name);
-    this.buckets = await this.api.get<Bucket[]>("/participant/buckets").catch(() => []);
+    await this.loadBuckets();
     this.clock = setInterval(() => {
       this.now = Date.now();
       this.changed();
@@ -425,6 +425,16 @@ export class Venue {
       }
     }
     return out;
+  }
+
+  /** loadBuckets reads the buckets again: they have no stream, so views that filter by them call it when shown. */
+  async loadBuckets(): Promise<void> {
+    try {
+      this.buckets = await this.api.get<Bucket[]>("/participant/buckets");
+      this.changed();
+    } catch {
+      /* the last list stays */
+    }
   }
 
   private riskSoon(): void {

@@ -45,8 +45,10 @@ export function Admin(props: { venue: Venue }) {
     setName("");
     setPicked(new Set());
     refresh();
-    v.buckets = await v.api.get<Bucket[]>("/participant/buckets");
+    await v.loadBuckets();
   };
+  // Deleting asks first: the row's Delete turns into Confirm and Keep.
+  const [deleting, setDeleting] = useState<string | null>(null);
   const own = buckets.filter((b) => b.participant_id === v.user?.participant_id);
   return (
     <div class="admin cols">
@@ -85,15 +87,30 @@ export function Admin(props: { venue: Venue }) {
                   <td>{b.type}</td>
                   <td class="num">{b.instruments.length}</td>
                   <td>
-                    {own.includes(b) && (
-                      <Action
-                        venue={v}
-                        label={"Delete bucket " + b.name}
-                        run={change("DELETE", `/participant/buckets/${b.id}`)}
-                        done="Bucket deleted"
-                      >
+                    {own.includes(b) && deleting !== b.id && (
+                      <button type="button" aria-label={"Delete bucket " + b.name} onClick={() => setDeleting(b.id)}>
                         Delete
-                      </Action>
+                      </button>
+                    )}
+                    {own.includes(b) && deleting === b.id && (
+                      <span class="actions">
+                        <Action
+                          venue={v}
+                          class="danger"
+                          label={"Confirm deleting bucket " + b.name}
+                          run={async () => {
+                            await change("DELETE", `/participant/buckets/${b.id}`)();
+                            setDeleting(null);
+                            await v.loadBuckets();
+                          }}
+                          done="Bucket deleted"
+                        >
+                          Delete {b.name}?
+                        </Action>
+                        <button type="button" aria-label={"Keep bucket " + b.name} onClick={() => setDeleting(null)}>
+                          Keep
+                        </button>
+                      </span>
                     )}
                   </td>
                 </tr>
