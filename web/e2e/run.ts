@@ -609,6 +609,18 @@ async function main(): Promise<void> {
       await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
     });
 
+    await step("a reload keeps the session, the page and the RFQ's outcome", async () => {
+      await c.reload();
+      await c.getByRole("navigation", { name: "Main" }).waitFor();
+      assert.match(c.url(), /#\/rfq/, "the route is kept");
+      // The RFQ list carries no quotes: the outcome comes from the trade.
+      await c.locator(".request header").first().getByText(`traded 5,000,000 at 101.1000 with ${firmName(1)}`).waitFor();
+      await c.getByRole("status", { name: "Stream live" }).waitFor();
+      await b.getByRole("link", { name: "RFQ", exact: true }).click();
+      await b.reload();
+      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("done · traded 5,000,000 at 101.1000").waitFor();
+    });
+
     await step("the operator's blotter names both sides of each trade", async () => {
       const [ctx, page] = await newPage(browser);
       await signIn(page, creds.operator);

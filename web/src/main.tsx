@@ -35,6 +35,7 @@ const roleNames: Record<string, string> = {
 function App() {
   const v = useVenue(venue);
   const hash = useHash();
+  if (v.resuming) return <p class="muted banner">Resuming your session…</p>;
   if (!v.user) return <SignIn venue={v} />;
   const [path, search = ""] = hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(search);
@@ -117,4 +118,6 @@ function App() {
   );
 }
 
+// A reload keeps the session (the tab's token) and the route (the hash).
+void venue.resume();
 render(<App />, document.getElementById("app")!);

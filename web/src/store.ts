@@ -138,8 +138,30 @@ export class Venue {
     this.changed();
   }
 
+  /** resuming is set while a reload takes up the tab's session. */
+  resuming = false;
+
   async signIn(clientId: string, clientSecret: string): Promise<void> {
     await this.api.signIn(clientId, clientSecret);
+    await this.start();
+  }
+
+  /** resume takes up the tab's session after a reload, if it has one still valid. */
+  async resume(): Promise<void> {
+    if (!this.api.resume()) return;
+    this.resuming = true;
+    this.changed();
+    try {
+      await this.start();
+    } catch {
+      this.signOut(); // refused or unreachable: sign in again
+    } finally {
+      this.resuming = false;
+      this.changed();
+    }
+  }
+
+  private async start(): Promise<void> {
     this.expired = false;
     const me = await this.api.get<User>("/auth/me");
     this.user = me;
