@@ -632,6 +632,13 @@ async function main(): Promise<void> {
       const cells = await row.first().locator("td").allInnerTexts();
       assert.equal(cells[1], firmName(0), "buyer by name");
       assert.equal(cells[3], firmName(1), "seller by name");
+      // Signed in after the trade: the market's Last and the tape show it all the same.
+      await page.getByRole("link", { name: "Market", exact: true }).click();
+      await page.getByRole("searchbox").fill(bond);
+      const gridRow = page.getByRole("table", { name: "Instruments" }).locator("tbody tr").filter({ hasText: bond });
+      await expectText(gridRow.locator("td").last(), /^99\.5000$/);
+      await page.getByRole("link", { name: bond }).click();
+      await page.getByRole("table", { name: "Trade tape" }).getByRole("cell", { name: "99.5000" }).first().waitFor();
       await signOut(page);
       await ctx.close();
     });

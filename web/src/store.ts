@@ -5,7 +5,7 @@
 import { Api, ApiError, nameIds, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
 import { Stream, type StreamStatus } from "./stream";
-import { participantName } from "./trades";
+import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
   Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PriceChange,
   RiskLimit, Trade, User,
@@ -27,14 +27,7 @@ export interface Ladder {
 /** depthLevels is how many levels per side the screen shows (the stream's default). */
 export const depthLevels = 10;
 
-export interface Print {
-  instrumentId: string;
-  marketId: string;
-  price: string | number;
-  quantity: string | number;
-  at: string;
-  seq: number;
-}
+export type { Print } from "./trades";
 
 export interface Notice {
   id: number;
@@ -283,6 +276,9 @@ export class Venue {
         }
         case "/instruments": {
           const best = new Map<string, Map<string, Best>>();
+          // The trades before this moment: the tape and each book's last
+          // trade (the price changes after are buffered meanwhile).
+          const tape = tapeOf(await this.api.get<TapePrint[]>("/tape" + query({ limit: 500 })).catch(() => []));
           await Promise.all(
             this.markets.map(async (m) => {
               const list = await this.api.get<Instrument[]>("/instruments" + query({ market_id: m.id }));
@@ -292,14 +288,15 @@ export class Venue {
                 per.set(m.id, {
                   bid: i.instrument_limits.bid[0] ?? null,
                   ask: i.instrument_limits.ask[0] ?? null,
-                  lastPrice: prev?.lastPrice ?? null,
-                  lastQuantity: prev?.lastQuantity ?? null,
+                  lastPrice: prev?.lastPrice ?? tape.last.get(i.id + "/" + m.id)?.price ?? null,
+                  lastQuantity: prev?.lastQuantity ?? tape.last.get(i.id + "/" + m.id)?.quantity ?? null,
                 });
                 best.set(i.id, per);
               }
             }),
           );
           this.best = best;
+          this.tape = tape.prints;
           // The books shown level by level, reloaded in the same window:
           // their events meanwhile apply after.
           await Promise.all([...this.depth.keys()].map(async (id) => this.depth.set(id, await this.fetchDepth(id))));
@@ -401,6 +398,9 @@ export class Venue {
     per.set(pc.market_id, { bid: pc.bid, ask: pc.ask, lastPrice: pc.last_price, lastQuantity: pc.last_quantity });
     this.best.set(pc.instrument_id, per);
     for (const t of pc.trades ?? []) {
+      const at = pc.occurred_at || meta.occurred_at;
+      // Already on the tape read at sign-in (the event was held back meanwhile).
+      if (this.tape.slice(0, 50).some((p) => p.seq === 0 && p.instrumentId === pc.instrument_id && p.marketId === pc.market_id && p.at === at && String(p.price) === String(t.price) && String(p.quantity) === String(t.quantity))) continue;
       this.tape = [
         { instrumentId: pc.instrument_id, marketId: pc.market_id, price: t.price, quantity: t.quantity, at: pc.occurred_at || meta.occurred_at, seq: meta.seq },
         ...this.tape,

@@ -25,3 +25,34 @@ export function participantName(id: string | null | undefined, names: ReadonlyMa
   if (!id) return "";
   return names.get(id) ?? "participant " + id;
 }
+
+/** TapePrint is a trade as GET /tape answers it: market data, no party. */
+export interface TapePrint {
+  instrument_id: string;
+  market_id: string;
+  price: string | number;
+  quantity: string | number;
+  execution_type: string;
+  occurred_at: string;
+}
+
+/** Print is a trade on the screen's tape. */
+export interface Print {
+  instrumentId: string;
+  marketId: string;
+  price: string | number;
+  quantity: string | number;
+  at: string;
+  seq: number;
+}
+
+/** tapeOf turns the tape read at sign-in (newest first) into the screen's prints and each book's last trade, keyed instrument/market. */
+export function tapeOf(list: TapePrint[]): { prints: Print[]; last: Map<string, { price: string | number; quantity: string | number }> } {
+  const prints = list.map((t) => ({ instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, at: t.occurred_at, seq: 0 }));
+  const last = new Map<string, { price: string | number; quantity: string | number }>();
+  for (const t of list) {
+    const k = t.instrument_id + "/" + t.market_id;
+    if (!last.has(k)) last.set(k, { price: t.price, quantity: t.quantity });
+  }
+  return { prints, last };
+}

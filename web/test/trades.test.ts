@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { participantName, tradeSides } from "../src/trades";
+import { participantName, tapeOf, tradeSides } from "../src/trades";
 import type { Trade } from "../src/types";
 
 const names = new Map([
@@ -22,5 +22,22 @@ describe("trades in the blotter", () => {
   });
   it("never name a participant by an id prefix that every record shares", () => {
     expect(participantName("0b7e0000-0000-4000-8000-000000000009", names)).toBe("participant 0b7e0000-0000-4000-8000-000000000009");
+  });
+});
+
+describe("the tape read at sign-in", () => {
+  it("gives the prints newest first and each book's last price", () => {
+    const got = tapeOf([
+      { instrument_id: "i1", market_id: "m1", price: 99.6, quantity: 100000, execution_type: "continuous", occurred_at: "2026-11-27T10:02:00.000Z" },
+      { instrument_id: "i1", market_id: "m1", price: 99.5, quantity: 200000, execution_type: "continuous", occurred_at: "2026-11-27T10:01:00.000Z" },
+      { instrument_id: "i2", market_id: "m2", price: 101, quantity: 1000000, execution_type: "otc", occurred_at: "2026-11-27T10:00:00.000Z" },
+    ]);
+    expect(got.prints.map((p) => [p.instrumentId, p.price, p.at])).toEqual([
+      ["i1", 99.6, "2026-11-27T10:02:00.000Z"],
+      ["i1", 99.5, "2026-11-27T10:01:00.000Z"],
+      ["i2", 101, "2026-11-27T10:00:00.000Z"],
+    ]);
+    expect(got.last.get("i1/m1")).toEqual({ price: 99.6, quantity: 100000 });
+    expect(got.last.get("i2/m2")).toEqual({ price: 101, quantity: 1000000 });
   });
 });

@@ -156,7 +156,7 @@ function Tape(props: { venue: Venue; ins: Ins }) {
           </tr>
         </thead>
         <tbody>
-          {prints.length === 0 && <Empty cols={4}>No trades since you signed in.</Empty>}
+          {prints.length === 0 && <Empty cols={4}>No trades yet.</Empty>}
           {prints.map((p, i) => (
             <tr key={p.seq + ":" + i}>
               <td>
