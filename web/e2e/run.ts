@@ -644,7 +644,11 @@ async function main(): Promise<void> {
     });
 
     await step("a dealer declines a request", async () => {
+      // The form is fresh after the reload above: one dealer this time.
+      const option = c.getByLabel("Instrument", { exact: true }).locator("option", { hasText: rfqBond });
+      await c.getByLabel("Instrument", { exact: true }).selectOption((await option.getAttribute("value")) ?? "");
       await c.getByLabel("RFQ quantity (nominal)", { exact: true }).fill("2000000");
+      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(0), { exact: true }).check();
       await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).uncheck();
       await c.getByRole("button", { name: "Send request" }).click();
       const t2 = `${firmName(2)} buys 2,000,000 ${rfqBond}`;
