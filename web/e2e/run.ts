@@ -644,12 +644,12 @@ async function main(): Promise<void> {
     });
 
     await step("a dealer declines a request", async () => {
-      // The form is fresh after the reload above: one dealer this time.
+      // The form is fresh after the reload above.
       const option = c.getByLabel("Instrument", { exact: true }).locator("option", { hasText: rfqBond });
       await c.getByLabel("Instrument", { exact: true }).selectOption((await option.getAttribute("value")) ?? "");
       await c.getByLabel("RFQ quantity (nominal)", { exact: true }).fill("2000000");
       await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(0), { exact: true }).check();
-      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).uncheck();
+      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).check();
       await c.getByRole("button", { name: "Send request" }).click();
       const t2 = `${firmName(2)} buys 2,000,000 ${rfqBond}`;
       await a.getByRole("button", { name: "Decline " + t2 }).click();
@@ -658,8 +658,13 @@ async function main(): Promise<void> {
       await a.getByRole("row", { name: new RegExp("2,000,000") }).getByText("declined", { exact: true }).waitFor();
       assert.equal(await a.getByRole("button", { name: "Decline " + t2 }).count(), 0, "no second decline");
       assert.equal(await a.getByRole("button", { name: "Send quote for " + t2 }).count(), 0, "no quote after declining");
-      await c.locator(".request header").first().getByText("declined by the dealer").waitFor();
-      await c.getByText("Declined by the dealer.").first().waitFor();
+      // One of two declined: the requester reads it while the RFQ stays open for the other.
+      await c.locator(".request header").first().getByText("open · 1 of 2 dealers declined").waitFor();
+      await c.getByText("Waiting for quotes from 2 dealers… (1 declined)").waitFor();
+      await b.getByRole("button", { name: "Decline " + t2 }).click();
+      await b.getByText("Request declined").last().waitFor();
+      await c.locator(".request header").first().getByText("declined by all 2 dealers").waitFor();
+      await c.getByText("Declined by all 2 dealers.").first().waitFor();
     });
 
     await step("news arrives live", async () => {

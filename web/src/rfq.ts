@@ -42,8 +42,10 @@ export function requestOutcome(r: Offer, trades: Iterable<Trade>, precision: num
   }
   const n = r.counterparties?.length ?? 0;
   switch (r.status) {
-    case "created":
-      return { state: "open", label: "open" };
+    case "created": {
+      const k = r.declined_counterparties?.length ?? 0;
+      return { state: "open", label: k > 0 ? `open · ${k} of ${n} dealer${n === 1 ? "" : "s"} declined` : "open" };
+    }
     case "rejected":
       return { state: "declined", label: n > 1 ? `declined by all ${n} dealers` : "declined by the dealer" };
     case "expired":

@@ -264,7 +264,7 @@ export class Venue {
           await Promise.all(
             mine.slice(0, 30).map(async (r) => {
               const full = await this.api.get<Offer>(`/participant/rfq/${r.id}`).catch(() => null);
-              if (full) this.rfqs.set(r.id, { ...r, matched_offers: full.matched_offers ?? [] });
+              if (full) this.rfqs.set(r.id, { ...r, matched_offers: full.matched_offers ?? [], declined_counterparties: full.declined_counterparties ?? [] });
             }),
           );
           break;
@@ -349,8 +349,14 @@ export class Venue {
       case "rfq": {
         const r = record as Offer;
         const prev = this.rfqs.get(r.id);
-        // Stream records are flat: keep the quotes already known.
-        this.rfqs.set(r.id, { ...r, matched_offers: r.matched_offers ?? prev?.matched_offers ?? [] });
+        // Stream records are flat: keep the quotes and declines already known.
+        this.rfqs.set(r.id, {
+          ...r,
+          matched_offers: r.matched_offers ?? prev?.matched_offers ?? [],
+          declined_counterparties: r.declined_counterparties ?? prev?.declined_counterparties ?? [],
+        });
+        // A dealer declining changes an own RFQ without saying who: read which.
+        if (type === "rfq.update" && r.participant_id === this.user?.participant_id && r.status === "created") void this.refreshRfq(r.id);
         break;
       }
       case "trade": {
@@ -384,6 +390,15 @@ export class Venue {
         break;
       }
     }
+  }
+
+  /** refreshRfq reads an own RFQ's quotes and declines (the stream's records carry neither); its status stays the stream's. */
+  private async refreshRfq(id: string): Promise<void> {
+    const full = await this.api.get<Offer>(`/participant/rfq/${id}`).catch(() => null);
+    const cur = this.rfqs.get(id);
+    if (!full || !cur) return;
+    this.rfqs.set(id, { ...cur, matched_offers: full.matched_offers ?? cur.matched_offers, declined_counterparties: full.declined_counterparties ?? [] });
+    this.changed();
   }
 
   private attachQuote(q: Offer): void {

@@ -48,6 +48,9 @@ describe("the requester's RFQ outcome", () => {
     expect(requestOutcome({ ...rfq, status: "rejected" }, [], 4, names)).toEqual({ state: "declined", label: "declined by all 2 dealers" });
     expect(requestOutcome({ ...rfq, counterparties: ["d1"], status: "rejected" }, [], 4, names).label).toBe("declined by the dealer");
   });
+  it("counts the dealers that declined while it stays open for the others", () => {
+    expect(requestOutcome({ ...rfq, declined_counterparties: ["d2"] }, [], 4, names)).toEqual({ state: "open", label: "open · 1 of 2 dealers declined" });
+  });
   it("is open, expired or cancelled otherwise", () => {
     expect(requestOutcome(rfq, [], 4, names).state).toBe("open");
     expect(requestOutcome({ ...rfq, status: "expired" }, [], 4, names).state).toBe("expired");

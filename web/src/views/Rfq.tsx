@@ -186,7 +186,8 @@ function Request(props: { venue: Venue; r: Offer }) {
           {quotes.length === 0 && (
             <Empty cols={7}>
               {open
-                ? `Waiting for quotes from ${asked === 1 ? "1 dealer" : asked + " dealers"}…`
+                ? `Waiting for quotes from ${asked === 1 ? "1 dealer" : asked + " dealers"}…` +
+                  (r.declined_counterparties?.length ? ` (${r.declined_counterparties.length} declined)` : "")
                 : outcome.state === "declined" || outcome.state === "traded"
                   ? outcome.label[0]!.toUpperCase() + outcome.label.slice(1) + "."
                   : "No quotes."}
