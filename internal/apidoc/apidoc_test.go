@@ -143,8 +143,9 @@ func TestOperations(t *testing.T) {
 
 			// listRiskLimits answers the firm's three limits, a fixed list
 			// that is not paged; getInstrumentOHLC a window of at most 1000
-			// intervals that from and to move.
-			if o.method == http.MethodGet && returnsArray(o.op) && id != "listRiskLimits" && id != "getInstrumentOHLC" {
+			// intervals that from and to move; getTape the latest trades up
+			// to limit, a snapshot that the stream extends, never paged back.
+			if o.method == http.MethodGet && returnsArray(o.op) && id != "listRiskLimits" && id != "getInstrumentOHLC" && id != "getTape" {
 				cursor := "cursor"
 				if id == "listEvents" {
 					cursor = "after" // the event log pages by sequence number

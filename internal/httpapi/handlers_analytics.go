@@ -307,3 +307,34 @@ func (s *Server) instrumentOHLC(w http.ResponseWriter, r *http.Request, p venue.
 	writeJSON(w, http.StatusOK, mapSlice(bars, wire.BarOf))
 	return nil
 }
+
+// printJSON is a trade on the tape: market data, no party.
+type printJSON struct {
+	InstrumentID  string   `json:"instrument_id"`
+	MarketID      string   `json:"market_id"`
+	Price         wire.Num `json:"price"`
+	Quantity      wire.Num `json:"quantity"`
+	ExecutionType string   `json:"execution_type"`
+	OccurredAt    string   `json:"occurred_at"`
+}
+
+func (s *Server) tape(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	q := r.URL.Query()
+	limit := 100
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return venue.InvalidField("limit", "must be an integer between 1 and 1000")
+		}
+		limit = n
+	}
+	prints, err := s.use(r).Tape(r.Context(), p, q.Get("instrument_id"), limit)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, mapSlice(prints, func(t trading.Print) printJSON {
+		return printJSON{InstrumentID: t.InstrumentID, MarketID: t.MarketID, Price: wire.NumOf(t.Price),
+			Quantity: wire.NumOf(t.Quantity), ExecutionType: t.ExecutionType, OccurredAt: wire.Time(t.At)}
+	}))
+	return nil
+}

@@ -64,6 +64,7 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/calendars/{calendar}/holidays", s.authed(s.holidays))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}/analytics", s.authed(s.instrumentAnalytics))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}/ohlc", s.authed(s.instrumentOHLC))
+	m.Handle("GET "+v1+"/tape", s.authed(s.tape))
 
 	// Buckets.
 	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))

@@ -60,7 +60,10 @@ type OfferView struct {
 	MatchedOffers []venue.Offer
 	// ShowRecipients is set when the caller may see an RFQ's recipients.
 	ShowRecipients bool
-	Trades         []venue.Trade
+	// Declined are the recipients of an RFQ that declined it, when the
+	// caller may see its recipients (the RFQ stays open for the others).
+	Declined []string
+	Trades   []venue.Trade
 	// ReferenceVersion is the reference-data version Instrument was read
 	// at: the same version always holds the same instrument, so an adapter
 	// may keep what it renders of it until the version moves. 0 when the
@@ -505,6 +508,17 @@ func (s *Service) view(ctx context.Context, tx *store.Tx, p venue.Principal, o v
 		for _, q := range qs {
 			if v.ShowRecipients || q.ParticipantID == p.ParticipantID {
 				v.MatchedOffers = append(v.MatchedOffers, offerFor(p, q))
+			}
+		}
+		if v.ShowRecipients {
+			rs, err := tx.Recipients(ctx, o.ID)
+			if err != nil {
+				return v, err
+			}
+			for _, r := range rs {
+				if r.Declined {
+					v.Declined = append(v.Declined, r.ParticipantID)
+				}
 			}
 		}
 	}

@@ -53,16 +53,18 @@ func OfferNestedOf(v trading.OfferView) OfferNested {
 	return out
 }
 
-// RFQNested always carries matched_offers, even when empty.
+// RFQNested always carries matched_offers, even when empty, and, for
+// whoever may see its recipients, those that declined it.
 type RFQNested struct {
 	OfferNested
-	MatchedOffers []Offer `json:"matched_offers"`
+	MatchedOffers []Offer  `json:"matched_offers"`
+	Declined      []string `json:"declined_counterparties,omitempty"`
 }
 
 // RFQNestedOf renders an RFQ answer.
 func RFQNestedOf(v trading.OfferView) RFQNested {
 	o := OfferNestedOf(v)
-	out := RFQNested{OfferNested: o, MatchedOffers: o.MatchedOffers}
+	out := RFQNested{OfferNested: o, MatchedOffers: o.MatchedOffers, Declined: v.Declined}
 	if out.MatchedOffers == nil {
 		out.MatchedOffers = []Offer{}
 	}

@@ -168,11 +168,23 @@ async function main(): Promise<void> {
       await page.getByRole("link", { name: "Admin", exact: true }).click();
       await page.getByRole("table", { name: "Settlement providers" }).locator("tbody tr").first().waitFor();
       await page.getByRole("table", { name: "Users" }).getByText(user(0, "VIEWER").email).waitFor();
+      // A trader of the firm, signed in before the bucket exists, sees it without signing in again.
+      const [tctx, trader] = await newPage(browser);
+      await signIn(trader, user(0, "TRADER"));
       await page.getByLabel("New bucket name", { exact: true }).fill("Short end");
       await page.getByRole("group", { name: "Instruments" }).getByLabel("BASGR 1.50 22/05/2030", { exact: true }).check();
       await page.getByRole("button", { name: "Create bucket" }).click();
       await page.getByRole("table", { name: "Buckets" }).getByRole("rowheader", { name: "Short end" }).waitFor();
       await shot(page, "07-admin");
+      // Disabling a user, and enabling it again, goes through (the body is {entity: {status}}).
+      const viewerEmail = user(0, "VIEWER").email;
+      const users = page.getByRole("table", { name: "Users" });
+      await page.getByRole("button", { name: "Disable " + viewerEmail }).click();
+      await page.getByText("User disabled").last().waitFor();
+      await users.locator("tr", { hasText: viewerEmail }).getByText("disabled").waitFor();
+      await page.getByRole("button", { name: "Enable " + viewerEmail }).click();
+      await page.getByText("User enabled").last().waitFor();
+      await users.locator("tr", { hasText: viewerEmail }).getByText("active").waitFor();
       // The kill switch: on, then off again, so the firm trades in the steps below.
       await page.getByRole("button", { name: "Turn kill switch on" }).click();
       await page.getByText(/Kill switch on: \d+ cancelled/).last().waitFor();
@@ -183,6 +195,20 @@ async function main(): Promise<void> {
       await page.getByRole("table", { name: "Instruments" }).waitFor();
       await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "Short end" });
       assert.equal(await page.getByRole("table", { name: "Instruments" }).locator("tbody tr").count(), 1);
+      await trader.getByRole("link", { name: "News", exact: true }).click();
+      await trader.getByRole("link", { name: "Market", exact: true }).click();
+      await trader.getByLabel("Bucket", { exact: true }).locator("option", { hasText: "Short end" }).waitFor({ state: "attached" });
+      await signOut(trader);
+      await tctx.close();
+      // Deleting a bucket asks first.
+      await page.getByRole("link", { name: "Admin", exact: true }).click();
+      const buckets = page.getByRole("table", { name: "Buckets" });
+      await page.getByRole("button", { name: "Delete bucket Short end" }).click();
+      await page.getByRole("button", { name: "Keep bucket Short end" }).click();
+      await buckets.getByRole("rowheader", { name: "Short end" }).waitFor();
+      await page.getByRole("button", { name: "Delete bucket Short end" }).click();
+      await page.getByRole("button", { name: "Confirm deleting bucket Short end" }).click();
+      await buckets.getByRole("rowheader", { name: "Short end" }).waitFor({ state: "detached" });
       await signOut(page);
       await ctx.close();
     });
@@ -282,6 +308,15 @@ async function main(): Promise<void> {
       await qty.fill("1000000");
       await a.getByLabel("Clean price (%)", { exact: true }).fill("99.12345");
       await a.getByText("Price has at most 4 decimal places").waitFor();
+      // A decimal comma is refused, not read as 9750.
+      await a.getByLabel("Clean price (%)", { exact: true }).fill("97,50");
+      await a.getByText("Use a point for decimals: 97.50").waitFor();
+      // A holiday of the instrument's calendar is refused with the next business day.
+      const now = new Date();
+      const xmas = `${now.getUTCMonth() === 11 && now.getUTCDate() > 20 ? now.getUTCFullYear() + 1 : now.getUTCFullYear()}-12-25`;
+      await a.getByLabel("Settlement date", { exact: true }).fill(xmas);
+      await a.getByText(new RegExp(`${xmas} is a holiday on TARGET2 \\(Christmas Day\\): the next business day is \\d{4}-\\d\\d-\\d\\d`)).waitFor();
+      await a.getByLabel("Settlement date", { exact: true }).fill("");
     });
 
     await step("a bid shows yield, accrued and settlement amount before it is sent", async () => {
@@ -294,16 +329,40 @@ async function main(): Promise<void> {
       await a.getByText("Bid placed").last().waitFor();
     });
 
+    await step("the calculator computes on Enter and drops a result on invalid input", async () => {
+      const price = a.getByLabel("Calculator clean price (%)", { exact: true });
+      const result = a.locator(".calc .preview dd").nth(3);
+      await price.fill("99");
+      await price.press("Enter");
+      await expectText(result, /^-?\d+\.\d{3} %$/);
+      await price.fill("99,5");
+      await a.locator(".calc").getByText("Use a point for decimals: 99.5").waitFor();
+      await expectText(result, /^–$/);
+    });
+
     await step("the other firm sees the bid live in the depth and lifts it", async () => {
       await openInstrument(b, bond);
       const depth = b.getByRole("table", { name: "Depth on bondvenue Continuous" });
       await depth.getByRole("cell", { name: "99.5000" }).first().waitFor();
       await depth.getByText(firmName(0)).waitFor();
-      await b.getByRole("radio", { name: "Sell (ask)" }).click();
+      // The side is a radio group: the arrow keys choose.
+      await b.getByRole("radio", { name: "Buy (bid)" }).focus();
+      await b.keyboard.press("ArrowRight");
+      assert.equal(await b.getByRole("radio", { name: "Sell (ask)" }).getAttribute("aria-checked"), "true");
+      assert.equal(await b.evaluate(() => document.activeElement?.textContent), "Sell (ask)", "focus follows the choice");
       await b.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
       await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
       await b.getByRole("button", { name: "Place ask" }).click();
-      await b.getByText("Ask placed").last().waitFor();
+      await b.getByText("Ask filled: 1,000,000").last().waitFor();
+      // Notices keep clear of the tape, and each can be dismissed.
+      const notice = b.locator(".notice", { hasText: "Ask filled: 1,000,000" }).last();
+      const nb = await notice.boundingBox();
+      const tb = await b.getByRole("table", { name: "Trade tape" }).boundingBox();
+      assert.ok(nb && tb && nb.x >= tb.x + tb.width, `the notice (${JSON.stringify(nb)}) is clear of the tape (${JSON.stringify(tb)})`);
+      await notice.getByRole("button", { name: "Dismiss" }).click();
+      await notice.waitFor({ state: "detached" });
+      // Sent: the quantity is cleared, so a second Enter cannot send it again.
+      assert.equal(await b.getByLabel("Quantity (nominal)", { exact: true }).inputValue(), "");
     });
 
     await step("the trade appears live on both tapes and in both blotters", async () => {
@@ -340,10 +399,16 @@ async function main(): Promise<void> {
       await a.getByLabel("Clean price (%)", { exact: true }).fill("9750");
       // The last trade, at 99.5, is the reference: ±10 % of it.
       await a.getByText("Price is outside the price collar: ±10% around 99.5 (last trade today), 89.55 to 109.45").first().waitFor();
-      const placed = await a.getByText("Bid placed").count();
+      // Not sent: no request leaves (notices expire, so they are not counted).
+      let posted = 0;
+      const onRequest = (r: { method(): string; url(): string }) => {
+        if (r.method() === "POST" && r.url().includes("/api/v1/participant/offers")) posted++;
+      };
+      a.on("request", onRequest);
       await a.getByRole("button", { name: "Place bid" }).click();
       await a.getByRole("alert").filter({ hasText: "Price is outside the price collar" }).first().waitFor();
-      assert.equal(await a.getByText("Bid placed").count(), placed, "the bid outside the collar is not sent");
+      a.off("request", onRequest);
+      assert.equal(posted, 0, "the bid outside the collar is not sent");
     });
 
     await step("a dropped connection resumes without losing events", async () => {
@@ -377,7 +442,7 @@ async function main(): Promise<void> {
       const label = `Buy 2,000,000 ${bond} at 98.2500`;
       await a.getByRole("button", { name: "Amend " + label }).click();
       await a.getByLabel("New price for " + label).fill("98.5");
-      await a.getByRole("button", { name: "Save " + label }).click();
+      await a.getByLabel("New price for " + label).press("Enter"); // Enter saves the amendment
       const amended = `Buy 2,000,000 ${bond} at 98.5000`;
       await a.getByRole("button", { name: "Cancel " + amended }).waitFor();
       // the other firm's screen follows the amendment live
@@ -510,7 +575,7 @@ async function main(): Promise<void> {
       await b.getByRole("link", { name: "RFQ", exact: true }).click();
       await c.getByRole("button", { name: "Send request" }).click();
       await c.getByText("Request sent").last().waitFor();
-      await c.getByText("Waiting for quotes…").waitFor();
+      await c.getByText("Waiting for quotes from 2 dealers…").waitFor();
     });
 
     const title = `${firmName(2)} buys 5,000,000 ${rfqBond}`;
@@ -533,27 +598,79 @@ async function main(): Promise<void> {
       await best.getByText(firmName(1)).waitFor();
       assert.equal(await best.getByRole("cell", { name: "101.1000" }).count(), 1);
       assert.match(await c.locator(".request header").first().innerText(), /expires in \d+:\d\d/);
+      // The quotes table stays inside its panel.
+      const panel = await c.getByRole("region", { name: "My requests" }).boundingBox();
+      const table = await quotes.boundingBox();
+      assert.ok(panel && table && table.x + table.width <= panel.x + panel.width + 0.5, `quotes (${JSON.stringify(table)}) inside the panel (${JSON.stringify(panel)})`);
       await shot(c, "05-rfq-requester");
       await c.getByRole("button", { name: `Accept quote from ${firmName(1)}` }).click();
       await c.getByText("Quote accepted: trade done").last().waitFor();
-      await c.locator(".request header").first().getByText("closed").waitFor();
+      await c.locator(".request header").first().getByText(`traded 5,000,000 at 101.1000 with ${firmName(1)}`).waitFor();
     });
 
     await step("the dealers see the outcome", async () => {
-      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("101.1000 closed").waitFor();
-      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("101.2500 rejected").waitFor();
+      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("done · traded 5,000,000 at 101.1000").waitFor();
+      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("not done: traded elsewhere").waitFor();
       await b.getByRole("link", { name: "Blotter", exact: true }).click();
       await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
     });
 
+    await step("a reload keeps the session, the page and the RFQ's outcome", async () => {
+      await c.reload();
+      await c.getByRole("navigation", { name: "Main" }).waitFor();
+      assert.match(c.url(), /#\/rfq/, "the route is kept");
+      // The RFQ list carries no quotes: the outcome comes from the trade.
+      await c.locator(".request header").first().getByText(`traded 5,000,000 at 101.1000 with ${firmName(1)}`).waitFor();
+      await c.getByRole("status", { name: "Stream live" }).waitFor();
+      await b.getByRole("link", { name: "RFQ", exact: true }).click();
+      await b.reload();
+      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("done · traded 5,000,000 at 101.1000").waitFor();
+    });
+
+    await step("the operator's blotter names both sides of each trade", async () => {
+      const [ctx, page] = await newPage(browser);
+      await signIn(page, creds.operator);
+      await page.getByRole("link", { name: "Blotter", exact: true }).click();
+      await page.getByRole("heading", { name: "Trades", exact: true }).waitFor();
+      assert.equal(await page.getByRole("heading", { name: "My trades" }).count(), 0, "the operator has no trades of its own");
+      const row = page.getByRole("table", { name: "Trades" }).locator("tbody tr").filter({ hasText: bond }).filter({ hasText: "99.5000" });
+      await row.first().waitFor();
+      const cells = await row.first().locator("td").allInnerTexts();
+      assert.equal(cells[1], firmName(0), "buyer by name");
+      assert.equal(cells[3], firmName(1), "seller by name");
+      // Signed in after the trade: the market's Last and the tape show it all the same.
+      await page.getByRole("link", { name: "Market", exact: true }).click();
+      await page.getByRole("searchbox").fill(bond);
+      const gridRow = page.getByRole("table", { name: "Instruments" }).locator("tbody tr").filter({ hasText: bond });
+      await expectText(gridRow.locator("td").last(), /^99\.5000$/);
+      await page.getByRole("link", { name: bond }).click();
+      await page.getByRole("table", { name: "Trade tape" }).getByRole("cell", { name: "99.5000" }).first().waitFor();
+      await signOut(page);
+      await ctx.close();
+    });
+
     await step("a dealer declines a request", async () => {
+      // The form is fresh after the reload above.
+      const option = c.getByLabel("Instrument", { exact: true }).locator("option", { hasText: rfqBond });
+      await c.getByLabel("Instrument", { exact: true }).selectOption((await option.getAttribute("value")) ?? "");
       await c.getByLabel("RFQ quantity (nominal)", { exact: true }).fill("2000000");
-      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).uncheck();
+      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(0), { exact: true }).check();
+      await c.getByRole("group", { name: "Dealers" }).getByLabel(firmName(1), { exact: true }).check();
       await c.getByRole("button", { name: "Send request" }).click();
       const t2 = `${firmName(2)} buys 2,000,000 ${rfqBond}`;
       await a.getByRole("button", { name: "Decline " + t2 }).click();
       await a.getByText("Request declined").last().waitFor();
-      await c.locator(".request header").first().getByText("rejected").waitFor();
+      // The dealer's row says declined and offers neither quote nor decline again.
+      await a.getByRole("row", { name: new RegExp("2,000,000") }).getByText("declined", { exact: true }).waitFor();
+      assert.equal(await a.getByRole("button", { name: "Decline " + t2 }).count(), 0, "no second decline");
+      assert.equal(await a.getByRole("button", { name: "Send quote for " + t2 }).count(), 0, "no quote after declining");
+      // One of two declined: the requester reads it while the RFQ stays open for the other.
+      await c.locator(".request header").first().getByText("open · 1 of 2 dealers declined").waitFor();
+      await c.getByText("Waiting for quotes from 2 dealers… (1 declined)").waitFor();
+      await b.getByRole("button", { name: "Decline " + t2 }).click();
+      await b.getByText("Request declined").last().waitFor();
+      await c.locator(".request header").first().getByText("declined by all 2 dealers").waitFor();
+      await c.getByText("Declined by all 2 dealers.").first().waitFor();
     });
 
     await step("news arrives live", async () => {

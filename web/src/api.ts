@@ -1,5 +1,7 @@
-// The REST client: one bearer token, held in memory only (never in
-// storage or a cookie), and errors turned into sentences for people.
+// The REST client: one bearer token, and errors turned into sentences for
+// people. The token is kept in the tab's sessionStorage (never in
+// localStorage or a cookie) so that a reload keeps the session; it dies
+// with the tab, on sign-out, on expiry or when the venue refuses it.
 
 export class ApiError extends Error {
   constructor(
@@ -51,6 +53,47 @@ function detail(e: unknown): string {
   return "";
 }
 
+/** SessionStore is the part of Storage the session needs (sessionStorage in the browser). */
+export interface SessionStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+const sessionKey = "bondvenue.session";
+
+/** saveSession keeps a token for expiresIn seconds from now (ms). */
+export function saveSession(s: SessionStore, token: string, expiresIn: number, now: number): void {
+  s.setItem(sessionKey, JSON.stringify({ token, until: now + expiresIn * 1000 }));
+}
+
+/** loadSession is the kept token while it is valid, else null (and an expired one is dropped). */
+export function loadSession(s: SessionStore, now: number): string | null {
+  try {
+    const raw = s.getItem(sessionKey);
+    if (!raw) return null;
+    const v = JSON.parse(raw) as { token?: unknown; until?: unknown };
+    if (typeof v.token === "string" && typeof v.until === "number" && v.until > now) return v.token;
+  } catch {
+    /* unreadable: dropped below */
+  }
+  s.removeItem(sessionKey);
+  return null;
+}
+
+/** clearSession forgets the kept token. */
+export function clearSession(s: SessionStore): void {
+  s.removeItem(sessionKey);
+}
+
+function browserSession(): SessionStore | null {
+  try {
+    return typeof sessionStorage === "undefined" ? null : sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
 export class Api {
   private token = "";
   /** onUnauthorized is called when the venue refuses the token (expired or revoked). */
@@ -74,11 +117,23 @@ export class Api {
     }
     const t = body as TokenAnswer;
     this.token = t.access_token;
+    const store = browserSession();
+    if (store) saveSession(store, t.access_token, t.expires_in, Date.now());
     return t;
+  }
+
+  /** resume takes up the token kept by this tab before a reload; false when there is none. */
+  resume(): boolean {
+    const store = browserSession();
+    const t = store ? loadSession(store, Date.now()) : null;
+    if (t) this.token = t;
+    return t !== null;
   }
 
   signOut(): void {
     this.token = "";
+    const store = browserSession();
+    if (store) clearSession(store);
   }
 
   async call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
@@ -123,4 +178,14 @@ export function query(params: Record<string, string | number | undefined | null>
 /** newKey is a fresh Idempotency-Key for one user action (retries reuse it). */
 export function newKey(): string {
   return crypto.randomUUID();
+}
+
+const uuid = /\s?\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/** nameIds replaces the record ids in a venue's message by the names known, and drops the others: people read names. */
+export function nameIds(text: string, names: ReadonlyMap<string, string>): string {
+  return text.replace(uuid, (m) => {
+    const name = names.get(m.trim().toLowerCase()) ?? names.get(m.trim());
+    return name ? (m.startsWith(" ") ? " " : "") + name : "";
+  });
 }

@@ -1,7 +1,7 @@
 // How numbers and times look on the screen: prices at the instrument's
 // precision, amounts with two places and thousands separators, yields in
 // percent, times in the browser's zone (UTC on hover, see utcTitle).
-import { fixed, parse, text } from "./decimal";
+import { fixed, parse, sign, sub, text } from "./decimal";
 
 type Num = string | number | null | undefined;
 
@@ -102,4 +102,46 @@ export function side(direction: string): string {
 /** status names a record status for people. */
 export function status(s: string): string {
   return s === "created" ? "open" : s;
+}
+
+interface Fill {
+  status: string;
+  quantity: Num;
+  filled_quantity: Num;
+}
+
+function filledOf(o: Fill): { filled: string; left: string; any: boolean; all: boolean } {
+  const q = parse(o.quantity);
+  const done = parse(o.filled_quantity);
+  if (!q || !done) return { filled: dash, left: dash, any: false, all: false };
+  const left = sub(q, done);
+  return { filled: quantity(text(done)), left: quantity(text(left)), any: sign(done) > 0, all: sign(done) > 0 && sign(left) <= 0 };
+}
+
+/** offerStatus names an offer's state for people: open, partially filled with what is left, filled. */
+export function offerStatus(o: Fill): string {
+  const f = filledOf(o);
+  if (f.all) return "filled";
+  if (o.status === "created") return f.any ? `partially filled · ${f.left} left` : "open";
+  return f.any ? `${status(o.status)} · ${f.filled} filled` : status(o.status);
+}
+
+/** placed says what became of an order just sent: placed, filled, or partially filled. */
+export function placed(direction: string, o: Fill | null): string {
+  const what = direction === "bid" || direction === "buy" ? "Bid" : "Ask";
+  if (!o) return what + " placed";
+  const f = filledOf(o);
+  if (f.all) return `${what} filled: ${f.filled}`;
+  if (f.any) return `${what} partially filled: ${f.filled} done, ${f.left} left`;
+  return what + " placed";
+}
+
+/**
+ * chartTime is the chart's time of an instant: the chart draws its axis
+ * in UTC, so the instant is shifted by the browser zone's offset at that
+ * instant (offsetMinutes as Date.getTimezoneOffset gives it) to read in
+ * local time like every other time on the screen.
+ */
+export function chartTime(iso: string, offsetMinutes: number = new Date(iso).getTimezoneOffset()): number {
+  return Math.floor(new Date(iso).getTime() / 1000) - offsetMinutes * 60;
 }

@@ -35,6 +35,7 @@ const roleNames: Record<string, string> = {
 function App() {
   const v = useVenue(venue);
   const hash = useHash();
+  if (v.resuming) return <p class="muted banner">Resuming your session…</p>;
   if (!v.user) return <SignIn venue={v} />;
   const [path, search = ""] = hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(search);
@@ -106,7 +107,10 @@ function App() {
       <div class="notices" aria-live="polite">
         {v.notices.map((n) => (
           <p key={n.id} class={"notice " + n.kind} role={n.kind === "error" ? "alert" : "status"}>
-            {n.text}
+            <span>{n.text}</span>
+            <button type="button" class="dismiss" aria-label="Dismiss" onClick={() => v.dismiss(n.id)}>
+              ×
+            </button>
           </p>
         ))}
       </div>
@@ -114,4 +118,6 @@ function App() {
   );
 }
 
+// A reload keeps the session (the tab's token) and the route (the hash).
+void venue.resume();
 render(<App />, document.getElementById("app")!);

@@ -2,9 +2,10 @@
 // record event carries the whole record, so applying it is an upsert; a
 // namespace being reloaded by REST buffers its events and applies them
 // after the snapshot, in order, so the result is never older than either.
-import { Api, ApiError, query } from "./api";
+import { Api, ApiError, nameIds, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
 import { Stream, type StreamStatus } from "./stream";
+import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
   Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PriceChange,
   RiskLimit, Trade, User,
@@ -26,14 +27,7 @@ export interface Ladder {
 /** depthLevels is how many levels per side the screen shows (the stream's default). */
 export const depthLevels = 10;
 
-export interface Print {
-  instrumentId: string;
-  marketId: string;
-  price: string | number;
-  quantity: string | number;
-  at: string;
-  seq: number;
-}
+export type { Print } from "./trades";
 
 export interface Notice {
   id: number;
@@ -51,6 +45,8 @@ export class Venue {
   status: StreamStatus = "offline";
   user: User | null = null;
   participant: Participant | null = null;
+  /** names of the participants the caller may read (all of them for the operator), by id. */
+  names = new Map<string, string>();
   expired = false;
 
   markets: Market[] = [];
@@ -60,6 +56,8 @@ export class Venue {
   best = new Map<string, Map<string, Best>>();
   offers = new Map<string, Offer>(); // own offers and quotes
   rfqs = new Map<string, Offer>(); // RFQs sent or received
+  /** declined holds the RFQs this firm declined: the venue's record stays open for the other dealers. */
+  declined = new Set<string>();
   trades = new Map<string, Trade>();
   news: News[] = [];
   indicative = new Map<string, IndicativePrice>();
@@ -117,21 +115,50 @@ export class Venue {
     return this.user?.accounts?.[0]?.id ?? this.participant?.accounts?.[0]?.id ?? "";
   }
 
+  /** notify shows a notice: at most four stacked, an error for 6 s and an info for 4 s, each dismissible. */
   notify(kind: Notice["kind"], text: string): void {
-    const n = { id: ++this.noticeSeq, kind, text };
+    // The venue's messages name records by id: shown by name.
+    const n = { id: ++this.noticeSeq, kind, text: nameIds(text, this.names) };
     this.notices = [...this.notices.slice(-3), n];
     this.changed();
-    setTimeout(() => {
-      this.notices = this.notices.filter((x) => x.id !== n.id);
-      this.changed();
-    }, kind === "error" ? 12000 : 6000);
+    setTimeout(() => this.dismiss(n.id), kind === "error" ? 6000 : 4000);
   }
+
+  /** dismiss takes a notice away. */
+  dismiss(id: number): void {
+    if (!this.notices.some((x) => x.id === id)) return;
+    this.notices = this.notices.filter((x) => x.id !== id);
+    this.changed();
+  }
+
+  /** resuming is set while a reload takes up the tab's session. */
+  resuming = false;
 
   async signIn(clientId: string, clientSecret: string): Promise<void> {
     await this.api.signIn(clientId, clientSecret);
+    await this.start();
+  }
+
+  /** resume takes up the tab's session after a reload, if it has one still valid. */
+  async resume(): Promise<void> {
+    if (!this.api.resume()) return;
+    this.resuming = true;
+    this.changed();
+    try {
+      await this.start();
+    } catch {
+      this.signOut(); // refused or unreachable: sign in again
+    } finally {
+      this.resuming = false;
+      this.changed();
+    }
+  }
+
+  private async start(): Promise<void> {
     this.expired = false;
     const me = await this.api.get<User>("/auth/me");
     this.user = me;
+    this.loadDeclined();
     const [markets, instruments, participants] = await Promise.all([
       this.api.get<Market[]>("/markets"),
       this.api.get<Instrument[]>("/instruments"),
@@ -140,7 +167,9 @@ export class Venue {
     this.markets = markets.filter((m) => m.is_enabled);
     this.instruments = instruments.sort((a, b) => a.maturity.localeCompare(b.maturity) || a.name.localeCompare(b.name));
     this.participant = participants.find((p) => p.id === me.participant_id) ?? null;
-    this.buckets = await this.api.get<Bucket[]>("/participant/buckets").catch(() => []);
+    this.names = new Map(participants.map((p) => [p.id, p.name]));
+    for (const c of this.participant?.counterparties ?? []) this.names.set(c.id, c.name);
+    await this.loadBuckets();
     this.clock = setInterval(() => {
       this.now = Date.now();
       this.changed();
@@ -171,6 +200,7 @@ export class Venue {
     this.participant = null;
     this.offers.clear();
     this.rfqs.clear();
+    this.declined = new Set();
     this.trades.clear();
     this.best.clear();
     this.depth.clear();
@@ -180,6 +210,30 @@ export class Venue {
     this.risk = [];
     this.status = "offline";
     this.changed();
+  }
+
+  /** markDeclined remembers a declined RFQ for the session (the record does not say who declined). */
+  markDeclined(id: string): void {
+    this.declined.add(id);
+    try {
+      sessionStorage.setItem(this.declinedKey(), JSON.stringify([...this.declined].slice(-500)));
+    } catch {
+      /* storage full or off: kept in memory */
+    }
+    this.changed();
+  }
+
+  private declinedKey(): string {
+    return "bondvenue.declined." + (this.user?.id ?? "");
+  }
+
+  private loadDeclined(): void {
+    try {
+      const raw = sessionStorage.getItem(this.declinedKey());
+      this.declined = new Set(raw ? (JSON.parse(raw) as string[]) : []);
+    } catch {
+      this.declined = new Set();
+    }
   }
 
   private expire(): void {
@@ -204,6 +258,15 @@ export class Venue {
           this.offers = new Map(offers.filter((o) => o.type !== "request_for_quote").map((o) => [o.id, o]));
           this.rfqs = new Map(rfqs.map((o) => [o.id, o]));
           for (const r of rfqs) for (const q of r.matched_offers ?? []) if (q.participant_id === this.user?.participant_id) this.offers.set(q.id, q);
+          // The list holds no quotes: the requests shown read theirs one by one.
+          const mine = rfqs.filter((r) => r.participant_id === this.user?.participant_id);
+          mine.sort((x, y) => y.createdAt.localeCompare(x.createdAt));
+          await Promise.all(
+            mine.slice(0, 30).map(async (r) => {
+              const full = await this.api.get<Offer>(`/participant/rfq/${r.id}`).catch(() => null);
+              if (full) this.rfqs.set(r.id, { ...r, matched_offers: full.matched_offers ?? [], declined_counterparties: full.declined_counterparties ?? [] });
+            }),
+          );
           break;
         }
         case "/trades": {
@@ -213,6 +276,9 @@ export class Venue {
         }
         case "/instruments": {
           const best = new Map<string, Map<string, Best>>();
+          // The trades before this moment: the tape and each book's last
+          // trade (the price changes after are buffered meanwhile).
+          const tape = tapeOf(await this.api.get<TapePrint[]>("/tape" + query({ limit: 500 })).catch(() => []));
           await Promise.all(
             this.markets.map(async (m) => {
               const list = await this.api.get<Instrument[]>("/instruments" + query({ market_id: m.id }));
@@ -222,14 +288,15 @@ export class Venue {
                 per.set(m.id, {
                   bid: i.instrument_limits.bid[0] ?? null,
                   ask: i.instrument_limits.ask[0] ?? null,
-                  lastPrice: prev?.lastPrice ?? null,
-                  lastQuantity: prev?.lastQuantity ?? null,
+                  lastPrice: prev?.lastPrice ?? tape.last.get(i.id + "/" + m.id)?.price ?? null,
+                  lastQuantity: prev?.lastQuantity ?? tape.last.get(i.id + "/" + m.id)?.quantity ?? null,
                 });
                 best.set(i.id, per);
               }
             }),
           );
           this.best = best;
+          this.tape = tape.prints;
           // The books shown level by level, reloaded in the same window:
           // their events meanwhile apply after.
           await Promise.all([...this.depth.keys()].map(async (id) => this.depth.set(id, await this.fetchDepth(id))));
@@ -282,8 +349,14 @@ export class Venue {
       case "rfq": {
         const r = record as Offer;
         const prev = this.rfqs.get(r.id);
-        // Stream records are flat: keep the quotes already known.
-        this.rfqs.set(r.id, { ...r, matched_offers: r.matched_offers ?? prev?.matched_offers ?? [] });
+        // Stream records are flat: keep the quotes and declines already known.
+        this.rfqs.set(r.id, {
+          ...r,
+          matched_offers: r.matched_offers ?? prev?.matched_offers ?? [],
+          declined_counterparties: r.declined_counterparties ?? prev?.declined_counterparties ?? [],
+        });
+        // A dealer declining changes an own RFQ without saying who: read which.
+        if (type === "rfq.update" && r.participant_id === this.user?.participant_id && r.status === "created") void this.refreshRfq(r.id);
         break;
       }
       case "trade": {
@@ -319,6 +392,15 @@ export class Venue {
     }
   }
 
+  /** refreshRfq reads an own RFQ's quotes and declines (the stream's records carry neither); its status stays the stream's. */
+  private async refreshRfq(id: string): Promise<void> {
+    const full = await this.api.get<Offer>(`/participant/rfq/${id}`).catch(() => null);
+    const cur = this.rfqs.get(id);
+    if (!full || !cur) return;
+    this.rfqs.set(id, { ...cur, matched_offers: full.matched_offers ?? cur.matched_offers, declined_counterparties: full.declined_counterparties ?? [] });
+    this.changed();
+  }
+
   private attachQuote(q: Offer): void {
     const r = this.rfqs.get(q.matched_offer_id!);
     if (!r) return;
@@ -331,6 +413,9 @@ export class Venue {
     per.set(pc.market_id, { bid: pc.bid, ask: pc.ask, lastPrice: pc.last_price, lastQuantity: pc.last_quantity });
     this.best.set(pc.instrument_id, per);
     for (const t of pc.trades ?? []) {
+      const at = pc.occurred_at || meta.occurred_at;
+      // Already on the tape read at sign-in (the event was held back meanwhile).
+      if (this.tape.slice(0, 50).some((p) => p.seq === 0 && p.instrumentId === pc.instrument_id && p.marketId === pc.market_id && p.at === at && String(p.price) === String(t.price) && String(p.quantity) === String(t.quantity))) continue;
       this.tape = [
         { instrumentId: pc.instrument_id, marketId: pc.market_id, price: t.price, quantity: t.quantity, at: pc.occurred_at || meta.occurred_at, seq: meta.seq },
         ...this.tape,
@@ -377,6 +462,16 @@ export class Venue {
       }
     }
     return out;
+  }
+
+  /** loadBuckets reads the buckets again: they have no stream, so views that filter by them call it when shown. */
+  async loadBuckets(): Promise<void> {
+    try {
+      this.buckets = await this.api.get<Bucket[]>("/participant/buckets");
+      this.changed();
+    } catch {
+      /* the last list stays */
+    }
   }
 
   private riskSoon(): void {
@@ -461,9 +556,7 @@ export class Venue {
   }
 
   counterpartyName(id: string | null | undefined): string {
-    if (!id) return "";
-    if (id === this.participant?.id) return this.participant.name;
-    return this.participant?.counterparties?.find((c) => c.id === id)?.name ?? id.slice(0, 8);
+    return participantName(id, this.names);
   }
 }
 

@@ -134,6 +134,8 @@ export interface Offer {
   matched_offer_id?: string | null;
   matched_offers?: Offer[];
   counterparties?: string[];
+  /** declined_counterparties: the dealers that declined an RFQ (the requester's GET /participant/rfq/{id} only). */
+  declined_counterparties?: string[];
   participant_id: string;
   account_id: string;
   market_id: string;

@@ -1,7 +1,8 @@
 // Small pieces every view uses: the store hook, numeric and time cells,
 // labelled fields, and an action button that shows its error in words.
 import { type ComponentChildren, type VNode, cloneElement } from "preact";
-import { useEffect, useId, useReducer, useState } from "preact/hooks";
+import { useEffect, useId, useReducer, useRef, useState } from "preact/hooks";
+import { arrowStep } from "./keys";
 import * as f from "./format";
 import type { Venue } from "./store";
 
@@ -111,4 +112,38 @@ export function limitPrice(o: { price_per_unit: unknown; price_per_unit_clean?: 
   if (typeof p === "string" || typeof p === "number") return p;
   const c = o.price_per_unit_clean;
   return typeof c === "string" || typeof c === "number" ? c : null;
+}
+
+/** SideRadios is the Buy/Sell choice: a radio group the arrow keys move through, one tab stop. */
+export function SideRadios(props: { label: string; value: "bid" | "ask"; onChange: (v: "bid" | "ask") => void; buy: string; sell: string }) {
+  const group = useRef<HTMLDivElement>(null);
+  const options = [
+    ["bid", props.buy],
+    ["ask", props.sell],
+  ] as const;
+  const key = (e: KeyboardEvent) => {
+    const i = options.findIndex(([v]) => v === props.value);
+    const next = arrowStep(e.key, i, options.length);
+    if (next === null) return;
+    e.preventDefault();
+    props.onChange(options[next]![0]);
+    group.current?.querySelectorAll<HTMLButtonElement>("[role=radio]")[next]?.focus();
+  };
+  return (
+    <div class="segmented sides" role="radiogroup" aria-label={props.label} ref={group} onKeyDown={key}>
+      {options.map(([v, label]) => (
+        <button
+          key={v}
+          type="button"
+          role="radio"
+          aria-checked={props.value === v}
+          tabIndex={props.value === v ? 0 : -1}
+          class={v}
+          onClick={() => props.onChange(v)}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
 }

@@ -9,9 +9,23 @@ export interface Terms {
   precision: number;
 }
 
+/**
+ * commaError refuses a comma in a price or yield: parse would read it as a
+ * thousands separator (97,50 as 9750) while the trader meant a decimal
+ * comma. The venue takes a point only.
+ */
+export function commaError(input: string): string | null {
+  if (!input.includes(",")) return null;
+  const t = input.trim();
+  if (/^[+-]?\d*,\d+$/.test(t)) return `Use a point for decimals: ${t.replace(",", ".")}`;
+  return "Write the number without commas";
+}
+
 /** quantityError says what is wrong with a nominal quantity, or null when it is valid. */
 export function quantityError(input: string, t: Terms): string | null {
   if (input.trim() === "") return "Enter a quantity";
+  // Commas group thousands in a quantity (1,000,000); any other comma is a decimal comma.
+  if (input.includes(",") && !/^\s*\d{1,3}(,\d{3})+(\.\d+)?\s*$/.test(input)) return commaError(input);
   const q = parse(input);
   if (!q) return "Quantity must be a number";
   if (sign(q) <= 0) return "Quantity must be greater than 0";
@@ -26,6 +40,8 @@ export function quantityError(input: string, t: Terms): string | null {
 /** priceError says what is wrong with a clean price in percent of par, or null. */
 export function priceError(input: string, t: Pick<Terms, "precision">): string | null {
   if (input.trim() === "") return "Enter a price";
+  const comma = commaError(input);
+  if (comma) return comma;
   const p = parse(input);
   if (!p) return "Price must be a number";
   if (sign(p) <= 0) return "Price must be greater than 0";
@@ -36,6 +52,8 @@ export function priceError(input: string, t: Pick<Terms, "precision">): string |
 /** yieldError says what is wrong with a yield in percent, or null. */
 export function yieldError(input: string): string | null {
   if (input.trim() === "") return "Enter a yield";
+  const comma = commaError(input);
+  if (comma) return comma;
   const y = parse(input);
   if (!y) return "Yield must be a number";
   if (cmp(y, parse("-100")!) <= 0) return "Yield must be above -100 %";
@@ -52,8 +70,14 @@ export function stepQuantity(input: string, t: Terms, dir: 1 | -1): string {
   return fixed(cmp(next, min) < 0 ? min : next, 0);
 }
 
-/** settlementDateError checks a YYYY-MM-DD settlement date is well-formed and not a weekend. */
-export function settlementDateError(v: string, today: string): string | null {
+/** A settlement calendar's holidays (YYYY-MM-DD → name), as GET /calendars/{calendar}/holidays lists them. */
+export interface SettlementCalendar {
+  calendar: string;
+  holidays: Map<string, string>;
+}
+
+/** settlementDateError checks a YYYY-MM-DD settlement date is well-formed, not past, and a business day of the calendar. */
+export function settlementDateError(v: string, today: string, cal?: SettlementCalendar): string | null {
   if (v === "") return null; // the market's default lag applies
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return "Use YYYY-MM-DD";
   const d = new Date(v + "T00:00:00Z");
@@ -61,7 +85,23 @@ export function settlementDateError(v: string, today: string): string | null {
   if (v < today) return "Settlement date is in the past";
   const wd = d.getUTCDay();
   if (wd === 0 || wd === 6) return "Settlement date falls on a weekend";
+  const holiday = cal?.holidays.get(v);
+  if (cal && holiday !== undefined) {
+    return `${v} is a holiday on ${cal.calendar}${holiday ? ` (${holiday})` : ""}: the next business day is ${nextBusinessDay(v, cal.holidays)}`;
+  }
   return null;
+}
+
+/** nextBusinessDay is the date itself when it is a business day, else the first business day after it. */
+export function nextBusinessDay(v: string, holidays: Map<string, string>): string {
+  const d = new Date(v + "T00:00:00Z");
+  for (let i = 0; i < 30; i++) {
+    const s = d.toISOString().slice(0, 10);
+    const wd = d.getUTCDay();
+    if (wd !== 0 && wd !== 6 && !holidays.has(s)) return s;
+    d.setUTCDate(d.getUTCDate() + 1);
+  }
+  return v;
 }
 
 /** The band of the venue's price collar, as GET …/price-collar answers it. */

@@ -39,3 +39,29 @@ describe("format", () => {
     expect(f.countdown("2026-11-25T13:59:59Z", now)).toBe("expired");
   });
 });
+
+describe("order states", () => {
+  const o = (status: string, quantity: string, filled: string) => ({ status, quantity, filled_quantity: filled });
+  it("names filled and partly filled orders with what is left", () => {
+    expect(f.offerStatus(o("created", "1000000", "0"))).toBe("open");
+    expect(f.offerStatus(o("created", "1000000", "400000"))).toBe("partially filled · 600,000 left");
+    expect(f.offerStatus(o("closed", "1000000", "1000000"))).toBe("filled");
+    expect(f.offerStatus(o("cancelled", "1000000", "250000"))).toBe("cancelled · 250,000 filled");
+    expect(f.offerStatus(o("cancelled", "1000000", "0"))).toBe("cancelled");
+  });
+  it("says what became of an order just sent", () => {
+    expect(f.placed("bid", o("created", "1000000", "0"))).toBe("Bid placed");
+    expect(f.placed("ask", o("closed", "1000000", "1000000"))).toBe("Ask filled: 1,000,000");
+    expect(f.placed("ask", o("created", "1000000", "400000"))).toBe("Ask partially filled: 400,000 done, 600,000 left");
+    expect(f.placed("bid", null)).toBe("Bid placed");
+  });
+});
+
+describe("chart time", () => {
+  it("plots bars in the trader's zone, like every other time on the screen", () => {
+    const utc = Date.parse("2026-11-27T10:00:00Z") / 1000;
+    expect(f.chartTime("2026-11-27T10:00:00Z", -60)).toBe(utc + 3600); // Berlin: 11:00 on the axis
+    expect(f.chartTime("2026-11-27T10:00:00Z", 300)).toBe(utc - 5 * 3600); // New York: 05:00
+    expect(f.chartTime("2026-11-27T10:00:00Z")).toBe(utc - new Date("2026-11-27T10:00:00Z").getTimezoneOffset() * 60);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describe as describeError } from "../src/api";
-import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/validate";
+import { collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/validate";
 
 const bond = { min_piece: "100000", min_increment: "1000", precision: 4 };
 
@@ -21,6 +21,13 @@ describe("order ticket validation", () => {
     expect(priceError("0", bond)).toBe("Price must be greater than 0");
     expect(priceError("", bond)).toBe("Enter a price");
   });
+  it("refuses a decimal comma instead of reading 97,50 as 9750", () => {
+    expect(priceError("97,50", bond)).toBe("Use a point for decimals: 97.50");
+    expect(priceError("1,000.5", bond)).toBe("Write the number without commas");
+    expect(yieldError("3,25")).toBe("Use a point for decimals: 3.25");
+    expect(quantityError("1,5", bond)).toBe("Use a point for decimals: 1.5");
+    expect(quantityError("1,000,000", bond)).toBeNull(); // thousands separators are fine in a quantity
+  });
   it("checks yields", () => {
     expect(yieldError("3.25")).toBeNull();
     expect(yieldError("-0.5")).toBeNull();
@@ -40,6 +47,26 @@ describe("order ticket validation", () => {
     expect(settlementDateError("2026-11-24", "2026-11-25")).toBe("Settlement date is in the past");
     expect(settlementDateError("2026-02-30", "2026-01-01")).toBe("Not a date");
     expect(settlementDateError("27/11/2026", "2026-11-25")).toBe("Use YYYY-MM-DD");
+  });
+});
+
+describe("settlement on the instrument's calendar", () => {
+  const holidays = new Map([
+    ["2026-12-25", "Christmas Day"],
+    ["2026-12-26", "Boxing Day"],
+    ["2027-01-01", "New Year's Day"],
+  ]);
+  it("refuses a holiday and names the next business day", () => {
+    expect(settlementDateError("2026-12-25", "2026-12-21", { holidays, calendar: "TARGET2" })).toBe(
+      "2026-12-25 is a holiday on TARGET2 (Christmas Day): the next business day is 2026-12-28",
+    );
+    expect(settlementDateError("2026-12-24", "2026-12-21", { holidays, calendar: "TARGET2" })).toBeNull();
+  });
+  it("rolls a date forward past weekends and holidays", () => {
+    expect(nextBusinessDay("2026-12-24", holidays)).toBe("2026-12-24");
+    expect(nextBusinessDay("2026-12-25", holidays)).toBe("2026-12-28");
+    expect(nextBusinessDay("2026-12-31", holidays)).toBe("2026-12-31");
+    expect(nextBusinessDay("2027-01-01", holidays)).toBe("2027-01-04");
   });
 });
 

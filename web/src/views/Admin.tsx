@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { userStatusBody } from "../requests";
 import type { Venue } from "../store";
 import type { Bucket, KillSwitch, SettlementProvider, User } from "../types";
 import { Action, Empty, Field, Section, useVenue } from "../ui";
@@ -19,7 +20,13 @@ export function Admin(props: { venue: Venue }) {
   };
   useEffect(() => {
     void v.api.get<Bucket[]>("/participant/buckets").then(setBuckets).catch(() => {});
-    void v.api.get<SettlementProvider[]>("/settlement-providers").then(setProviders).catch(() => {});
+    void v.api
+      .get<SettlementProvider[]>("/settlement-providers")
+      .then((ps) => {
+        for (const p of ps) v.names.set(p.id, p.provider); // errors name a provider by its id
+        setProviders(ps);
+      })
+      .catch(() => {});
     void v.api.get<User[]>("/users").then(setUsers).catch(() => {});
     void v.api.get<KillSwitch>("/participant/kill-switch").then(setKill).catch(() => {});
   }, [version]);
@@ -38,8 +45,10 @@ export function Admin(props: { venue: Venue }) {
     setName("");
     setPicked(new Set());
     refresh();
-    v.buckets = await v.api.get<Bucket[]>("/participant/buckets");
+    await v.loadBuckets();
   };
+  // Deleting asks first: the row's Delete turns into Confirm and Keep.
+  const [deleting, setDeleting] = useState<string | null>(null);
   const own = buckets.filter((b) => b.participant_id === v.user?.participant_id);
   return (
     <div class="admin cols">
@@ -78,15 +87,30 @@ export function Admin(props: { venue: Venue }) {
                   <td>{b.type}</td>
                   <td class="num">{b.instruments.length}</td>
                   <td>
-                    {own.includes(b) && (
-                      <Action
-                        venue={v}
-                        label={"Delete bucket " + b.name}
-                        run={change("DELETE", `/participant/buckets/${b.id}`)}
-                        done="Bucket deleted"
-                      >
+                    {own.includes(b) && deleting !== b.id && (
+                      <button type="button" aria-label={"Delete bucket " + b.name} onClick={() => setDeleting(b.id)}>
                         Delete
-                      </Action>
+                      </button>
+                    )}
+                    {own.includes(b) && deleting === b.id && (
+                      <span class="actions">
+                        <Action
+                          venue={v}
+                          class="danger"
+                          label={"Confirm deleting bucket " + b.name}
+                          run={async () => {
+                            await change("DELETE", `/participant/buckets/${b.id}`)();
+                            setDeleting(null);
+                            await v.loadBuckets();
+                          }}
+                          done="Bucket deleted"
+                        >
+                          Delete {b.name}?
+                        </Action>
+                        <button type="button" aria-label={"Keep bucket " + b.name} onClick={() => setDeleting(null)}>
+                          Keep
+                        </button>
+                      </span>
                     )}
                   </td>
                 </tr>
@@ -183,7 +207,8 @@ export function Admin(props: { venue: Venue }) {
                       <Action
                         venue={v}
                         label={(u.status === "active" ? "Disable " : "Enable ") + u.email}
-                        run={change("PUT", `/admin/users/${u.id}`, { status: u.status === "active" ? "disabled" : "active" })}
+                        run={change("PUT", `/admin/users/${u.id}`, userStatusBody(u.status))}
+                        done={u.status === "active" ? "User disabled" : "User enabled"}
                       >
                         {u.status === "active" ? "Disable" : "Enable"}
                       </Action>

@@ -3,6 +3,7 @@ import { newKey } from "../api";
 import { cmp, mul, parse, shift, sub, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
+import { tradeSides } from "../trades";
 import type { Offer, Trade } from "../types";
 import { Action, Empty, Field, Num, Section, Time, limitPrice, useVenue } from "../ui";
 import { priceError, quantityError } from "../validate";
@@ -78,6 +79,13 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
     await v.api.call("PUT", `/participant/offers/${o.id}`, { entity: { price_per_unit: price.trim(), quantity: qty.trim() } }, newKey());
     setEditing(false);
   };
+  // Enter in an amended field saves, as the Save button does; Escape discards.
+  const keys = (e: KeyboardEvent) => {
+    if (e.key === "Escape") setEditing(false);
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    (e.currentTarget as HTMLElement).closest("tr")?.querySelector<HTMLButtonElement>("button.save")?.click();
+  };
   return (
     <tr data-offer={o.id} class={o.status}>
       <td>
@@ -90,11 +98,11 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
       {editing ? (
         <>
           <td class="num">
-            <input class="num" aria-label={"New price for " + label} value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+            <input class="num" aria-label={"New price for " + label} value={price} onInput={(e) => setPrice(e.currentTarget.value)} onKeyDown={keys} />
             {pErr && <span class="error">{pErr}</span>}
           </td>
           <td class="num">
-            <input class="num" aria-label={"New quantity for " + label} value={qty} onInput={(e) => setQty(e.currentTarget.value)} />
+            <input class="num" aria-label={"New quantity for " + label} value={qty} onInput={(e) => setQty(e.currentTarget.value)} onKeyDown={keys} />
             {qErr && <span class="error">{qErr}</span>}
           </td>
         </>
@@ -114,7 +122,7 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
           </>
         )}
       </td>
-      <td>{f.status(o.status)}</td>
+      <td>{f.offerStatus(o)}</td>
       <td class="actions">
         {open && v.canTrade && !editing && (
           <>
@@ -128,7 +136,7 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
         )}
         {editing && (
           <>
-            <Action venue={v} label={"Save " + label} run={amend} done="Offer amended">
+            <Action venue={v} class="save" label={"Save " + label} run={amend} done="Offer amended">
               Save
             </Action>
             <button type="button" aria-label="Discard changes" onClick={() => setEditing(false)}>
@@ -144,16 +152,18 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
 export function Trades(props: { venue: Venue; limit?: number }) {
   const v = props.venue;
   const mine = v.user?.participant_id;
+  // The operator is party to no trade: it reads both sides.
+  const title = mine ? "My trades" : "Trades";
   const rows = [...v.trades.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, props.limit ?? 200);
   return (
-    <Section title="My trades">
-      <table class="grid" aria-label="My trades">
+    <Section title={title}>
+      <table class="grid" aria-label={title}>
         <thead>
           <tr>
             <th scope="col">Time</th>
-            <th scope="col">Side</th>
+            <th scope="col">{mine ? "Side" : "Buyer"}</th>
             <th scope="col">Instrument</th>
-            <th scope="col">Counterparty</th>
+            <th scope="col">{mine ? "Counterparty" : "Seller"}</th>
             <th scope="col" class="num">Price</th>
             <th scope="col" class="num">Quantity</th>
             <th scope="col" class="num">Accrued</th>
@@ -166,8 +176,7 @@ export function Trades(props: { venue: Venue; limit?: number }) {
         <tbody>
           {rows.length === 0 && <Empty cols={11}>No trades yet.</Empty>}
           {rows.map((t: Trade) => {
-            const buyer = t.bid_order.participant_id === mine;
-            const other = buyer ? t.ask_order.participant_id : t.bid_order.participant_id;
+            const s = tradeSides(t, mine, (id) => v.counterpartyName(id));
             const ins = v.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? "");
             const accrued = accruedOf(t);
             return (
@@ -175,9 +184,9 @@ export function Trades(props: { venue: Venue; limit?: number }) {
                 <td>
                   <Time at={t.createdAt} />
                 </td>
-                <td class={buyer ? "bid" : "ask"}>{buyer ? "Bought" : "Sold"}</td>
+                {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}
                 <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
-                <td>{v.counterpartyName(other)}</td>
+                <td>{mine ? s.counterparty : s.seller}</td>
                 <Num>{f.price(t.price_per_unit, ins?.precision ?? 4)}</Num>
                 <Num>{f.quantity(t.quantity)}</Num>
                 <Num>{f.amount(accrued)}</Num>

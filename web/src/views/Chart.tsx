@@ -1,6 +1,7 @@
 import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { query } from "../api";
+import { chartTime } from "../format";
 import type { Venue } from "../store";
 import type { Bar } from "../types";
 
@@ -10,7 +11,7 @@ const intervals = ["1m", "5m", "1h", "1d"] as const;
 // become binary floating point is this drawing.
 function point(b: Bar) {
   return {
-    time: Math.floor(new Date(b.open_time).getTime() / 1000) as UTCTimestamp,
+    time: chartTime(b.open_time) as UTCTimestamp, // the axis reads in the trader's zone
     open: Number(b.open),
     high: Number(b.high),
     low: Number(b.low),
@@ -23,6 +24,7 @@ export function Chart(props: { venue: Venue; instrumentId: string; marketId: str
   const v = props.venue;
   const box = useRef<HTMLDivElement>(null);
   const series = useRef<ISeriesApi<"Candlestick"> | null>(null);
+  const chartApi = useRef<IChartApi | null>(null);
   const [interval, setInterval] = useState<(typeof intervals)[number]>("1m");
   const [count, setCount] = useState(0);
 
@@ -38,7 +40,8 @@ export function Chart(props: { venue: Venue; instrumentId: string; marketId: str
         height: 220,
         layout: { background: { color: "#ffffff" }, textColor: "#1d2733", attributionLogo: false },
         grid: { vertLines: { color: "#eef1f5" }, horzLines: { color: "#eef1f5" } },
-        timeScale: { timeVisible: true, secondsVisible: false },
+        // Room right of the last bar, so a single bar is not cut at the edge.
+        timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6, barSpacing: 10 },
         localization: { priceFormatter: (p: number) => p.toFixed(props.precision) },
         autoSize: true,
       });
@@ -49,11 +52,13 @@ export function Chart(props: { venue: Venue; instrumentId: string; marketId: str
         wickUpColor: "#1a7f5a",
         wickDownColor: "#c0392b",
       });
+      chartApi.current = chart;
       setReady(true);
     });
     return () => {
       gone = true;
       chart?.remove();
+      chartApi.current = null;
       series.current = null;
       setReady(false);
     };
@@ -69,6 +74,7 @@ export function Chart(props: { venue: Venue; instrumentId: string; marketId: str
         );
         if (stale || !series.current) return;
         series.current.setData(bars.map(point));
+        chartApi.current?.timeScale().scrollToRealTime();
         setCount(bars.length);
       } catch (e) {
         v.notify("error", "Chart: " + (e as Error).message);

@@ -3,9 +3,11 @@ import { newKey, query } from "../api";
 import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
-import type { Analytics, Instrument as Ins, Limit, PriceCollar } from "../types";
-import { Action, Empty, Field, Num, Section, Time, useVenue } from "../ui";
-import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../validate";
+import type { Analytics, Instrument as Ins, Limit, Offer, PriceCollar } from "../types";
+import { Action, Empty, Field, Num, Section, SideRadios, Time, useVenue } from "../ui";
+import {
+  type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
+} from "../validate";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {
@@ -154,7 +156,7 @@ function Tape(props: { venue: Venue; ins: Ins }) {
           </tr>
         </thead>
         <tbody>
-          {prints.length === 0 && <Empty cols={4}>No trades since you signed in.</Empty>}
+          {prints.length === 0 && <Empty cols={4}>No trades yet.</Empty>}
           {prints.map((p, i) => (
             <tr key={p.seq + ":" + i}>
               <td>
@@ -194,6 +196,54 @@ function useAnalytics(v: Venue, id: string, price: string, settlement: string, n
   return a;
 }
 
+/** Settlement terms of an instrument: its calendar (TARGET2 unless its static data names one), lag, holidays and default date. */
+interface Settles extends SettlementCalendar {
+  lag: number;
+  /** defaultDate is trade date + lag business days of the calendar, as the venue counts it; "" until known. */
+  defaultDate: string;
+}
+
+const calendars = new Map<string, Promise<Map<string, string>>>();
+
+/** useSettles reads an instrument's settlement calendar: holidays this year and next, and the default settlement date. */
+function useSettles(v: Venue, ins: Ins): Settles {
+  const sd = ins.static_data ?? {};
+  const calendar = typeof sd.settlement_calendar === "string" && sd.settlement_calendar ? sd.settlement_calendar : "TARGET2";
+  const lag = typeof sd.settlement_days === "string" && /^\d+$/.test(sd.settlement_days) ? Number(sd.settlement_days) : 2;
+  const [state, setState] = useState<Settles>({ calendar, lag, holidays: new Map(), defaultDate: "" });
+  useEffect(() => {
+    let stale = false;
+    const tradeDate = new Date().toISOString().slice(0, 10); // the venue's trade date is the UTC day
+    const year = Number(tradeDate.slice(0, 4));
+    const key = calendar + "/" + year;
+    let holidays = calendars.get(key);
+    if (!holidays) {
+      holidays = Promise.all(
+        [year, year + 1].map((y) =>
+          v.api
+            .get<{ holidays: { date: string; name: string }[] }>(`/calendars/${encodeURIComponent(calendar)}/holidays` + query({ year: y }))
+            .then((r) => r.holidays)
+            .catch(() => []),
+        ),
+      ).then((lists) => new Map(lists.flat().map((h) => [h.date, h.name])));
+      calendars.set(key, holidays);
+    }
+    void Promise.all([
+      holidays,
+      v.api
+        .get<{ settlement_date: string }>(`/calendars/${encodeURIComponent(calendar)}/settlement-date` + query({ trade_date: tradeDate, lag }))
+        .then((r) => r.settlement_date)
+        .catch(() => ""),
+    ]).then(([h, d]) => {
+      if (!stale) setState({ calendar, lag, holidays: h, defaultDate: d ? nextBusinessDay(d, h) : "" });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [ins.id, calendar, lag]);
+  return state;
+}
+
 function today(): string {
   return f.localDate(new Date());
 }
@@ -212,7 +262,8 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   const [touched, setTouched] = useState(false);
   const pErr = priceError(price, ins);
   const qErr = quantityError(qty, ins);
-  const sErr = settlementDateError(settlement, today());
+  const settles = useSettles(v, ins);
+  const sErr = settlementDateError(settlement, today(), settles);
   const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
   const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
   const collar = useCollar(v, ins.id, marketId);
@@ -235,19 +286,16 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
     };
     if (settlement) body.settlement_date = settlement;
     if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
-    await v.api.call("POST", "/participant/offers", body, newKey());
+    const answer = await v.api.call<Offer>("POST", "/participant/offers", body, newKey());
+    v.notify("info", f.placed(direction, answer));
+    // Sent: the quantity is cleared so a second Enter does not send it again.
+    setQty("");
+    setTouched(false);
   };
   return (
     <Section title="Order ticket" class="ticket">
       <form onSubmit={(e) => e.preventDefault()} aria-label="Order ticket">
-        <div class="segmented sides" role="radiogroup" aria-label="Side">
-          <button type="button" role="radio" aria-checked={direction === "bid"} class="bid" onClick={() => setDirection("bid")}>
-            Buy (bid)
-          </button>
-          <button type="button" role="radio" aria-checked={direction === "ask"} class="ask" onClick={() => setDirection("ask")}>
-            Sell (ask)
-          </button>
-        </div>
+        <SideRadios label="Side" value={direction} onChange={setDirection} buy="Buy (bid)" sell="Sell (ask)" />
         <Field label="Market">
           <select value={marketId} onChange={(e) => setMarketId(e.currentTarget.value)}>
             {markets.map((m) => (
@@ -260,7 +308,7 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
         <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={collarHint(collar)}>
           <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
         </Field>
-        <Field label="Quantity (nominal)" error={qErr} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
+        <Field label="Quantity (nominal)" error={touched || qty ? qErr : null} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
           <input
             inputMode="numeric"
             class="num"
@@ -287,7 +335,15 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
             </Field>
           )}
         </div>
-        <Field label="Settlement date" error={sErr} hint={a ? `Default ${a.settlement_date} (T+2 TARGET2)` : "Default: T+2 on TARGET2"}>
+        <Field
+          label="Settlement date"
+          error={sErr}
+          hint={
+            settles.defaultDate || a
+              ? `Default ${settles.defaultDate || a?.settlement_date} (T+${settles.lag} ${settles.calendar})`
+              : `Default: T+${settles.lag} on ${settles.calendar}`
+          }
+        >
           <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
         </Field>
         <dl class="preview" aria-label="Preview" aria-live="polite">
@@ -306,7 +362,6 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
           class={"primary " + direction}
           label={direction === "bid" ? "Place bid" : "Place ask"}
           run={submit}
-          done={direction === "bid" ? "Bid placed" : "Ask placed"}
         />
       </form>
     </Section>
@@ -321,14 +376,12 @@ function Calculator(props: { venue: Venue; ins: Ins }) {
   const [yld, setYld] = useState("");
   const [res, setRes] = useState<{ clean_price: string; dirty_price: string; yield?: string; accrued_interest_per_100: string } | null>(null);
   const [err, setErr] = useState<string | null>(null);
+  // The default settlement date: the venue's trade date (not the
+  // browser's) plus the instrument's lag, in business days of its calendar.
+  const settles = useSettles(v, ins);
   useEffect(() => {
-    // The venue's default settlement date: its trade date (not the
-    // browser's), plus the market's lag on TARGET2.
-    v.api
-      .get<Analytics>(`/instruments/${ins.id}/analytics`)
-      .then((r) => setSettlement(r.settlement_date))
-      .catch(() => {});
-  }, [ins.id]);
+    if (settles.defaultDate) setSettlement(settles.defaultDate);
+  }, [settles.defaultDate]);
   const terms = {
     day_count: ins.day_count,
     coupon: ins.coupon,
@@ -354,29 +407,53 @@ function Calculator(props: { venue: Venue; ins: Ins }) {
     setPrice(f.price(r.clean_price, ins.precision));
     setErr(null);
   };
+  // A result belongs to the inputs it was computed from: any edit clears it,
+  // and Enter in a field computes from that field.
+  const edit = (set: (v: string) => void, value: string) => {
+    set(value);
+    setRes(null);
+    setErr(null);
+  };
+  const calc = async (fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (e) {
+      setRes(null);
+      setErr((e as Error).message);
+    }
+  };
+  const enter = (fn: () => Promise<void>) => (e: KeyboardEvent) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    void calc(fn);
+  };
   return (
     <Section title="Bond calculator" class="calc">
       <form onSubmit={(e) => e.preventDefault()} aria-label="Bond calculator">
-        <Field label="Settlement date (TARGET2)">
-          <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
+        <Field label={`Settlement date (${settles.calendar})`} error={settlementDateError(settlement, today(), settles)}>
+          <input type="date" value={settlement} onInput={(e) => edit(setSettlement, e.currentTarget.value)} />
         </Field>
         <div class="row">
-          <Field label="Calculator clean price (%)">
-            <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+          <Field label="Calculator clean price (%)" error={price ? priceError(price, { precision: 10 }) : null}>
+            <input inputMode="decimal" class="num" value={price} onInput={(e) => edit(setPrice, e.currentTarget.value)} onKeyDown={enter(toYield)} />
           </Field>
-          <Action venue={v} label="Price to yield" run={toYield}>
+          <button type="button" aria-label="Price to yield" onClick={() => void calc(toYield)}>
             → yield
-          </Action>
+          </button>
         </div>
         <div class="row">
-          <Field label="Calculator yield (%)">
-            <input inputMode="decimal" class="num" value={yld} onInput={(e) => setYld(e.currentTarget.value)} />
+          <Field label="Calculator yield (%)" error={yld ? yieldError(yld) : null}>
+            <input inputMode="decimal" class="num" value={yld} onInput={(e) => edit(setYld, e.currentTarget.value)} onKeyDown={enter(toPrice)} />
           </Field>
-          <Action venue={v} label="Yield to price" run={toPrice}>
+          <button type="button" aria-label="Yield to price" onClick={() => void calc(toPrice)}>
             → price
-          </Action>
+          </button>
         </div>
-        {err && <p class="error">{err}</p>}
+        {err && (
+          <p class="error" role="alert">
+            {err}
+          </p>
+        )}
         <dl class="preview" aria-label="Calculator result" aria-live="polite">
           <dt>Clean price</dt>
           <dd class="num">{res ? f.price(res.clean_price, ins.precision) : "–"}</dd>

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import * as f from "../format";
 import type { Venue } from "../store";
 import type { Instrument } from "../types";
@@ -12,6 +12,8 @@ export function Market(props: { venue: Venue }) {
   const [to, setTo] = useState("");
   const [bucket, setBucket] = useState("");
   const [marketId, setMarketId] = useState("");
+  // Buckets change by the firm's admin without an event: read them when the market is shown.
+  useEffect(() => void v.loadBuckets(), []);
   const currencies = [...new Set(v.instruments.map((i) => i.currency))].sort();
   const inBucket = bucket ? new Set(v.buckets.find((b) => b.id === bucket)?.instruments.map((i) => i.id) ?? []) : null;
   const q = search.trim().toLowerCase();

@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
-import { newKey } from "../api";
+import { ApiError, newKey } from "../api";
 import { cmp, parse } from "../decimal";
 import * as f from "../format";
+import { dealerOutcome, requestOutcome } from "../rfq";
 import type { Venue } from "../store";
 import type { Offer } from "../types";
-import { Action, Empty, Field, Num, Section, Time, limitPrice, useVenue } from "../ui";
+import { Action, Empty, Field, Num, Section, SideRadios, Time, limitPrice, useVenue } from "../ui";
 import { priceError, quantityError } from "../validate";
 
 export function Rfq(props: { venue: Venue; instrumentId?: string }) {
@@ -35,7 +36,7 @@ export function Rfq(props: { venue: Venue; instrumentId?: string }) {
                 <th scope="col" class="num">Quantity</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Status</th>
-                <th scope="col">My quote</th>
+                <th scope="col" class="num">My quote</th>
               </tr>
             </thead>
             <tbody>
@@ -103,14 +104,7 @@ function NewRfq(props: { venue: Venue; instrumentId?: string | undefined }) {
             ))}
           </select>
         </Field>
-        <div class="segmented sides" role="radiogroup" aria-label="I want to">
-          <button type="button" role="radio" aria-checked={direction === "bid"} class="bid" onClick={() => setDirection("bid")}>
-            Buy
-          </button>
-          <button type="button" role="radio" aria-checked={direction === "ask"} class="ask" onClick={() => setDirection("ask")}>
-            Sell
-          </button>
-        </div>
+        <SideRadios label="I want to" value={direction} onChange={setDirection} buy="Buy" sell="Sell" />
         <div class="row">
           <Field label="RFQ quantity (nominal)" error={qErr}>
             <input inputMode="numeric" class="num" value={qty} onInput={(e) => setQty(e.currentTarget.value.replace(/[,\s_]/g, ""))} />
@@ -158,14 +152,16 @@ function Request(props: { venue: Venue; r: Offer }) {
     if (p && (!b || (buying ? cmp(p, b) < 0 : cmp(p, b) > 0))) best = q;
   }
   const open = r.status === "created";
+  const outcome = requestOutcome(r, v.trades.values(), ins?.precision ?? 4, (id) => v.counterpartyName(id));
   const title = `${f.side(r.direction)} ${f.quantity(r.quantity)} ${ins?.name ?? ""}`;
+  const asked = r.counterparties?.length ?? 0;
   return (
-    <article class={"request " + r.status} aria-label={"Request " + title} data-rfq={r.id}>
+    <article class={"request " + outcome.state} aria-label={"Request " + title} data-rfq={r.id}>
       <header>
         <strong>{title}</strong>
         <span class="muted">
           {" "}
-          · {f.status(r.status)}
+          · <span class="outcome">{outcome.label}</span>
           {open && <> · expires in {f.countdown(r.valid_until, v.now)}</>}
         </span>
         {open && (
@@ -187,7 +183,16 @@ function Request(props: { venue: Venue; r: Offer }) {
           </tr>
         </thead>
         <tbody>
-          {quotes.length === 0 && <Empty cols={7}>{open ? "Waiting for quotes…" : "No quotes."}</Empty>}
+          {quotes.length === 0 && (
+            <Empty cols={7}>
+              {open
+                ? `Waiting for quotes from ${asked === 1 ? "1 dealer" : asked + " dealers"}…` +
+                  (r.declined_counterparties?.length ? ` (${r.declined_counterparties.length} declined)` : "")
+                : outcome.state === "declined" || outcome.state === "traded"
+                  ? outcome.label[0]!.toUpperCase() + outcome.label.slice(1) + "."
+                  : "No quotes."}
+            </Empty>
+          )}
           {quotes.map((q) => {
             const isBest = best?.id === q.id;
             const dealer = q.participant?.name ?? v.counterpartyName(q.participant_id);
@@ -226,8 +231,9 @@ function Incoming(props: { venue: Venue; r: Offer }) {
   const myQuote = mine.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   const [price, setPrice] = useState("");
   const [qty, setQty] = useState(String(r.quantity));
-  const open = r.status === "created";
-  const quoting = open && v.canTrade && (!myQuote || myQuote.status !== "created");
+  const outcome = dealerOutcome(r, myQuote, v.declined.has(r.id), v.trades.values(), ins?.precision ?? 4, v.canTrade);
+  const open = r.status === "created" && outcome.state !== "declined";
+  const quoting = outcome.canQuote;
   const requester = r.participant?.name ?? v.counterpartyName(r.participant_id);
   const title = `${requester} ${f.side(r.direction).toLowerCase()}s ${f.quantity(r.quantity)} ${ins?.name ?? ""}`;
   const pErr = price ? priceError(price, { precision: ins?.precision ?? 4 }) : null;
@@ -251,9 +257,18 @@ function Incoming(props: { venue: Venue; r: Offer }) {
       newKey(),
     );
   };
+  const decline = async () => {
+    try {
+      await v.api.call("PUT", `/participant/rfq/${r.id}/reject`);
+    } catch (e) {
+      // Declined already (from another screen): show it so.
+      if (!(e instanceof ApiError && e.status === 409)) throw e;
+    }
+    v.markDeclined(r.id);
+  };
   return (
     <>
-      <tr data-rfq={r.id} class={r.status}>
+      <tr data-rfq={r.id} class={outcome.state}>
         <td>
           <Time at={r.createdAt} />
         </td>
@@ -262,8 +277,8 @@ function Incoming(props: { venue: Venue; r: Offer }) {
         <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
         <Num>{f.quantity(r.quantity)}</Num>
         <td>{open ? f.countdown(r.valid_until, v.now) : ""}</td>
-        <td>{f.status(r.status)}</td>
-        <td>{myQuote ? `${f.price(limitPrice(myQuote), ins?.precision ?? 4)} ${f.status(myQuote.status)}` : ""}</td>
+        <td class="outcome">{outcome.label}</td>
+        <Num>{myQuote ? f.price(limitPrice(myQuote), ins?.precision ?? 4) : ""}</Num>
       </tr>
       {quoting && (
         <tr class="quote-form">
@@ -278,8 +293,8 @@ function Incoming(props: { venue: Venue; r: Offer }) {
               <Action venue={v} type="submit" class="primary" label={"Send quote for " + title} run={quote} done="Quote sent">
                 Quote
               </Action>
-              {!myQuote && (
-                <Action venue={v} label={"Decline " + title} run={() => v.api.call("PUT", `/participant/rfq/${r.id}/reject`)} done="Request declined">
+              {outcome.canDecline && (
+                <Action venue={v} label={"Decline " + title} run={decline} done="Request declined">
                   Decline
                 </Action>
               )}

@@ -14,7 +14,8 @@ export function SignIn(props: { venue: Venue }) {
     setError(null);
     try {
       await v.signIn(clientId.trim(), secret.trim());
-      location.hash = "#/market";
+      // A deep link opened before signing in is kept.
+      if (!location.hash || location.hash === "#" || location.hash === "#/") location.hash = "#/market";
     } catch (err) {
       v.signOut();
       setError((err as Error).message);
@@ -49,7 +50,7 @@ export function SignIn(props: { venue: Venue }) {
           {busy ? "Signing in…" : "Sign in"}
         </button>
         <p class="muted small">
-          The demo's credentials are in <code>bondvenue-data/demo-credentials.json</code>. The access token is kept in this page's memory only.
+          The demo's credentials are in <code>bondvenue-data/demo-credentials.json</code>. The access token is kept in this tab only, until you sign out or close it.
         </p>
       </form>
     </main>

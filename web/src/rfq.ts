@@ -1,0 +1,93 @@
+// What each side of a request for quote reads of it: the requester's
+// outcome (open, traded, declined, expired, cancelled) and the dealer's
+// (may quote, quoted, declined, done, not done). Pure, so tested alone.
+import * as f from "./format";
+import type { Offer, Trade } from "./types";
+
+export type RfqState = "open" | "quoted" | "traded" | "declined" | "expired" | "cancelled" | "lost" | "closed";
+
+export interface Outcome {
+  state: RfqState;
+  /** label is the few words the screen shows for the state. */
+  label: string;
+}
+
+export interface DealerOutcome extends Outcome {
+  canQuote: boolean;
+  canDecline: boolean;
+}
+
+/** tradeOf is the trade that filled any of the given offers (an RFQ, a quote), or null. */
+export function tradeOf(ids: (string | null | undefined)[], trades: Iterable<Trade>): Trade | null {
+  const want = new Set(ids.filter((x): x is string => !!x));
+  if (want.size === 0) return null;
+  for (const t of trades) if (want.has(t.bid_order.offer_id) || want.has(t.ask_order.offer_id)) return t;
+  return null;
+}
+
+function traded(t: Trade, precision: number): string {
+  return `traded ${f.quantity(t.quantity)} at ${f.price(t.price_per_unit, precision)}`;
+}
+
+/**
+ * requestOutcome is what the requester reads of its RFQ; dealers is how
+ * many were asked (the RFQ's counterparties) and name names a participant.
+ */
+export function requestOutcome(r: Offer, trades: Iterable<Trade>, precision: number, name: (id: string) => string): Outcome {
+  const t = tradeOf([r.id, ...(r.matched_offers ?? []).map((q) => q.id)], trades);
+  if (t) {
+    const dealer = t.bid_order.offer_id === r.id ? t.ask_order : t.bid_order;
+    const who = dealer.participant?.name ?? name(dealer.participant_id);
+    return { state: "traded", label: traded(t, precision) + (who ? ` with ${who}` : "") };
+  }
+  const n = r.counterparties?.length ?? 0;
+  switch (r.status) {
+    case "created": {
+      const k = r.declined_counterparties?.length ?? 0;
+      return { state: "open", label: k > 0 ? `open · ${k} of ${n} dealer${n === 1 ? "" : "s"} declined` : "open" };
+    }
+    case "rejected":
+      return { state: "declined", label: n > 1 ? `declined by all ${n} dealers` : "declined by the dealer" };
+    case "expired":
+      return { state: "expired", label: "expired" };
+    case "cancelled":
+      return { state: "cancelled", label: "cancelled" };
+    default:
+      return { state: "closed", label: f.status(r.status) };
+  }
+}
+
+/**
+ * dealerOutcome is what a dealer reads of an RFQ sent to it, given its
+ * latest quote and whether it declined; canTrade is its role's right to act.
+ */
+export function dealerOutcome(
+  r: Offer,
+  myQuote: Offer | undefined,
+  declined: boolean,
+  trades: Iterable<Trade>,
+  precision: number,
+  canTrade: boolean,
+): DealerOutcome {
+  const none = { canQuote: false, canDecline: false };
+  const t = myQuote ? tradeOf([myQuote.id], trades) : null;
+  if (t) return { state: "traded", label: "done · " + traded(t, precision), ...none };
+  if (declined || r.status === "rejected") return { state: "declined", label: "declined", ...none };
+  if (r.status === "created") {
+    const live = myQuote?.status === "created";
+    if (live) return { state: "quoted", label: `quoted ${f.price(limitOf(myQuote), precision)}`, canQuote: false, canDecline: false };
+    return { state: "open", label: "open", canQuote: canTrade, canDecline: canTrade && !myQuote };
+  }
+  if (r.status === "closed") return { state: "lost", label: myQuote ? "not done: traded elsewhere" : "traded elsewhere", ...none };
+  if (r.status === "expired") return { state: "expired", label: "expired", ...none };
+  if (r.status === "cancelled") return { state: "cancelled", label: "cancelled by the requester", ...none };
+  return { state: "closed", label: f.status(r.status), ...none };
+}
+
+function limitOf(o: Offer | undefined): string | number | null {
+  const p = o?.price_per_unit;
+  if (p && typeof p === "object" && "limit_price" in p) return p.limit_price;
+  if (typeof p === "string" || typeof p === "number") return p;
+  const c = o?.price_per_unit_clean;
+  return typeof c === "string" || typeof c === "number" ? c : null;
+}

@@ -1,0 +1,58 @@
+// How a trade reads in the blotter: a participant sees its side and the
+// counterparty; the venue operator, party to neither side, sees both.
+import type { Trade } from "./types";
+
+export interface TradeSides {
+  /** side is "Bought" or "Sold" for a party to the trade, "" for the operator. */
+  side: "Bought" | "Sold" | "";
+  buyer: string;
+  seller: string;
+  /** counterparty is the other side's name for a party, "" for the operator. */
+  counterparty: string;
+}
+
+/** tradeSides reads a trade for the participant mine (none: the operator); name names a participant. */
+export function tradeSides(t: Trade, mine: string | null | undefined, name: (id: string) => string): TradeSides {
+  const buyer = t.bid_order.participant?.name ?? name(t.bid_order.participant_id);
+  const seller = t.ask_order.participant?.name ?? name(t.ask_order.participant_id);
+  if (mine && t.bid_order.participant_id === mine) return { side: "Bought", buyer, seller, counterparty: seller };
+  if (mine && t.ask_order.participant_id === mine) return { side: "Sold", buyer, seller, counterparty: buyer };
+  return { side: "", buyer, seller, counterparty: "" };
+}
+
+/** participantName names a participant from the names known, never by an id prefix (demo ids share theirs). */
+export function participantName(id: string | null | undefined, names: ReadonlyMap<string, string>): string {
+  if (!id) return "";
+  return names.get(id) ?? "participant " + id;
+}
+
+/** TapePrint is a trade as GET /tape answers it: market data, no party. */
+export interface TapePrint {
+  instrument_id: string;
+  market_id: string;
+  price: string | number;
+  quantity: string | number;
+  execution_type: string;
+  occurred_at: string;
+}
+
+/** Print is a trade on the screen's tape. */
+export interface Print {
+  instrumentId: string;
+  marketId: string;
+  price: string | number;
+  quantity: string | number;
+  at: string;
+  seq: number;
+}
+
+/** tapeOf turns the tape read at sign-in (newest first) into the screen's prints and each book's last trade, keyed instrument/market. */
+export function tapeOf(list: TapePrint[]): { prints: Print[]; last: Map<string, { price: string | number; quantity: string | number }> } {
+  const prints = list.map((t) => ({ instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, at: t.occurred_at, seq: 0 }));
+  const last = new Map<string, { price: string | number; quantity: string | number }>();
+  for (const t of list) {
+    const k = t.instrument_id + "/" + t.market_id;
+    if (!last.has(k)) last.set(k, { price: t.price, quantity: t.quantity });
+  }
+  return { prints, last };
+}

@@ -1,0 +1,28 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Venue } from "../src/store";
+import { nameIds } from "../src/api";
+
+describe("notices", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  it("stack at most four, errors stay 6 s and infos 4 s, and each can be dismissed", () => {
+    const v = new Venue();
+    for (let i = 0; i < 6; i++) v.notify("error", "e" + i);
+    expect(v.notices.map((n) => n.text)).toEqual(["e2", "e3", "e4", "e5"]);
+    v.dismiss(v.notices[0]!.id);
+    expect(v.notices.map((n) => n.text)).toEqual(["e3", "e4", "e5"]);
+    v.notify("info", "done");
+    vi.advanceTimersByTime(4001);
+    expect(v.notices.map((n) => n.text)).toEqual(["e3", "e4", "e5"]);
+    vi.advanceTimersByTime(2000);
+    expect(v.notices).toEqual([]);
+  });
+});
+
+describe("ids in the venue's messages", () => {
+  it("are named, never shown raw", () => {
+    const names = new Map([["3f2a1c4e-0000-4000-8000-00000000abcd", "Clearstream"]]);
+    expect(nameIds("settlement provider 3f2a1c4e-0000-4000-8000-00000000abcd is disabled", names)).toBe("settlement provider Clearstream is disabled");
+    expect(nameIds("settlement provider 9f2a1c4e-0000-4000-8000-00000000abcd is disabled", names)).toBe("settlement provider is disabled");
+  });
+});

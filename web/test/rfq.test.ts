@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { dealerOutcome, requestOutcome, tradeOf } from "../src/rfq";
+import type { Offer, Trade } from "../src/types";
+
+function offer(o: Partial<Offer>): Offer {
+  return {
+    id: "o",
+    type: "request_for_quote",
+    direction: "bid",
+    status: "created",
+    price_per_unit: null,
+    quantity: "5000000",
+    filled_quantity: "0",
+    validity: "gtd",
+    valid_until: null,
+    settlement_date: null,
+    participant_id: "req",
+    account_id: "",
+    market_id: "m",
+    instrument_id: "i",
+    user_id: "",
+    createdAt: "",
+    updatedAt: "",
+    ...o,
+  };
+}
+
+const rfq = offer({ id: "rfq1", counterparties: ["d1", "d2"] });
+const quote = offer({ id: "q1", type: "quote", direction: "ask", participant_id: "d1", matched_offer_id: "rfq1", price_per_unit: { limit_price: "101.1" } });
+const trade = {
+  id: "t1",
+  bid_order: { id: "b", direction: "bid", participant_id: "req", account_id: "", offer_id: "rfq1" },
+  ask_order: { id: "a", direction: "ask", participant_id: "d1", account_id: "", offer_id: "q1", participant: { id: "d1", name: "Dealer One" } },
+  quantity: "5000000",
+  price_per_unit: "101.1",
+} as unknown as Trade;
+const names = (id: string) => ({ d1: "Dealer One", d2: "Dealer Two" })[id] ?? id;
+
+describe("the requester's RFQ outcome", () => {
+  it("is traded with the price after a reload, when the list has no quotes", () => {
+    expect(tradeOf(["rfq1"], [trade])).toBe(trade);
+    expect(requestOutcome({ ...rfq, status: "closed", matched_offers: [] }, [trade], 4, names)).toEqual({
+      state: "traded",
+      label: "traded 5,000,000 at 101.1000 with Dealer One",
+    });
+  });
+  it("says every dealer declined, not that quotes are awaited", () => {
+    expect(requestOutcome({ ...rfq, status: "rejected" }, [], 4, names)).toEqual({ state: "declined", label: "declined by all 2 dealers" });
+    expect(requestOutcome({ ...rfq, counterparties: ["d1"], status: "rejected" }, [], 4, names).label).toBe("declined by the dealer");
+  });
+  it("counts the dealers that declined while it stays open for the others", () => {
+    expect(requestOutcome({ ...rfq, declined_counterparties: ["d2"] }, [], 4, names)).toEqual({ state: "open", label: "open · 1 of 2 dealers declined" });
+  });
+  it("is open, expired or cancelled otherwise", () => {
+    expect(requestOutcome(rfq, [], 4, names).state).toBe("open");
+    expect(requestOutcome({ ...rfq, status: "expired" }, [], 4, names).state).toBe("expired");
+    expect(requestOutcome({ ...rfq, status: "cancelled" }, [], 4, names).state).toBe("cancelled");
+  });
+});
+
+describe("the dealer's view of an RFQ", () => {
+  it("offers quote and decline while open", () => {
+    expect(dealerOutcome(rfq, undefined, false, [], 4, true)).toEqual({ state: "open", label: "open", canQuote: true, canDecline: true });
+    expect(dealerOutcome(rfq, undefined, false, [], 4, false)).toMatchObject({ canQuote: false, canDecline: false });
+  });
+  it("offers nothing once declined, though the RFQ stays open for the others", () => {
+    expect(dealerOutcome(rfq, undefined, true, [], 4, true)).toEqual({ state: "declined", label: "declined", canQuote: false, canDecline: false });
+  });
+  it("shows the live quote", () => {
+    expect(dealerOutcome(rfq, quote, false, [], 4, true)).toMatchObject({ state: "quoted", label: "quoted 101.1000", canQuote: false });
+  });
+  it("says done with the price when its quote traded, and not done when another did", () => {
+    const closed = { ...rfq, status: "closed" };
+    expect(dealerOutcome(closed, { ...quote, status: "closed" }, false, [trade], 4, true)).toMatchObject({
+      state: "traded",
+      label: "done · traded 5,000,000 at 101.1000",
+    });
+    expect(dealerOutcome(closed, { ...quote, id: "q2", status: "rejected" }, false, [trade], 4, true)).toMatchObject({
+      state: "lost",
+      label: "not done: traded elsewhere",
+    });
+  });
+});
