@@ -53,24 +53,20 @@ func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.Id
 	return claim, nil
 }
 
-// finish keeps the outcome of a claimed ClOrdID: applied, refused (the
-// ClOrdID is used up either way), or released after a failure of the venue
-// so that a retry runs. It does so off the session's path: the request's
+// finish keeps the outcome of a claimed ClOrdID, as trading's one rule
+// settles a claim: applied, refused (the ClOrdID is used up either way),
+// or released after a failure of the venue so that a retry runs. It does so off the session's path: the request's
 // own transaction marked an applied claim already, so a repeat meanwhile is
 // refused either way.
 func (s *session) finish(claim *trading.IdempotencyClaim, offerID string, err error) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		var e *venue.Error
-		switch {
-		case err == nil:
-			_ = s.g.svc.FinishFIXKey(ctx, claim, trading.Answer{Code: 200, Body: []byte(offerID)})
-		case errors.As(err, &e) && e.Kind != venue.KindInternal && e.Kind != venue.KindUnavailable && e.Kind != venue.KindNotReady:
-			_ = s.g.svc.FinishFIXKey(ctx, claim, trading.Answer{Code: 400, Body: []byte(e.Error())})
-		default:
-			_ = s.g.svc.ReleaseIdempotencyKey(ctx, claim)
+		a := trading.Answer{Code: 200, Body: []byte(offerID)}
+		if err != nil {
+			a = trading.Answer{Code: 400, Body: []byte(err.Error())}
 		}
+		_ = s.g.svc.SettleIdempotencyKey(ctx, claim, err, a)
 	}()
 }
 

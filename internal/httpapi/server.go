@@ -141,8 +141,9 @@ func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 // idempotent runs a write under an Idempotency-Key: a retry gets the first
 // answer again (with Idempotent-Replayed: true); the same key with another
 // method, path or body is a 422; a retry while the first is running is a
-// 409. Server errors are not kept, so their retries run again, unless the
-// request was applied before the error. A retry of a request applied
+// 409. The claim is settled by trading's one rule (SettlementOf): the
+// answer to a failure on the venue's side is not kept, so its retries run
+// again, unless the request was applied before the error. A retry of a request applied
 // whose answer was not kept (its process died after the commit) runs the
 // handler on the replayed claim: the use case applies nothing and answers
 // with the result the first run committed, so the retry gets the answer
@@ -180,22 +181,18 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 		// A handler that panicked kept nothing: release the claim (an
 		// applied request's claim stays) before the recoverer answers.
 		if p := recover(); p != nil {
-			if err := s.svc.ReleaseIdempotencyKey(ctx, claim); err != nil {
+			if err := s.svc.SettleIdempotencyKey(ctx, claim, panicError{p}, trading.Answer{}); err != nil {
 				s.log.ErrorContext(ctx, "idempotency claim not released", "id", requestID(ctx), "err", err.Error())
 			}
 			panic(p)
 		}
 	}()
 	bound := context.WithValue(r.Context(), serviceKey, s.svc.WithClaim(claim))
-	if err := fn(rec, r.WithContext(bound), p); err != nil {
-		s.writeError(rec, r, err)
+	runErr := fn(rec, r.WithContext(bound), p)
+	if runErr != nil {
+		s.writeError(rec, r, runErr)
 	}
-	if rec.status >= 500 {
-		err = s.svc.ReleaseIdempotencyKey(ctx, claim)
-	} else {
-		err = s.svc.FinishIdempotencyKey(ctx, claim, trading.Answer{Code: rec.status, Body: rec.buf.Bytes()})
-	}
-	if err != nil {
+	if err := s.svc.SettleIdempotencyKey(ctx, claim, runErr, trading.Answer{Code: rec.status, Body: rec.buf.Bytes()}); err != nil {
 		s.log.ErrorContext(ctx, "idempotency record not saved", "id", requestID(ctx), "err", err.Error())
 	}
 }
