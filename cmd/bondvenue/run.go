@@ -184,7 +184,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	api := httpapi.New(svc, httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()
 	mux.Handle("/socket.io/", socketio.New(svc, socketio.Config{Logger: log, Registry: reg}))
-	mux.Handle("POST /internal/v1/commands", fix.CommandsHandler(svc)) // signed by the instances only
 	mux.Handle("/", api.Handler())
 	srv := &http.Server{
 		Handler:           mux,

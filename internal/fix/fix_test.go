@@ -19,6 +19,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/fix"
+	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -837,9 +838,7 @@ func TestStandbySession(t *testing.T) {
 	h := auth.FastHasher
 	cfg := trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h, CampaignInterval: 100 * time.Millisecond}
 	leader, creds := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	mux := http.NewServeMux()
-	mux.Handle("POST /internal/v1/commands", fix.CommandsHandler(leader))
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(httpapi.New(leader, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(srv.Close)
 	if err := leader.Announce(ctx, srv.URL); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"strconv"
 	"sync"
@@ -24,6 +23,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/quickfixgo/quickfix"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/fix/spec"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -61,7 +61,7 @@ type Gateway struct {
 	log      *slog.Logger
 	m        *metrics
 	ref      refCache
-	client   *http.Client // to the leader, for a standby's commands
+	fwd      *cluster.Forwarder // to the leader, for a standby's commands
 	acceptor *quickfix.Acceptor
 	dir      string // the dictionaries, written out for the engine
 	addr     net.Addr
@@ -134,7 +134,7 @@ func New(svc *trading.Service, cfg Config) (*Gateway, error) {
 	cfg.ResumeAt = cmp.Or(cfg.ResumeAt, 32)
 	cfg.DropAt = cmp.Or(cfg.DropAt, 10000)
 	g := &Gateway{svc: svc, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
-		client:   &http.Client{Timeout: 30 * time.Second},
+		fwd:      cluster.NewForwarder(svc, svc.InstanceID(), cfg.Logger),
 		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{}, gaps: map[string]int{},
 		marks: map[string]int64{}, hits: map[hitKey]hit{}}
 	return g, nil

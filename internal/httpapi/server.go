@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -45,6 +46,8 @@ type Server struct {
 	metrics  *metrics
 	perAddr  *ratelimit.Limiters
 	mux      *http.ServeMux
+	// fwd passes a standby's writes to the leader.
+	fwd *cluster.Forwarder
 	// nested holds the JSON of the instruments offer answers nest.
 	nested nestedInstruments
 }
@@ -69,7 +72,8 @@ func New(svc *trading.Service, cfg Config) *Server {
 	s := &Server{svc: svc, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
 		metrics: newMetrics(cfg.Registry, svc),
 		perAddr: ratelimit.New(cfg.TokenRateLimit, cfg.TokenRateBurst),
-		mux:     http.NewServeMux()}
+		mux:     http.NewServeMux(),
+		fwd:     cluster.NewForwarder(svc, svc.InstanceID(), cfg.Logger)}
 	s.routes()
 	return s
 }
@@ -251,6 +255,9 @@ const (
 	// serviceKey holds the service a request under an Idempotency-Key
 	// runs on: the one bound to its claim (trading.Service.WithClaim).
 	serviceKey
+	// passedKey marks a request passed on by another instance whose
+	// signature verified.
+	passedKey
 )
 
 // use returns the service r's handler calls: bound to r's idempotency
@@ -323,7 +330,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if isPassed && passErr == nil {
 			id = passed // one request id across the instances that served it
 		}
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		if isPassed && passErr == nil {
+			ctx = context.WithValue(ctx, passedKey, true)
+		}
+		r = r.WithContext(ctx)
 		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
 		if passErr != nil {
