@@ -15,6 +15,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/envflag"
 	"github.com/bondvenue/bondvenue/internal/fix"
+	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
@@ -195,7 +196,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	var gw *fix.Gateway
 	if *fixAddr != "" && *fixAddr != "off" {
-		gw, err = fix.New(svc, fix.Config{Addr: *fixAddr, CompID: *fixCompID, ResetTime: *fixReset, Logger: log, Registry: reg})
+		gw, err = fix.New(svc, fixstore.New(database), fix.Config{Addr: *fixAddr, CompID: *fixCompID, ResetTime: *fixReset, Logger: log, Registry: reg})
 		if err == nil {
 			err = gw.Start()
 		}

@@ -57,6 +57,7 @@ type Config struct {
 // Gateway is the FIX acceptor.
 type Gateway struct {
 	svc      *trading.Service
+	store    SessionStore
 	cfg      Config
 	log      *slog.Logger
 	m        *metrics
@@ -109,8 +110,9 @@ func (g *Gateway) backlog(id string) *atomic.Int64 {
 	return v.(*atomic.Int64)
 }
 
-// New prepares a gateway; Start opens it.
-func New(svc *trading.Service, cfg Config) (*Gateway, error) {
+// New prepares a gateway on the venue's use cases and a store for its
+// sessions' state; Start opens it.
+func New(svc *trading.Service, st SessionStore, cfg Config) (*Gateway, error) {
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:5005"
 	}
@@ -133,7 +135,7 @@ func New(svc *trading.Service, cfg Config) (*Gateway, error) {
 	cfg.ConflateAt = cmp.Or(cfg.ConflateAt, 256)
 	cfg.ResumeAt = cmp.Or(cfg.ResumeAt, 32)
 	cfg.DropAt = cmp.Or(cfg.DropAt, 10000)
-	g := &Gateway{svc: svc, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
+	g := &Gateway{svc: svc, store: st, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
 		fwd:      cluster.NewForwarder(svc, svc.InstanceID(), cfg.Logger),
 		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{}, gaps: map[string]int{},
 		marks: map[string]int64{}, hits: map[hitKey]hit{}}

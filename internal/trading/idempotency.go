@@ -149,11 +149,11 @@ func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, ke
 }
 
 // ClaimFIXKey is ClaimIdempotencyKey for the FIX gateway's ClOrdIDs: the
-// claim commits together with the other FIX sessions' writes waiting at
-// the same time (one transaction for all), and so does its answer when
+// claim commits in the database's group commit (store.GroupWriter),
+// together with the FIX sessions' other writes waiting at the same time, and so does its answer when
 // SettleIdempotencyKey keeps it.
 func (s *Service) ClaimFIXKey(ctx context.Context, p venue.Principal, key string) (*IdempotencyClaim, *Answer, error) {
-	c, a, err := s.claimKey(ctx, p, key, "", s.fixWrite)
+	c, a, err := s.claimKey(ctx, p, key, "", s.db.InTxGrouped)
 	if c != nil {
 		c.grouped = true
 	}
@@ -238,7 +238,7 @@ func (s *Service) finishGrouped(ctx context.Context, c *IdempotencyClaim, a Answ
 	if a.Code == 0 {
 		return fmt.Errorf("keep idempotent answer: code 0 is reserved")
 	}
-	return s.fixWrite(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
+	return s.db.InTxGrouped(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
 }
 
 // ClaimSettlement is how a claim ends once its request has run.

@@ -81,8 +81,6 @@ type core struct {
 	// dummyHash is verified against when a client id is unknown, so a
 	// failed grant costs the same either way.
 	dummyHash string
-	// fixWrites group-commits the FIX sessions' writes (fixsessions.go).
-	fixWrites fixWriter
 	// lead is the instance's part in the leader election (leader.go).
 	lead leadership
 	// ann keeps the instance's row (instances.go).
@@ -165,7 +163,6 @@ func (s *Service) Close() {
 		s.eng.stop()
 	}
 	s.feed.stop()
-	s.fixWrites.stop()
 }
 
 // refreshEngine makes the sequencer reload reference data after an
