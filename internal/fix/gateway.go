@@ -61,7 +61,6 @@ type Gateway struct {
 	cfg      Config
 	log      *slog.Logger
 	m        *metrics
-	ref      refCache
 	fwd      *cluster.Forwarder // to the leader, for a standby's commands
 	acceptor *quickfix.Acceptor
 	dir      string // the dictionaries, written out for the engine

@@ -166,8 +166,10 @@ func (s *Service) Close() {
 }
 
 // refreshEngine makes the sequencer reload reference data after an
-// operator change; without a running engine there is nothing to refresh.
+// operator change (without a running engine there is nothing to refresh),
+// and forgets the instruments and markets remembered for DefaultMarket.
 func (s *Service) refreshEngine(ctx context.Context) error {
+	s.lookups.forgetReference()
 	if !s.eng.running.Load() {
 		return nil
 	}
