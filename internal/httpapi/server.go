@@ -147,12 +147,12 @@ func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 // method, path or body is a 422; a retry while the first is running is a
 // 409. The claim is settled by trading's one rule (SettlementOf): the
 // answer to a failure on the venue's side is not kept, so its retries run
-// again, unless the request was applied before the error. A retry of a request applied
-// whose answer was not kept (its process died after the commit) runs the
-// handler on the replayed claim: the use case applies nothing and answers
-// with the result the first run committed, so the retry gets the answer
-// the first request would have got, which is kept (see trading's
-// ClaimIdempotencyKey).
+// again, unless the request was applied before the error. A retry of a
+// request applied whose answer was not kept (its process died after the
+// commit) runs the handler on the replayed claim: the use case applies
+// nothing and answers with the result the first run committed, so the
+// retry gets the answer the first request would have got, which is kept
+// (see trading's ClaimIdempotencyKey).
 func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Principal, key string, fn authedFunc) {
 	body, err := readBody(r)
 	if err != nil {
