@@ -15,6 +15,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/envflag"
 	"github.com/bondvenue/bondvenue/internal/fix"
+	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
@@ -191,7 +192,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	api := httpapi.New(svc, httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()
 	mux.Handle("/socket.io/", socketio.New(svc, socketio.Config{Logger: log, Registry: reg}))
-	mux.Handle("POST /internal/v1/commands", fix.CommandsHandler(svc)) // signed by the instances only
 	mux.Handle("/", api.Handler())
 	srv := &http.Server{
 		Handler:           mux,
@@ -203,7 +203,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	var gw *fix.Gateway
 	if *fixAddr != "" && *fixAddr != "off" {
-		gw, err = fix.New(svc, fix.Config{Addr: *fixAddr, CompID: *fixCompID, ResetTime: *fixReset, Logger: log, Registry: reg})
+		gw, err = fix.New(svc, fixstore.New(database), fix.Config{Addr: *fixAddr, CompID: *fixCompID, ResetTime: *fixReset, Logger: log, Registry: reg})
 		if err == nil {
 			err = gw.Start()
 		}

@@ -33,6 +33,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/fix"
 	"github.com/bondvenue/bondvenue/internal/fix/fixraw"
+	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -204,7 +205,7 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 	v.url = "http://" + ln.Addr().String()
 	v.srv = &http.Server{Handler: httpapi.New(v.svc, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = v.srv.Serve(ln) }()
-	v.gw, err = fix.New(v.svc, fix.Config{Addr: "127.0.0.1:0", Logger: quiet})
+	v.gw, err = fix.New(v.svc, fixstore.New(v.db), fix.Config{Addr: "127.0.0.1:0", Logger: quiet})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 // Package cluster is the venue's instances on one PostgreSQL database:
 // which of them leads (runs the sequencer) and which stand by, how they
-// find each other, and the key with which they sign what they pass to
-// each other.
+// find each other, the key they share, and the one transport by which a
+// standby passes a command to the leader (forward.go).
 package cluster
 
 import (

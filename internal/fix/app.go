@@ -94,7 +94,7 @@ func (g *Gateway) FromAdmin(msg *quickfix.Message, id quickfix.SessionID) quickf
 		g.m.logons.WithLabelValues("refused").Inc()
 		return quickfix.RejectLogon{Text: badCredentials}
 	}
-	if err := g.svc.BindFIXCompID(ctx, id.TargetCompID, user); err != nil {
+	if err := g.store.BindCompID(ctx, id.TargetCompID, user, g.now()); err != nil {
 		_, text := rejectOf(err)
 		g.log.Warn("fix logon refused", "sender_comp_id", id.TargetCompID, "client_id", user, "reason", text)
 		g.m.logons.WithLabelValues("refused").Inc()

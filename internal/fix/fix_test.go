@@ -19,6 +19,8 @@ import (
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/fix"
+	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
+	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -70,7 +72,7 @@ func (v *venueEnv) start(t *testing.T) {
 	if v.port != 0 {
 		addr = "127.0.0.1:" + strconv.Itoa(v.port)
 	}
-	gw, err := fix.New(v.svc, fix.Config{Addr: addr, Logger: slog.New(slog.NewTextHandler(v.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	gw, err := fix.New(v.svc, fixstore.New(v.db), fix.Config{Addr: addr, Logger: slog.New(slog.NewTextHandler(v.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,11 +524,12 @@ func TestLogonAfterGap(t *testing.T) {
 			// and the client never got the venue's last message: both
 			// sides ask for a resend.
 			id := "FIXT.1.1:BONDVENUE->" + comp
-			st, ok, err := v.svc.PeekFIXSession(ctx, id)
+			sessions := fixstore.New(v.db)
+			st, ok, err := sessions.PeekSession(ctx, id)
 			if err != nil || !ok || st.NextTarget < 2 {
-				t.Fatalf("PeekFIXSession(%s) = %+v, %v, %v", id, st, ok, err)
+				t.Fatalf("PeekSession(%s) = %+v, %v, %v", id, st, ok, err)
 			}
-			if err := v.svc.SetFIXSeqNums(ctx, id, st.NextSender+1, 2); err != nil {
+			if err := sessions.SetSeqNums(ctx, id, st.NextSender+1, 2); err != nil {
 				t.Fatal(err)
 			}
 
@@ -837,9 +840,7 @@ func TestStandbySession(t *testing.T) {
 	h := auth.FastHasher
 	cfg := trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h, CampaignInterval: 100 * time.Millisecond}
 	leader, creds := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	mux := http.NewServeMux()
-	mux.Handle("POST /internal/v1/commands", fix.CommandsHandler(leader))
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(httpapi.New(leader, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(srv.Close)
 	if err := leader.Announce(ctx, srv.URL); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/fix"
 	"github.com/bondvenue/bondvenue/internal/fix/fixraw"
+	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -32,7 +33,7 @@ func TestSlowClient(t *testing.T) {
 			db := testenv.Open(t, store.SQLite)
 			svc, creds := testenv.Demo(t, db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
 			reg := prometheus.NewRegistry()
-			gw, err := fix.New(svc, fix.Config{Addr: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler), Registry: reg,
+			gw, err := fix.New(svc, fixstore.New(db), fix.Config{Addr: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler), Registry: reg,
 				ConflateAt: 8, ResumeAt: 2, DropAt: tc.dropAt, SendBuffer: 4096})
 			if err != nil {
 				t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"strconv"
 	"sync"
@@ -24,6 +23,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/quickfixgo/quickfix"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/fix/spec"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -57,11 +57,11 @@ type Config struct {
 // Gateway is the FIX acceptor.
 type Gateway struct {
 	svc      *trading.Service
+	store    SessionStore
 	cfg      Config
 	log      *slog.Logger
 	m        *metrics
-	ref      refCache
-	client   *http.Client // to the leader, for a standby's commands
+	fwd      *cluster.Forwarder // to the leader, for a standby's commands
 	acceptor *quickfix.Acceptor
 	dir      string // the dictionaries, written out for the engine
 	addr     net.Addr
@@ -109,8 +109,9 @@ func (g *Gateway) backlog(id string) *atomic.Int64 {
 	return v.(*atomic.Int64)
 }
 
-// New prepares a gateway; Start opens it.
-func New(svc *trading.Service, cfg Config) (*Gateway, error) {
+// New prepares a gateway on the venue's use cases and a store for its
+// sessions' state; Start opens it.
+func New(svc *trading.Service, st SessionStore, cfg Config) (*Gateway, error) {
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:5005"
 	}
@@ -133,8 +134,8 @@ func New(svc *trading.Service, cfg Config) (*Gateway, error) {
 	cfg.ConflateAt = cmp.Or(cfg.ConflateAt, 256)
 	cfg.ResumeAt = cmp.Or(cfg.ResumeAt, 32)
 	cfg.DropAt = cmp.Or(cfg.DropAt, 10000)
-	g := &Gateway{svc: svc, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
-		client:   &http.Client{Timeout: 30 * time.Second},
+	g := &Gateway{svc: svc, store: st, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
+		fwd:      cluster.NewForwarder(svc, svc.InstanceID(), cfg.Logger),
 		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{}, gaps: map[string]int{},
 		marks: map[string]int64{}, hits: map[hitKey]hit{}}
 	return g, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quagmt/udecimal"
@@ -54,24 +53,20 @@ func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.Id
 	return claim, nil
 }
 
-// finish keeps the outcome of a claimed ClOrdID: applied, refused (the
-// ClOrdID is used up either way), or released after a failure of the venue
-// so that a retry runs. It does so off the session's path: the request's
+// finish keeps the outcome of a claimed ClOrdID, as trading's one rule
+// settles a claim: applied, refused (the ClOrdID is used up either way),
+// or released after a failure of the venue so that a retry runs. It does so off the session's path: the request's
 // own transaction marked an applied claim already, so a repeat meanwhile is
 // refused either way.
 func (s *session) finish(claim *trading.IdempotencyClaim, offerID string, err error) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		var e *venue.Error
-		switch {
-		case err == nil:
-			_ = s.g.svc.FinishFIXKey(ctx, claim, trading.Answer{Code: 200, Body: []byte(offerID)})
-		case errors.As(err, &e) && e.Kind != venue.KindInternal && e.Kind != venue.KindUnavailable && e.Kind != venue.KindNotReady:
-			_ = s.g.svc.FinishFIXKey(ctx, claim, trading.Answer{Code: 400, Body: []byte(e.Error())})
-		default:
-			_ = s.g.svc.ReleaseIdempotencyKey(ctx, claim)
+		a := trading.Answer{Code: 200, Body: []byte(offerID)}
+		if err != nil {
+			a = trading.Answer{Code: 400, Body: []byte(err.Error())}
 		}
+		_ = s.g.svc.SettleIdempotencyKey(ctx, claim, err, a)
 	}()
 }
 
@@ -224,15 +219,15 @@ func dateField(msg *quickfix.Message, t quickfix.Tag, v *venue.Validator, name s
 }
 
 // instrumentOf finds the instrument (48 ISIN with 22=4) and the market
-// (1301, else the instrument's continuous market that allows partial
-// fills).
+// (1301, else the instrument's default market for an order:
+// trading.Service.DefaultMarket).
 func (s *session) instrumentOf(ctx context.Context, msg *quickfix.Message) (instrumentID, marketID string, err error) {
 	isin, _ := msg.Body.GetString(tagSecurityID)
 	src, _ := msg.Body.GetString(tagSecurityIDSrc)
 	if isin == "" || src != "4" {
 		return "", "", venue.InvalidField("48 SecurityID", "is required: the instrument's ISIN, with 22 SecurityIDSource 4")
 	}
-	in, err := s.g.ref.instrument(ctx, s.g.svc, s.p, isin)
+	in, err := s.g.svc.InstrumentByISIN(ctx, s.p, isin)
 	if err != nil {
 		return "", "", err
 	}
@@ -240,91 +235,14 @@ func (s *session) instrumentOf(ctx context.Context, msg *quickfix.Message) (inst
 	if marketID != "" {
 		return in.ID, marketID, nil
 	}
-	markets, err := s.g.ref.markets(ctx, s.g.svc, s.p)
+	marketID, err = s.g.svc.DefaultMarket(ctx, s.p, in.ID, venue.FacilityContinuous)
 	if err != nil {
 		return "", "", err
 	}
-	for _, m := range markets {
-		if m.FacilityType == venue.FacilityContinuous && m.IsEnabled && m.IsPartialFillAllowed && contains(in.MarketIDs, m.ID) {
-			return in.ID, m.ID, nil
-		}
+	if marketID == "" {
+		return "", "", venue.InvalidField("1301 MarketID", "is required: the instrument has no continuous market that allows partial fills")
 	}
-	return "", "", venue.InvalidField("1301 MarketID", "is required: the instrument has no continuous market that allows partial fills")
-}
-
-// refCache keeps instruments by ISIN and the markets for a few seconds:
-// every order names its instrument by ISIN. A change of reference data
-// shows within refTTL; the use cases check every order against the current
-// data regardless.
-type refCache struct {
-	mu        sync.Mutex
-	byISIN    map[string]refEntry
-	mkts      []venue.Market
-	mktsUntil time.Time
-}
-
-type refEntry struct {
-	in    venue.Instrument
-	until time.Time
-}
-
-const refTTL = 5 * time.Second
-
-func (c *refCache) instrument(ctx context.Context, svc *trading.Service, p venue.Principal, isin string) (venue.Instrument, error) {
-	now := time.Now()
-	c.mu.Lock()
-	e, ok := c.byISIN[isin]
-	c.mu.Unlock()
-	if ok && now.Before(e.until) {
-		return e.in, nil
-	}
-	in, err := svc.InstrumentByISIN(ctx, p, isin)
-	if err != nil {
-		return in, err
-	}
-	c.mu.Lock()
-	if c.byISIN == nil || len(c.byISIN) > 10000 {
-		c.byISIN = map[string]refEntry{}
-	}
-	c.byISIN[isin] = refEntry{in, now.Add(refTTL)}
-	c.mu.Unlock()
-	return in, nil
-}
-
-func (c *refCache) markets(ctx context.Context, svc *trading.Service, p venue.Principal) ([]venue.Market, error) {
-	now := time.Now()
-	c.mu.Lock()
-	if now.Before(c.mktsUntil) {
-		defer c.mu.Unlock()
-		return c.mkts, nil
-	}
-	c.mu.Unlock()
-	var all []venue.Market
-	page := venue.Page{Limit: 100}
-	for {
-		list, err := svc.Markets(ctx, p, trading.MarketFilter{}, page)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, list.Items...)
-		if list.Next == "" {
-			break
-		}
-		page.Cursor = list.Next
-	}
-	c.mu.Lock()
-	c.mkts, c.mktsUntil = all, now.Add(refTTL)
-	c.mu.Unlock()
-	return all, nil
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
+	return in.ID, marketID, nil
 }
 
 // orderOf finds the order a cancel, replace or status request names: 37

@@ -141,14 +141,16 @@ func (s *session) partyDealers(ctx context.Context, e *quickfix.Group) ([]string
 func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin string) (trading.OfferInput, error) {
 	var in trading.OfferInput
 	var v venue.Validator
-	instr, err := s.g.ref.instrument(ctx, s.g.svc, s.p, isin)
+	instr, err := s.g.svc.InstrumentByISIN(ctx, s.p, isin)
 	if err != nil {
 		return in, err
 	}
 	in.InstrumentID = instr.ID
 	in.MarketID, _ = e.GetString(tagMarketID)
 	if in.MarketID == "" {
-		in.MarketID = s.rfqMarket(ctx, instr.MarketIDs)
+		// The instrument's OTC market, where RFQs trade ("" when it has
+		// none, or it could not be read: CreateRFQ refuses the RFQ).
+		in.MarketID, _ = s.g.svc.DefaultMarket(ctx, s.p, instr.ID, venue.FacilityOTC)
 	}
 	in.AccountID, _ = e.GetString(tagAccount)
 	switch side, _ := e.GetString(tagSide); side {
@@ -170,20 +172,6 @@ func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin string) 
 		in.Validity, in.ValidUntil = venue.GTD, &t
 	}
 	return in, v.Err()
-}
-
-// rfqMarket is the instrument's OTC market, where RFQs trade.
-func (s *session) rfqMarket(ctx context.Context, ids []string) string {
-	ms, err := s.g.ref.markets(ctx, s.g.svc, s.p)
-	if err != nil {
-		return ""
-	}
-	for _, m := range ms {
-		if m.FacilityType == venue.FacilityOTC && m.IsEnabled && contains(ids, m.ID) {
-			return m.ID
-		}
-	}
-	return ""
 }
 
 func (s *session) quoteRequestReject(reqID, reason, text, isin string) *quickfix.Message {

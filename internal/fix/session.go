@@ -96,7 +96,7 @@ func (s *session) start() {
 // it sent a message for (it logged on before), else the log's last.
 func (s *session) resumeAfter() (int64, error) {
 	if !s.resync {
-		st, ok, err := s.g.svc.PeekFIXSession(s.ctx, s.id.String())
+		st, ok, err := s.g.store.PeekSession(s.ctx, s.id.String())
 		if err != nil {
 			return 0, err
 		}

@@ -7,12 +7,58 @@ import (
 
 	"github.com/quickfixgo/quickfix"
 
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// storeFactory makes the engine's message stores on the venue's database,
-// so a session's sequence numbers and the messages it keeps for resend
-// survive a restart on either engine.
+// SessionStore keeps the FIX sessions' state durable, in the venue's
+// database (internal/fix/fixstore), so a session's sequence numbers and the
+// messages it keeps for resend survive a restart. The gateway owns this
+// state; the venue's use cases never see it.
+type SessionStore interface {
+	// LoadSession returns a session's state, creating it (numbers 1,
+	// created at now) when it has none.
+	LoadSession(ctx context.Context, id string, now time.Time) (SessionState, error)
+	// PeekSession returns a session's state without creating it; ok is
+	// false when it has none.
+	PeekSession(ctx context.Context, id string) (st SessionState, ok bool, err error)
+	// SaveSession writes a session's numbers and creation time.
+	SaveSession(ctx context.Context, st SessionState) error
+	// SetSeqNums sets a session's next sequence numbers (zero: unchanged).
+	SetSeqNums(ctx context.Context, id string, nextSender, nextTarget int) error
+	// SaveMessage keeps a sent message numbered seq for resend and, in
+	// the same write, moves the session's next sender number to
+	// nextSender (when > 0) and its last event to eventSeq (when > 0: the
+	// message is the last the session sends for that event of the log).
+	SaveMessage(ctx context.Context, id string, seq int, msg []byte, nextSender int, eventSeq int64) error
+	// Messages calls fn with a session's kept messages begin..end (end 0:
+	// to the last), in order.
+	Messages(ctx context.Context, id string, begin, end int, fn func(seq int, msg []byte) error) error
+	// ResetSession starts a session anew at t: numbers 1, nothing kept.
+	ResetSession(ctx context.Context, id string, t time.Time) error
+	// BindCompID binds a SenderCompID to the credential clientID at its
+	// first logon (at now); a later logon of the CompID with another
+	// credential is refused with ErrCompIDTaken.
+	BindCompID(ctx context.Context, senderCompID, clientID string, now time.Time) error
+}
+
+// SessionState is a FIX session's state.
+type SessionState struct {
+	ID string
+	// NextSender and NextTarget are the next sequence numbers the
+	// session sends and expects.
+	NextSender, NextTarget int
+	// CreatedAt is when the session was created (last reset).
+	CreatedAt time.Time
+	// LastEventSeq is the last event of the log the session sent a
+	// message for.
+	LastEventSeq int64
+}
+
+// ErrCompIDTaken refuses a logon whose SenderCompID another credential
+// holds.
+var ErrCompIDTaken = venue.Forbidden("this SenderCompID is bound to another credential")
+
+// storeFactory makes the engine's message stores on the SessionStore.
 type storeFactory struct{ g *Gateway }
 
 func (f storeFactory) Create(id quickfix.SessionID) (quickfix.MessageStore, error) {
@@ -31,7 +77,7 @@ type messageStore struct {
 
 	mu      sync.Mutex
 	loaded  bool
-	state   trading.FIXSession
+	state   SessionState
 	pending []pendingMessage // sent before authentication (the Logon answer)
 }
 
@@ -55,7 +101,7 @@ func (s *messageStore) durable() (bool, error) {
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	st, err := s.g.svc.LoadFIXSession(ctx, s.id)
+	st, err := s.g.store.LoadSession(ctx, s.id, s.g.now())
 	if err != nil {
 		return false, err
 	}
@@ -67,11 +113,11 @@ func (s *messageStore) durable() (bool, error) {
 		if !s.state.CreatedAt.IsZero() {
 			st.CreatedAt = s.state.CreatedAt
 		}
-		if err := s.g.svc.SaveFIXSessionState(ctx, st); err != nil {
+		if err := s.g.store.SaveSession(ctx, st); err != nil {
 			return false, err
 		}
 		for _, p := range s.pending {
-			if err := s.g.svc.SaveFIXMessage(ctx, s.id, p.seq, p.msg, 0, 0); err != nil {
+			if err := s.g.store.SaveMessage(ctx, s.id, p.seq, p.msg, 0, 0); err != nil {
 				return false, err
 			}
 		}
@@ -90,11 +136,11 @@ func (s *messageStore) memory() {
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	if st, ok, err := s.g.svc.PeekFIXSession(ctx, s.id); err == nil && ok {
+	if st, ok, err := s.g.store.PeekSession(ctx, s.id); err == nil && ok {
 		s.state = st
 		return
 	}
-	s.state = trading.FIXSession{ID: s.id, NextSender: 1, NextTarget: 1, CreatedAt: s.g.now()}
+	s.state = SessionState{ID: s.id, NextSender: 1, NextTarget: 1, CreatedAt: s.g.now()}
 }
 
 func (s *messageStore) NextSenderMsgSeqNum() int {
@@ -143,7 +189,7 @@ func (s *messageStore) setNums(sender, target int) error {
 	// incoming number share a group commit instead of waiting in turn.
 	ctx, cancel := s.ctx()
 	defer cancel()
-	return s.g.svc.SetFIXSeqNums(ctx, s.id, sender, target)
+	return s.g.store.SetSeqNums(ctx, s.id, sender, target)
 }
 
 func (s *messageStore) CreationTime() time.Time {
@@ -187,7 +233,7 @@ func (s *messageStore) save(seq int, msg []byte, incr bool) error {
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	return s.g.svc.SaveFIXMessage(ctx, s.id, seq, msg, next, mark)
+	return s.g.store.SaveMessage(ctx, s.id, seq, msg, next, mark)
 }
 
 func (s *messageStore) GetMessages(begin, end int) ([][]byte, error) {
@@ -219,7 +265,7 @@ func (s *messageStore) IterateMessages(begin, end int, fn func([]byte) error) er
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	return s.g.svc.FIXMessages(ctx, s.id, begin, end, func(_ int, m []byte) error { return fn(m) })
+	return s.g.store.Messages(ctx, s.id, begin, end, func(_ int, m []byte) error { return fn(m) })
 }
 
 // Refresh reloads the state from the database.
@@ -227,7 +273,7 @@ func (s *messageStore) Refresh() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.loaded = false
-	s.state = trading.FIXSession{}
+	s.state = SessionState{}
 	s.memory()
 	return nil
 }
@@ -237,7 +283,7 @@ func (s *messageStore) Reset() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.g.now()
-	s.state = trading.FIXSession{ID: s.id, NextSender: 1, NextTarget: 1, CreatedAt: now}
+	s.state = SessionState{ID: s.id, NextSender: 1, NextTarget: 1, CreatedAt: now}
 	s.pending = nil
 	ok, err := s.durable()
 	if err != nil || !ok {
@@ -245,7 +291,7 @@ func (s *messageStore) Reset() error {
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	return s.g.svc.ResetFIXSession(ctx, s.id, now)
+	return s.g.store.ResetSession(ctx, s.id, now)
 }
 
 func (s *messageStore) Close() error { return nil }

@@ -428,6 +428,11 @@ func authzTable() []authzRow {
 			func(_ *testing.T, f *fixture, _ string, _ who) (string, any) {
 				return "/api/v1/admin/news", map[string]any{"title": f.unique("News"), "body": "Market notice."}
 			}},
+
+		// Between instances: only a command another instance passed on,
+		// signed, is run; no caller's token makes one.
+		{"POST /internal/v1/commands", map[string]statuses{noObject: {403, 403, 403, 403, 403}},
+			static("/internal/v1/commands")},
 	}
 }
 

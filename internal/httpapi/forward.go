@@ -2,38 +2,26 @@ package httpapi
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// Several instances (docs/architecture.md, "Several instances"): a standby passes every write
-// request of the API to the leader as it came — the client's credentials,
-// its Idempotency-Key and body — under the standby's request id, signed
-// with the instances' shared secret, and relays the leader's answer. The
-// leader authenticates the signature (a request that claims to be passed
-// on and is not signed right is refused) and answers under the same
-// request id. Reads, the token endpoint and the live streams are served by
-// every instance itself.
-const (
-	headerForwardedBy = "X-Bondvenue-Forwarded-By"
-	headerForwardSig  = "X-Bondvenue-Forward-Signature"
-)
-
-// forwardSignature signs a passed request: its id, method and path.
-func forwardSignature(secret []byte, id, method, path string) string {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(id + "\n" + method + "\n" + path))
-	return hex.EncodeToString(m.Sum(nil))
-}
+// Several instances (docs/architecture.md, "Several instances"): a standby
+// passes every write request of the API to the leader as it came — the
+// client's credentials, its Idempotency-Key and body — under the standby's
+// request id, through internal/cluster, the one transport every channel
+// uses, and relays the leader's answer. The leader verifies the signature
+// in observe (a request that claims to be passed on and is not signed
+// right is refused) and answers under the same request id. Reads, the
+// token endpoint and the live streams are served by every instance itself.
+// The FIX sessions of a standby pass their trading commands to the leader's
+// POST /internal/v1/commands (runCommand).
 
 // passesToLeader reports whether a standby passes r on: a write of the
 // API other than a token request, or a read whose answer is the
@@ -52,10 +40,10 @@ func passesToLeader(r *http.Request) bool {
 }
 
 // forward is the middleware of both sides (inside observe, which set the
-// request id).
+// request id and verified a passed request's signature).
 func (s *Server) forward(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(headerForwardSig) != "" || r.Header.Get(headerForwardedBy) != "" {
+		if cluster.Claims(r) {
 			// Passed on by another instance: served here, never passed
 			// on again.
 			next.ServeHTTP(w, r)
@@ -65,71 +53,65 @@ func (s *Server) forward(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		s.passOn(w, r)
+		s.fwd.Proxy(w, r, requestID(r.Context()), s.writeForwardError)
 	})
 }
 
-// passOn relays r to the leader.
-func (s *Server) passOn(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	leader, err := s.svc.LeaderURL(ctx)
-	if err != nil {
-		s.writeError(w, r, &retryAfter{error: err, after: time.Second})
-		return
+// writeForwardError answers a request the leader did not serve; one it
+// was not found for or that it did not answer is worth a retry in a
+// second.
+func (s *Server) writeForwardError(w http.ResponseWriter, r *http.Request, err error) {
+	var re *cluster.RetryError
+	if errors.As(err, &re) {
+		err = &retryAfter{error: re.Err, after: time.Second}
 	}
-	secret, err := s.svc.ClusterSecret(ctx)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	target, err := url.Parse(leader)
-	if err != nil {
-		s.writeError(w, r, &retryAfter{error: &venue.Error{Kind: venue.KindNotReady, Message: "the leader's address is not a URL"},
-			after: time.Second})
-		return
-	}
-	id := requestID(ctx)
-	proxy := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(target)
-			pr.SetXForwarded()
-			pr.Out.Header.Set("X-Request-Id", id)
-			pr.Out.Header.Set(headerForwardedBy, s.svc.InstanceID())
-			pr.Out.Header.Set(headerForwardSig, forwardSignature(secret, id, r.Method, r.URL.Path))
-		},
-		ModifyResponse: func(resp *http.Response) error {
-			resp.Header.Del("X-Request-Id") // observe set this instance's, the same id
-			if resp.StatusCode == http.StatusServiceUnavailable {
-				s.svc.ForgetLeader(leader) // it may no longer lead: read the rows again next time
-			}
-			return nil
-		},
-		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			s.svc.ForgetLeader(leader)
-			s.log.WarnContext(r.Context(), "passing a request to the leader failed", "id", id, "leader", leader, "err", err.Error())
-			s.writeError(w, r, &retryAfter{error: &venue.Error{Kind: venue.KindNotReady,
-				Message: "the leader did not answer (a takeover may be under way); retry"}, after: time.Second})
-		},
-	}
-	proxy.ServeHTTP(w, r)
+	s.writeError(w, r, err)
 }
 
 // passedID returns the request id a signed, passed-on request carries;
 // ok is false when r does not claim to be passed on. A claim whose
 // signature does not verify is an error.
 func (s *Server) passedID(ctx context.Context, r *http.Request) (id string, ok bool, err error) {
-	sig := r.Header.Get(headerForwardSig)
-	if sig == "" && r.Header.Get(headerForwardedBy) == "" {
+	if !cluster.Claims(r) {
 		return "", false, nil
 	}
-	id = r.Header.Get("X-Request-Id")
-	secret, err := s.svc.ClusterSecret(ctx)
-	if err != nil {
-		return "", true, err
+	id, err = cluster.Verify(ctx, s.svc, r)
+	return id, true, err
+}
+
+// passedOn reports whether the request of ctx was passed on by another
+// instance and its signature verified.
+func passedOn(ctx context.Context) bool {
+	ok, _ := ctx.Value(passedKey).(bool)
+	return ok
+}
+
+// errUnsignedCommand refuses a command that no instance passed on.
+var errUnsignedCommand = venue.Forbidden("a command not signed by an instance of this venue")
+
+// runCommand serves POST /internal/v1/commands on the leader: a trading
+// command another instance's FIX session passed on (trading.Command),
+// run by trading.Service.Run. The venue's answer, an error included, is a
+// cluster.CommandAnswer with status 200; a command not passed on by an
+// instance is refused (403), and an instance that does not lead answers
+// 503 (the sender looks the leader up again).
+func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
+	if !passedOn(r.Context()) {
+		return errUnsignedCommand
 	}
-	want := forwardSignature(secret, id, r.Method, r.URL.Path)
-	if id == "" || !hmac.Equal([]byte(sig), []byte(want)) {
-		return "", true, venue.Forbidden("the request claims to be passed on by another instance and is not signed by one")
+	if s.svc.Role() != trading.RoleLeader {
+		return &venue.Error{Kind: venue.KindNotReady, Message: "this instance does not lead"}
 	}
-	return id, true, nil
+	var cmd trading.Command
+	if err := decode(r, &cmd); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+	defer cancel()
+	id, err := s.svc.Run(ctx, cmd)
+	if err != nil && venue.KindOf(err) == venue.KindInternal {
+		s.log.ErrorContext(ctx, "passed command failed", "id", requestID(ctx), "op", cmd.Op, "err", err.Error())
+	}
+	writeJSON(w, http.StatusOK, cluster.AnswerOf(id, err))
+	return nil
 }

@@ -18,6 +18,7 @@ var noGolden = map[string]string{
 	"GET /api/v1/asyncapi.json":  "a document, checked by TestAsyncAPI",
 	"GET /api/v1/fix/dictionary": "a document, checked by internal/fix/spec's tests and TestFIXDictionary",
 	"GET /docs":                  "HTML",
+	"POST /internal/v1/commands": "between instances, tested by internal/fix's TestStandbySession",
 	"GET /docs/":                 "static assets",
 	"GET /{$}":                   "the web app's page, tested by internal/webui",
 	"GET /assets/":               "the web app's files, tested by internal/webui",

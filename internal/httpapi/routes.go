@@ -124,6 +124,10 @@ func (s *Server) routes() {
 	m.Handle("POST "+v1+"/admin/buckets", s.authed(s.adminCreateBucket))
 	m.Handle("POST "+v1+"/admin/news", s.authed(s.adminCreateNews))
 
+	// Between instances: the trading commands a standby's FIX sessions
+	// pass to the leader, signed (internal/cluster); not part of the API.
+	m.Handle("POST /internal/v1/commands", s.public(s.runCommand))
+
 	// Everything else: 404, or 405 when the path exists for another method.
 	m.Handle("/", s.public(s.unmatched))
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -45,6 +46,8 @@ type Server struct {
 	metrics  *metrics
 	perAddr  *ratelimit.Limiters
 	mux      *http.ServeMux
+	// fwd passes a standby's writes to the leader.
+	fwd *cluster.Forwarder
 	// nested holds the JSON of the instruments offer answers nest.
 	nested nestedInstruments
 }
@@ -69,7 +72,8 @@ func New(svc *trading.Service, cfg Config) *Server {
 	s := &Server{svc: svc, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
 		metrics: newMetrics(cfg.Registry, svc),
 		perAddr: ratelimit.New(cfg.TokenRateLimit, cfg.TokenRateBurst),
-		mux:     http.NewServeMux()}
+		mux:     http.NewServeMux(),
+		fwd:     cluster.NewForwarder(svc, svc.InstanceID(), cfg.Logger)}
 	s.routes()
 	return s
 }
@@ -141,13 +145,14 @@ func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 // idempotent runs a write under an Idempotency-Key: a retry gets the first
 // answer again (with Idempotent-Replayed: true); the same key with another
 // method, path or body is a 422; a retry while the first is running is a
-// 409. Server errors are not kept, so their retries run again, unless the
-// request was applied before the error. A retry of a request applied
-// whose answer was not kept (its process died after the commit) runs the
-// handler on the replayed claim: the use case applies nothing and answers
-// with the result the first run committed, so the retry gets the answer
-// the first request would have got, which is kept (see trading's
-// ClaimIdempotencyKey).
+// 409. The claim is settled by trading's one rule (SettlementOf): the
+// answer to a failure on the venue's side is not kept, so its retries run
+// again, unless the request was applied before the error. A retry of a
+// request applied whose answer was not kept (its process died after the
+// commit) runs the handler on the replayed claim: the use case applies
+// nothing and answers with the result the first run committed, so the
+// retry gets the answer the first request would have got, which is kept
+// (see trading's ClaimIdempotencyKey).
 func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Principal, key string, fn authedFunc) {
 	body, err := readBody(r)
 	if err != nil {
@@ -180,22 +185,18 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 		// A handler that panicked kept nothing: release the claim (an
 		// applied request's claim stays) before the recoverer answers.
 		if p := recover(); p != nil {
-			if err := s.svc.ReleaseIdempotencyKey(ctx, claim); err != nil {
+			if err := s.svc.SettleIdempotencyKey(ctx, claim, panicError{p}, trading.Answer{}); err != nil {
 				s.log.ErrorContext(ctx, "idempotency claim not released", "id", requestID(ctx), "err", err.Error())
 			}
 			panic(p)
 		}
 	}()
 	bound := context.WithValue(r.Context(), serviceKey, s.svc.WithClaim(claim))
-	if err := fn(rec, r.WithContext(bound), p); err != nil {
-		s.writeError(rec, r, err)
+	runErr := fn(rec, r.WithContext(bound), p)
+	if runErr != nil {
+		s.writeError(rec, r, runErr)
 	}
-	if rec.status >= 500 {
-		err = s.svc.ReleaseIdempotencyKey(ctx, claim)
-	} else {
-		err = s.svc.FinishIdempotencyKey(ctx, claim, trading.Answer{Code: rec.status, Body: rec.buf.Bytes()})
-	}
-	if err != nil {
+	if err := s.svc.SettleIdempotencyKey(ctx, claim, runErr, trading.Answer{Code: rec.status, Body: rec.buf.Bytes()}); err != nil {
 		s.log.ErrorContext(ctx, "idempotency record not saved", "id", requestID(ctx), "err", err.Error())
 	}
 }
@@ -254,6 +255,9 @@ const (
 	// serviceKey holds the service a request under an Idempotency-Key
 	// runs on: the one bound to its claim (trading.Service.WithClaim).
 	serviceKey
+	// passedKey marks a request passed on by another instance whose
+	// signature verified.
+	passedKey
 )
 
 // use returns the service r's handler calls: bound to r's idempotency
@@ -326,7 +330,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if isPassed && passErr == nil {
 			id = passed // one request id across the instances that served it
 		}
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		if isPassed && passErr == nil {
+			ctx = context.WithValue(ctx, passedKey, true)
+		}
+		r = r.WithContext(ctx)
 		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
 		if passErr != nil {

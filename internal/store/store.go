@@ -72,6 +72,8 @@ type DB struct {
 	// committed receives the events of every transaction after it commits
 	// (SetCommitHook).
 	committed func([]Event)
+	// group commits InTxGrouped's writes.
+	group *GroupWriter
 }
 
 // SetCommitHook makes every write path (InTx, SequencerTx, SequencerBatch)
@@ -132,7 +134,7 @@ func openPostgres(cfg Config) (*DB, error) {
 	}
 	seq.SetMaxOpenConns(1)
 	seq.SetMaxIdleConns(1)
-	return &DB{engine: Postgres, write: pool, read: pool, sequencer: seq, binds: newRebinder(Postgres), url: cfg.URL}, nil
+	return withGroup(&DB{engine: Postgres, write: pool, read: pool, sequencer: seq, binds: newRebinder(Postgres), url: cfg.URL}), nil
 }
 
 func openSQLite(cfg Config) (*DB, error) {
@@ -191,8 +193,14 @@ func openSQLiteFile(cfg Config, path string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(cfg.MaxOpen)
 	read.SetMaxIdleConns(cfg.MaxOpen)
-	return &DB{engine: SQLite, write: write, read: read, binds: newRebinder(SQLite),
-		writeStmts: newStmtCache(write), readStmts: newStmtCache(read)}, nil
+	return withGroup(&DB{engine: SQLite, write: write, read: read, binds: newRebinder(SQLite),
+		writeStmts: newStmtCache(write), readStmts: newStmtCache(read)}), nil
+}
+
+// withGroup gives db its GroupWriter.
+func withGroup(db *DB) *DB {
+	db.group = NewGroupWriter(db)
+	return db
 }
 
 // Engine reports which engine backs db.
@@ -208,6 +216,7 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (db *DB) Close() error {
+	db.group.Close()
 	if db.writeStmts != nil {
 		db.writeStmts.Close()
 		db.readStmts.Close()

@@ -57,9 +57,9 @@ type Answer struct {
 }
 
 // IdempotencyClaim is a key claimed for one request: run the request on
-// the Service WithClaim returns, then keep its answer with
-// FinishIdempotencyKey or, when it failed on the server's side,
-// ReleaseIdempotencyKey.
+// the Service WithClaim returns, then end the claim with
+// SettleIdempotencyKey, which keeps its answer or, when it failed on the
+// venue's side, releases it (SettlementOf).
 //
 // The claim of a request applied earlier whose answer was not kept is a
 // replay (Replayed): run on it, the request applies nothing and its use
@@ -67,6 +67,9 @@ type Answer struct {
 // renders the answer the first request would have got and keeps it.
 type IdempotencyClaim struct {
 	c store.IdempotencyClaim
+	// grouped is set for a claim made in the group commit (ClaimFIXKey):
+	// its answer is kept there too.
+	grouped bool
 	// replay is set for an applied request; result is what its
 	// transaction kept.
 	replay bool
@@ -137,10 +140,15 @@ func (s *Service) ClaimIdempotencyKey(ctx context.Context, p venue.Principal, ke
 }
 
 // ClaimFIXKey is ClaimIdempotencyKey for the FIX gateway's ClOrdIDs: the
-// claim commits together with the other FIX sessions' writes waiting at
-// the same time (one transaction for all).
+// claim commits in the database's group commit (store.GroupWriter),
+// together with the FIX sessions' other writes waiting at the same time, and so does its answer when
+// SettleIdempotencyKey keeps it.
 func (s *Service) ClaimFIXKey(ctx context.Context, p venue.Principal, key string) (*IdempotencyClaim, *Answer, error) {
-	return s.claimKey(ctx, p, key, "", s.fixWrite)
+	c, a, err := s.claimKey(ctx, p, key, "", s.db.InTxGrouped)
+	if c != nil {
+		c.grouped = true
+	}
+	return c, a, err
 }
 
 func (s *Service) claimKey(ctx context.Context, p venue.Principal, key, requestHash string,
@@ -214,13 +222,57 @@ func (s *Service) FinishIdempotencyKey(ctx context.Context, c *IdempotencyClaim,
 	return s.db.InTx(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
 }
 
-// FinishFIXKey is FinishIdempotencyKey in the FIX sessions' group commit.
-func (s *Service) FinishFIXKey(ctx context.Context, c *IdempotencyClaim, a Answer) error {
+// finishGrouped is FinishIdempotencyKey in the group commit, for a claim
+// made there.
+func (s *Service) finishGrouped(ctx context.Context, c *IdempotencyClaim, a Answer) error {
 	defer s.serving.Delete(c.c.Claim)
 	if a.Code == 0 {
 		return fmt.Errorf("keep idempotent answer: code 0 is reserved")
 	}
-	return s.fixWrite(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
+	return s.db.InTxGrouped(ctx, func(tx *store.Tx) error { return tx.FinishIdempotencyKey(ctx, c.c, a.Code, a.Body) })
+}
+
+// ClaimSettlement is how a claim ends once its request has run.
+type ClaimSettlement int
+
+const (
+	// FinishClaim keeps the request's answer, replayed to every retry: the
+	// request succeeded, or the venue refused it for a reason a retry
+	// would meet again (invalid, forbidden, a conflict, a limit...).
+	FinishClaim ClaimSettlement = iota
+	// ReleaseClaim lets a retry run the request again: it failed on the
+	// venue's side (an internal error, the database, no sequencer), which
+	// a retry may not meet. A claim whose request was applied before the
+	// failure is not released but kept as applied, and a retry is answered
+	// from the result its commit kept.
+	ReleaseClaim
+)
+
+// SettlementOf is the one rule for ending a claim after its request
+// returned err, by the venue's error kind, for every channel.
+func SettlementOf(err error) ClaimSettlement {
+	if err == nil {
+		return FinishClaim
+	}
+	switch venue.KindOf(err) {
+	case venue.KindInternal, venue.KindUnavailable, venue.KindNotReady:
+		return ReleaseClaim
+	}
+	return FinishClaim
+}
+
+// SettleIdempotencyKey ends claim c after its request returned err, as
+// SettlementOf decides: it keeps answer a (FinishIdempotencyKey), or
+// releases the claim (ReleaseIdempotencyKey). The adapter renders a in its
+// own terms, the answer to err included.
+func (s *Service) SettleIdempotencyKey(ctx context.Context, c *IdempotencyClaim, err error, a Answer) error {
+	switch {
+	case SettlementOf(err) == ReleaseClaim:
+		return s.ReleaseIdempotencyKey(ctx, c)
+	case c.grouped:
+		return s.finishGrouped(ctx, c, a)
+	}
+	return s.FinishIdempotencyKey(ctx, c, a)
 }
 
 // ReleaseIdempotencyKey drops a claim whose request failed for a reason a

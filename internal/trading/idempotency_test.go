@@ -2,6 +2,8 @@ package trading_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -194,4 +196,39 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 			t.Errorf("%d buckets named %q, want 1", n, name)
 		}
 	})
+}
+
+// TestSettlementOf: a claim keeps the answer of a request that succeeded or
+// was refused for a reason a retry would meet again, and is released after
+// a failure on the venue's side, whichever channel ran it.
+func TestSettlementOf(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want trading.ClaimSettlement
+	}{
+		{"success", nil, trading.FinishClaim},
+		{"invalid", venue.Invalid("bad"), trading.FinishClaim},
+		{"unauthenticated", venue.Unauthenticated("who"), trading.FinishClaim},
+		{"forbidden", venue.Forbidden("no"), trading.FinishClaim},
+		{"not found", venue.NotFound("offer"), trading.FinishClaim},
+		{"conflict", venue.Conflict("state"), trading.FinishClaim},
+		{"limit", &venue.Error{Kind: venue.KindLimit, Message: "limit"}, trading.FinishClaim},
+		{"mismatch", &venue.Error{Kind: venue.KindMismatch, Message: "mismatch"}, trading.FinishClaim},
+		{"rate limited", &venue.Error{Kind: venue.KindRateLimited, Message: "slow down"}, trading.FinishClaim},
+		{"too large", &venue.Error{Kind: venue.KindTooLarge, Message: "big"}, trading.FinishClaim},
+		{"wrapped refusal", fmt.Errorf("create offer: %w", venue.Invalid("bad")), trading.FinishClaim},
+		{"internal", &venue.Error{Kind: venue.KindInternal, Message: "bug"}, trading.ReleaseClaim},
+		{"unavailable", venue.ErrUnavailable, trading.ReleaseClaim},
+		{"not ready", &venue.Error{Kind: venue.KindNotReady, Message: "starting"}, trading.ReleaseClaim},
+		{"not a venue error", errors.New("disk on fire"), trading.ReleaseClaim},
+		{"wrapped failure", fmt.Errorf("create offer: %w", venue.ErrUnavailable), trading.ReleaseClaim},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := trading.SettlementOf(tt.err); got != tt.want {
+				t.Errorf("SettlementOf(%v) = %v, want %v", tt.err, got, tt.want)
+			}
+		})
+	}
 }

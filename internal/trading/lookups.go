@@ -45,6 +45,11 @@ type lookups struct {
 	// cps holds participants' enabled counterparties, for the feed's
 	// readers (shared, never changed once remembered).
 	cps map[string]remembered[map[string]bool]
+	// isins and instruments hold instruments by ISIN and by id, markets
+	// the venue's markets (under ""), for DefaultMarket and
+	// InstrumentByISIN.
+	isins, instruments map[string]remembered[venue.Instrument]
+	markets            map[string]remembered[[]venue.Market]
 	// tokens maps auth.TokenHash of a token to its principal.
 	tokens map[string]remembered[venue.Principal]
 	// tokenEpoch counts forgetTokens calls: a resolution read before one
@@ -59,10 +64,13 @@ type remembered[T any] struct {
 
 func newLookups() *lookups {
 	return &lookups{accounts: map[string]remembered[venue.Account]{},
-		providers: map[string]remembered[venue.SettlementProvider]{},
-		names:     map[string]remembered[[2]string]{},
-		cps:       map[string]remembered[map[string]bool]{},
-		tokens:    map[string]remembered[venue.Principal]{}}
+		providers:   map[string]remembered[venue.SettlementProvider]{},
+		names:       map[string]remembered[[2]string]{},
+		cps:         map[string]remembered[map[string]bool]{},
+		isins:       map[string]remembered[venue.Instrument]{},
+		instruments: map[string]remembered[venue.Instrument]{},
+		markets:     map[string]remembered[[]venue.Market]{},
+		tokens:      map[string]remembered[venue.Principal]{}}
 }
 
 func recall[T any](l *lookups, m map[string]remembered[T], key string, now time.Time) (T, bool) {
@@ -88,6 +96,16 @@ func remember[T any](l *lookups, m map[string]remembered[T], key string, v T, un
 }
 
 // forgetParties drops every remembered account and settlement provider.
+// forgetReference forgets the instruments and markets: an operator
+// changed one.
+func (l *lookups) forgetReference() {
+	l.mu.Lock()
+	clear(l.isins)
+	clear(l.instruments)
+	clear(l.markets)
+	l.mu.Unlock()
+}
+
 func (l *lookups) forgetParties() {
 	l.mu.Lock()
 	clear(l.accounts)

@@ -654,22 +654,11 @@ func checkMarkets(ctx context.Context, tx *store.Tx, ids []string) error {
 
 // InstrumentByISIN returns the instrument with that ISIN and its markets,
 // without its book: FIX names the instrument of every order by ISIN, and
-// the book summaries of Instruments would cost a sequencer round trip.
+// the book summaries of Instruments would cost a sequencer round trip. What
+// it reads is remembered for a moment (defaultmarket.go).
 func (s *Service) InstrumentByISIN(ctx context.Context, p venue.Principal, isin string) (venue.Instrument, error) {
 	if err := require(p, readers...); err != nil {
 		return venue.Instrument{}, err
 	}
-	var out venue.Instrument
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		ins, _, err := tx.Instruments(ctx, store.InstrumentFilter{ISIN: isin}, venue.Page{Limit: 1})
-		if err != nil {
-			return err
-		}
-		if isin == "" || len(ins) == 0 {
-			return venue.NotFound("instrument with ISIN " + isin)
-		}
-		out, err = tx.Instrument(ctx, ins[0].ID)
-		return err
-	})
-	return out, err
+	return s.instrumentByISIN(ctx, isin)
 }

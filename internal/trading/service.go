@@ -85,8 +85,6 @@ type core struct {
 	// dummyHash is verified against when a client id is unknown, so a
 	// failed grant costs the same either way.
 	dummyHash string
-	// fixWrites group-commits the FIX sessions' writes (fixsessions.go).
-	fixWrites fixWriter
 	// cl is the instance's part in the cluster: its role, its row, the
 	// leader's address.
 	cl *cluster.Cluster
@@ -163,12 +161,13 @@ func (s *Service) Close() {
 		s.eng.Stop()
 	}
 	s.events.Stop()
-	s.fixWrites.stop()
 }
 
 // refreshEngine makes the sequencer reload reference data after an
-// operator change; without a running engine there is nothing to refresh.
+// operator change (without a running engine there is nothing to refresh),
+// and forgets the instruments and markets remembered for DefaultMarket.
 func (s *Service) refreshEngine(ctx context.Context) error {
+	s.lookups.forgetReference()
 	if !s.eng.Running() {
 		return nil
 	}
