@@ -354,6 +354,9 @@ async function main(): Promise<void> {
       await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
       await b.getByRole("button", { name: "Place ask" }).click();
       await b.getByText("Ask filled: 1,000,000").last().waitFor();
+      // Each firm is told of its own fill, as the desk says it.
+      await b.locator(".notice", { hasText: "Sold 1 m DBR 2.30 2033 @ 99.50" }).first().waitFor();
+      await a.locator(".notice", { hasText: "Bought 1 m DBR 2.30 2033 @ 99.50" }).first().waitFor();
       // Notices keep clear of the tape, and each can be dismissed.
       const notice = b.locator(".notice", { hasText: "Ask filled: 1,000,000" }).last();
       const nb = await notice.boundingBox();

@@ -4,6 +4,7 @@
 // after the snapshot, in order, so the result is never older than either.
 import { Api, ApiError, nameIds, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
+import { tradeNotice } from "./fills";
 import { Stream, type StreamStatus } from "./stream";
 import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
@@ -361,7 +362,13 @@ export class Venue {
       }
       case "trade": {
         const t = record as Trade;
+        const known = this.trades.has(t.id);
         this.trades.set(t.id, t);
+        // The firm's own fill, said as the desk says it (the blotter keeps the detail).
+        if (type === "trade.create" && !known) {
+          const line = tradeNotice(t, this.user?.participant_id, this.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? ""));
+          if (line) this.notify("info", line);
+        }
         this.riskSoon();
         break;
       }

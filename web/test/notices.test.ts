@@ -26,3 +26,26 @@ describe("ids in the venue's messages", () => {
     expect(nameIds("settlement provider 9f2a1c4e-0000-4000-8000-00000000abcd is disabled", names)).toBe("settlement provider is disabled");
   });
 });
+
+describe("trade notices", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  it("tell the firm of each own trade once, from the stream", () => {
+    const v = new Venue();
+    v.user = { id: "u", email: "", role: "PARTICIPANT_TRADER", status: "active", participant_id: "B" };
+    v.instruments = [{ id: "i", name: "DBR 2.30 15/02/2033", precision: 4 } as never];
+    const t = {
+      id: "t1",
+      bid_order: { participant_id: "A", offer_id: "b" },
+      ask_order: { participant_id: "B", offer_id: "a" },
+      quantity: "500000",
+      price_per_unit: "97.55",
+      instrument_id: "i",
+    };
+    const apply = (v as unknown as { apply(type: string, r: unknown, m: unknown): void }).apply.bind(v);
+    apply("trade.create", t, { seq: 1, type: "trade.create", occurred_at: "" });
+    apply("trade.create", t, { seq: 1, type: "trade.create", occurred_at: "" });
+    apply("trade.create", { ...t, id: "t2", ask_order: { participant_id: "C", offer_id: "c" } }, { seq: 2, type: "trade.create", occurred_at: "" });
+    expect(v.notices.map((n) => n.text)).toEqual(["Sold 500 k DBR 2.30 2033 @ 97.55"]);
+  });
+});
