@@ -559,6 +559,25 @@ async function main(): Promise<void> {
       console.log(`     slowest arrival on firm B's screens: ${slowest()} ms`);
     });
 
+    await step("a click on a bid in the depth or the grid fills the ticket to sell at it", async () => {
+      const sellChecked = async (p: Page) => {
+        assert.equal(await p.getByRole("radio", { name: "Sell (ask)" }).getAttribute("aria-checked"), "true");
+        assert.equal(await p.getByLabel("Clean price (%)", { exact: true }).inputValue(), "97");
+        assert.equal(await p.getByLabel("Quantity (nominal)", { exact: true }).inputValue(), "1000000");
+      };
+      await depthB.getByRole("radio", { name: "Buy (bid)" }).click();
+      await bookOn(depthB, cont).getByRole("button", { name: "97.0000" }).click();
+      await sellChecked(depthB);
+      await b.getByRole("cell", { name: "Best bid " + ladderBond }).getByRole("button", { name: "97.0000" }).click();
+      await b.getByRole("heading", { level: 1, name: ladderBond }).waitFor();
+      await sellChecked(b);
+      // Back to the grid, filtered as before.
+      await b.getByRole("link", { name: "Market", exact: true }).click();
+      await b.getByRole("searchbox").fill(ladderBond);
+      await b.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: cont });
+      await expectText(b.getByRole("cell", { name: "Best bid " + ladderBond }), /^97\.0000$/);
+    });
+
     await step("a trade reaches firm B's depth, grid and blotter live", async () => {
       await place(depthB, "Sell (ask)", cont, "98");
       await expectText(b.getByRole("cell", { name: "Best ask " + ladderBond }), /^98\.0000$/);

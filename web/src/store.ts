@@ -5,6 +5,7 @@
 import { Api, ApiError, nameIds, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
 import { tradeNotice } from "./fills";
+import type { TicketFill } from "./levels";
 import { Stream, type StreamStatus } from "./stream";
 import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
@@ -72,6 +73,8 @@ export class Venue {
   chart: { bar(b: Bar): void; reload(): void } | null = null;
   notices: Notice[] = [];
   now = Date.now();
+  /** ticketFill is what the last click on a book level put into the order ticket; seq tells a new click from the last. */
+  ticketFill: (TicketFill & { seq: number }) | null = null;
 
   private listeners = new Set<Listener>();
   private scheduled = false;
@@ -129,6 +132,12 @@ export class Venue {
   dismiss(id: number): void {
     if (!this.notices.some((x) => x.id === id)) return;
     this.notices = this.notices.filter((x) => x.id !== id);
+    this.changed();
+  }
+
+  /** fillTicket puts a clicked level into the instrument's order ticket. */
+  fillTicket(fill: TicketFill): void {
+    this.ticketFill = { ...fill, seq: (this.ticketFill?.seq ?? 0) + 1 };
     this.changed();
   }
 
@@ -539,8 +548,9 @@ export class Venue {
     if (!per) return out;
     for (const [mid, b] of per) {
       if (marketId ? mid !== marketId : this.market(mid)?.facility_type === "OTC") continue;
-      if (b.bid && (!out.bid || cmpNum(b.bid.limit, out.bid.limit) > 0)) out.bid = b.bid;
-      if (b.ask && (!out.ask || cmpNum(b.ask.limit, out.ask.limit) < 0)) out.ask = b.ask;
+      // Each level keeps its market: a click on it fills the ticket there.
+      if (b.bid && (!out.bid || cmpNum(b.bid.limit, out.bid.limit) > 0)) out.bid = { ...b.bid, market_id: b.bid.market_id ?? mid };
+      if (b.ask && (!out.ask || cmpNum(b.ask.limit, out.ask.limit) < 0)) out.ask = { ...b.ask, market_id: b.ask.market_id ?? mid };
       if (b.lastPrice !== null) {
         out.lastPrice = b.lastPrice;
         out.lastQuantity = b.lastQuantity;

@@ -8,6 +8,7 @@ import { Action, Empty, Field, Num, Section, SideRadios, Time, useVenue } from "
 import {
   type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
 } from "../validate";
+import { fillFrom } from "../levels";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {
@@ -81,6 +82,21 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
       <span class="sr">{l.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
     </td>
   );
+  const v = props.venue;
+  // A trader clicks a level to fill the ticket with the other side of it.
+  const level = (side: "bid" | "ask", l: Limit) =>
+    v.canTrade ? (
+      <button
+        type="button"
+        class="level"
+        title={`${side === "ask" ? "Buy" : "Sell"} at ${f.price(l.limit, ins.precision)}: fill the ticket`}
+        onClick={() => v.fillTicket({ instrumentId: ins.id, marketId: props.marketId, ...fillFrom(side, l, ins) })}
+      >
+        {f.price(l.limit, ins.precision)}
+      </button>
+    ) : (
+      f.price(l.limit, ins.precision)
+    );
   const who = (l: Limit) => <td class="who">{l.participant_name ?? "anonymous"}</td>;
   const blank = (
     <>
@@ -116,14 +132,14 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
                       {cp(b)}
                       {who(b)}
                       <Num>{f.quantity(b.quantity)}</Num>
-                      <Num class="bid">{f.price(b.limit, ins.precision)}</Num>
+                      <Num class="bid">{level("bid", b)}</Num>
                     </>
                   ) : (
                     blank
                   )}
                   {a ? (
                     <>
-                      <Num class="ask">{f.price(a.limit, ins.precision)}</Num>
+                      <Num class="ask">{level("ask", a)}</Num>
                       <Num>{f.quantity(a.quantity)}</Num>
                       {who(a)}
                       {cp(a)}
@@ -260,6 +276,17 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   const [validUntil, setValidUntil] = useState("");
   const [settlement, setSettlement] = useState("");
   const [touched, setTouched] = useState(false);
+  // A level clicked in a book (here or in the market grid) fills the ticket once.
+  const fill = v.ticketFill;
+  useEffect(() => {
+    if (!fill || fill.instrumentId !== ins.id) return;
+    v.ticketFill = null;
+    setDirection(fill.direction);
+    setPrice(fill.price);
+    setQty(fill.quantity);
+    if (markets.some((m) => m.id === fill.marketId)) setMarketId(fill.marketId);
+    setTouched(false);
+  }, [fill?.seq, ins.id]);
   const pErr = priceError(price, ins);
   const qErr = quantityError(qty, ins);
   const settles = useSettles(v, ins);

@@ -3,6 +3,24 @@ import * as f from "../format";
 import type { Venue } from "../store";
 import type { Instrument } from "../types";
 import { Empty, Field, Num, Section, useVenue } from "../ui";
+import { fillFrom } from "../levels";
+import type { Limit } from "../types";
+
+/** Level is a best bid or ask; a trader clicks it to open the instrument with the ticket filled for the other side. */
+function Level(props: { venue: Venue; ins: Instrument; side: "bid" | "ask"; l: Limit }) {
+  const { venue: v, ins, side, l } = props;
+  const shown = f.price(l.limit, ins.precision);
+  if (!v.canTrade) return <>{shown}</>;
+  const click = () => {
+    v.fillTicket({ instrumentId: ins.id, marketId: l.market_id ?? "", ...fillFrom(side, l, ins) });
+    location.hash = `#/instrument/${ins.id}`;
+  };
+  return (
+    <button type="button" class="level" title={`${side === "ask" ? "Buy" : "Sell"} at ${shown}: open the ticket`} onClick={click}>
+      {shown}
+    </button>
+  );
+}
 
 export function Market(props: { venue: Venue }) {
   const v = useVenue(props.venue);
@@ -102,10 +120,10 @@ export function Market(props: { venue: Venue }) {
                 <td>{f.date(i.maturity)}</td>
                 <Num>{b.bid ? f.compact(b.bid.quantity) : ""}</Num>
                 <Num class="bid" label={`Best bid ${i.name}`}>
-                  {b.bid ? f.price(b.bid.limit, i.precision) : "–"}
+                  {b.bid ? <Level venue={v} ins={i} side="bid" l={b.bid} /> : "–"}
                 </Num>
                 <Num class="ask" label={`Best ask ${i.name}`}>
-                  {b.ask ? f.price(b.ask.limit, i.precision) : "–"}
+                  {b.ask ? <Level venue={v} ins={i} side="ask" l={b.ask} /> : "–"}
                 </Num>
                 <Num>{b.ask ? f.compact(b.ask.quantity) : ""}</Num>
                 <Num>{b.bid ? f.yieldPct(bidYield) : "–"}</Num>
