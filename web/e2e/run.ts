@@ -439,8 +439,30 @@ async function main(): Promise<void> {
       await openInstrument(a, bond);
       await a.getByLabel("Clean price (%)", { exact: true }).fill("98.25");
       await a.getByLabel("Quantity (nominal)", { exact: true }).fill("2000000");
+      // Confirm before sending, chosen by the trader: the dialog restates
+      // the order; Escape sends nothing, Send sends it.
+      await a.getByLabel("Confirm before sending").check();
+      let posted = 0;
+      const onRequest = (r: { method(): string; url(): string }) => {
+        if (r.method() === "POST" && r.url().includes("/api/v1/participant/offers")) posted++;
+      };
+      a.on("request", onRequest);
+      await expectText(a.locator(".ticket .preview dd").nth(2), /EUR$/);
       await a.getByRole("button", { name: "Place bid" }).click();
+      const dialog = a.getByRole("dialog", { name: "Send this order?" });
+      await dialog.getByText(`Buy 2,000,000 ${bond} at 98.2500`).waitFor();
+      await dialog.getByText(/settlement amount [\d,]+\.\d\d EUR/).waitFor();
+      assert.equal(await a.evaluate(() => document.activeElement?.textContent), "Cancel", "the dialog takes the focus, on Cancel");
+      await a.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      assert.equal(posted, 0, "a cancelled confirmation sends nothing");
+      await a.getByRole("button", { name: "Place bid" }).click();
+      await dialog.getByRole("button", { name: "Send order" }).click();
       await a.getByText("Bid placed").last().waitFor();
+      await dialog.waitFor({ state: "detached" });
+      a.off("request", onRequest);
+      assert.equal(posted, 1, "Send sends the order once");
+      await a.getByLabel("Confirm before sending").uncheck();
       await a.getByRole("link", { name: "Blotter", exact: true }).click();
       const label = `Buy 2,000,000 ${bond} at 98.2500`;
       await a.getByRole("button", { name: "Amend " + label }).click();

@@ -49,3 +49,23 @@ export function tradeNotice(t: Trade, mine: string | null | undefined, ins: { na
   const what = ins ? shortName(ins.name) : "";
   return `${s.side} ${shortNominal(t.quantity)}${what ? " " + what : ""} @ ${shortPrice(t.price_per_unit, ins?.precision ?? 4)}`;
 }
+
+/** OrderSummary is what the confirmation restates before an order is sent. */
+export interface OrderSummary {
+  direction: string;
+  quantity: string;
+  instrument: string;
+  price: string;
+  precision: number;
+  market: string;
+  /** amount is the settlement amount (clean + accrued), null while not known. */
+  amount: string | null;
+  currency: string;
+}
+
+/** confirmLines restates an order in words: "Buy 1,000,000 DBR 2.30 15/02/2033 at 99.5000", where, and the settlement amount. */
+export function confirmLines(o: OrderSummary): [string, string] {
+  const head = `${f.side(o.direction)} ${f.quantity(o.quantity)} ${o.instrument} at ${f.price(o.price, o.precision)}`;
+  const tail = `on ${o.market}, settlement amount ${o.amount === null ? "not known yet" : f.amount(o.amount) + " " + o.currency}`;
+  return [head, tail];
+}

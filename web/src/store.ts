@@ -6,6 +6,7 @@ import { Api, ApiError, nameIds, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
 import { tradeNotice } from "./fills";
 import type { TicketFill } from "./levels";
+import { type Pref, browserPrefs, loadPref, savePref } from "./prefs";
 import { Stream, type StreamStatus } from "./stream";
 import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
@@ -132,6 +133,16 @@ export class Venue {
   dismiss(id: number): void {
     if (!this.notices.some((x) => x.id === id)) return;
     this.notices = this.notices.filter((x) => x.id !== id);
+    this.changed();
+  }
+
+  /** pref is the signed-in user's choice (off unless chosen), kept in localStorage. */
+  pref(name: Pref): boolean {
+    return loadPref(browserPrefs(), this.user?.id ?? "", name);
+  }
+
+  setPref(name: Pref, on: boolean): void {
+    savePref(browserPrefs(), this.user?.id ?? "", name, on);
     this.changed();
   }
 

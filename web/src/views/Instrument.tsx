@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { newKey, query } from "../api";
 import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
@@ -8,6 +8,7 @@ import { Action, Empty, Field, Num, Section, SideRadios, Time, useVenue } from "
 import {
   type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
 } from "../validate";
+import { confirmLines } from "../fills";
 import { fillFrom } from "../levels";
 import { Chart } from "./Chart";
 
@@ -276,6 +277,8 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   const [validUntil, setValidUntil] = useState("");
   const [settlement, setSettlement] = useState("");
   const [touched, setTouched] = useState(false);
+  const confirming = v.pref("confirm");
+  const [pending, setPending] = useState<{ body: Record<string, unknown>; lines: [string, string] } | null>(null);
   // A level clicked in a book (here or in the market grid) fills the ticket once.
   const fill = v.ticketFill;
   useEffect(() => {
@@ -313,6 +316,16 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
     };
     if (settlement) body.settlement_date = settlement;
     if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
+    // Confirm before send, when the trader chose it: the dialog restates the order.
+    if (confirming) {
+      const market = markets.find((m) => m.id === marketId)?.name ?? "";
+      setPending({ body, lines: confirmLines({ direction, quantity: qty.trim(), instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency }) });
+      return;
+    }
+    await send(body);
+  };
+  const send = async (body: Record<string, unknown>) => {
+    const direction = body.direction as string;
     const answer = await v.api.call<Offer>("POST", "/participant/offers", body, newKey());
     v.notify("info", f.placed(direction, answer));
     // Sent: the quantity is cleared so a second Enter does not send it again.
@@ -383,6 +396,9 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
           <dt>Settles</dt>
           <dd class="num">{a ? a.settlement_date : "–"}</dd>
         </dl>
+        <label class="inline small">
+          <input type="checkbox" checked={confirming} onChange={(e) => v.setPref("confirm", e.currentTarget.checked)} /> Confirm before sending
+        </label>
         <Action
           venue={v}
           type="submit"
@@ -391,7 +407,52 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
           run={submit}
         />
       </form>
+      {pending && (
+        <ConfirmOrder
+          venue={v}
+          lines={pending.lines}
+          send={async () => {
+            await send(pending.body);
+            setPending(null);
+          }}
+          cancel={() => setPending(null)}
+        />
+      )}
     </Section>
+  );
+}
+
+/** ConfirmOrder restates an order before it is sent: a modal dialog, Send or Cancel (Escape cancels). */
+function ConfirmOrder(props: { venue: Venue; lines: [string, string]; send: () => Promise<void>; cancel: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    // Cancel has the focus: a held Enter does not send what was not read.
+    cancel.current?.focus();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog ref={ref} class="confirm" aria-labelledby="confirm-title" aria-describedby="confirm-order" onCancel={(e) => {
+      e.preventDefault();
+      props.cancel();
+    }}>
+      <h2 id="confirm-title">Send this order?</h2>
+      <p id="confirm-order">
+        <strong>{props.lines[0]}</strong>
+        <br />
+        {props.lines[1]}
+      </p>
+      <div class="actions">
+        <Action venue={props.venue} class="primary" label="Send order" run={props.send}>
+          Send
+        </Action>
+        <button type="button" ref={cancel} onClick={props.cancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
   );
 }
 
