@@ -573,6 +573,8 @@ async function main(): Promise<void> {
       await acked(a, "PUT", "Save " + label);
       const amended = `Buy 1,000,000 ${ladderBond} at 96.7500`;
       await live(bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }));
+      // The price that moved up flashes.
+      await bookOn(depthB, cont).locator(".flash-up").first().waitFor({ state: "attached" });
       await live(bookOn(depthB, cont).getByRole("cell", { name: "96.5000" }), "detached");
       await acked(a, "DELETE", "Cancel " + amended);
       await live(bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }), "detached");
@@ -603,6 +605,11 @@ async function main(): Promise<void> {
     await step("a trade reaches firm B's depth, grid and blotter live", async () => {
       await place(depthB, "Sell (ask)", cont, "98");
       await expectText(b.getByRole("cell", { name: "Best ask " + ladderBond }), /^98\.0000$/);
+      // B's own ask is marked as its own in its depth and its grid; A's bid is not.
+      await bookOn(depthB, cont).getByText("own", { exact: true }).waitFor({ state: "attached" });
+      assert.equal(await bookOn(depthB, cont).getByText("own", { exact: true }).count(), 1, "only the own ask is marked");
+      await gridRow(b).getByText("own", { exact: true }).waitFor({ state: "attached" });
+      assert.equal(await gridRow(b).getByText("own", { exact: true }).count(), 1);
       await openInstrument(a, ladderBond);
       await place(a, "Buy (bid)", cont, "98");
       await live(blotterB.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: ladderBond })

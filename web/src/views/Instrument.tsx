@@ -4,12 +4,12 @@ import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
 import type { Analytics, Instrument as Ins, Limit, Offer, PriceCollar } from "../types";
-import { Action, Empty, Field, Num, Section, SideRadios, Time, useVenue } from "../ui";
+import { Action, Empty, Field, Flash, Num, Own, Section, SideRadios, Time, useVenue } from "../ui";
 import {
   type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
 } from "../validate";
 import { confirmLines } from "../fills";
-import { fillFrom } from "../levels";
+import { fillFrom, isOwn } from "../levels";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {
@@ -98,7 +98,13 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
     ) : (
       f.price(l.limit, ins.precision)
     );
-  const who = (l: Limit) => <td class="who">{l.participant_name ?? "anonymous"}</td>;
+  const mine = v.user?.participant_id;
+  const who = (l: Limit) => (
+    <td class="who">
+      {isOwn(l, mine) && <Own />}
+      {l.participant_name ?? "anonymous"}
+    </td>
+  );
   const blank = (
     <>
       <td /> <td /> <td /> <td />
@@ -133,14 +139,18 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
                       {cp(b)}
                       {who(b)}
                       <Num>{f.quantity(b.quantity)}</Num>
-                      <Num class="bid">{level("bid", b)}</Num>
+                      <Num class="bid">
+                        <Flash value={b.limit}>{level("bid", b)}</Flash>
+                      </Num>
                     </>
                   ) : (
                     blank
                   )}
                   {a ? (
                     <>
-                      <Num class="ask">{level("ask", a)}</Num>
+                      <Num class="ask">
+                        <Flash value={a.limit}>{level("ask", a)}</Flash>
+                      </Num>
                       <Num>{f.quantity(a.quantity)}</Num>
                       {who(a)}
                       {cp(a)}
