@@ -648,13 +648,20 @@ async function main(): Promise<void> {
 
     const title = `${firmName(2)} buys 5,000,000 ${rfqBond}`;
     await step("both dealers see the request live and quote", async () => {
+      const inbox = (p: Page) => p.evaluate(() => Number(document.querySelector("nav .badge")?.textContent ?? "0"));
       for (const [p, price] of [
         [a, "101.25"],
         [b, "101.10"],
       ] as const) {
+        // The inbox on the navigation counts the request until the dealer quotes.
+        await p.locator("nav .badge").waitFor();
+        const waiting = await inbox(p);
+        assert.ok(waiting >= 1, `the inbox counts the request (${waiting})`);
+        assert.match((await p.locator("#rfq-inbox").textContent()) ?? "", /^\d+ requests? awaits? your quote$/);
         await p.getByLabel("Quote price for " + title).fill(price);
         await p.getByRole("button", { name: "Send quote for " + title }).click();
         await p.getByText("Quote sent").last().waitFor();
+        await p.waitForFunction((n) => Number(document.querySelector("nav .badge")?.textContent ?? "0") === n, waiting - 1);
       }
       await shot(b, "06-rfq-dealer");
     });

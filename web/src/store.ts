@@ -7,6 +7,7 @@ import { type Dec, add, dec, parse, sub } from "./decimal";
 import { tradeNotice } from "./fills";
 import type { TicketFill } from "./levels";
 import { type Pref, browserPrefs, loadPref, savePref } from "./prefs";
+import { awaitingQuote } from "./rfq";
 import { Stream, type StreamStatus } from "./stream";
 import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
@@ -74,6 +75,8 @@ export class Venue {
   chart: { bar(b: Bar): void; reload(): void } | null = null;
   notices: Notice[] = [];
   now = Date.now();
+  /** rfqsArrived counts the RFQs addressed to the firm that the stream brought live this session. */
+  rfqsArrived = 0;
   /** ticketFill is what the last click on a book level put into the order ticket; seq tells a new click from the last. */
   ticketFill: (TicketFill & { seq: number }) | null = null;
 
@@ -134,6 +137,11 @@ export class Venue {
     if (!this.notices.some((x) => x.id === id)) return;
     this.notices = this.notices.filter((x) => x.id !== id);
     this.changed();
+  }
+
+  /** inbox is how many RFQs addressed to the firm wait for its quote. */
+  get inbox(): number {
+    return awaitingQuote(this.rfqs.values(), this.offers.values(), this.user?.participant_id, this.declined, this.now);
   }
 
   /** pref is the signed-in user's choice (off unless chosen), kept in localStorage. */
@@ -376,6 +384,8 @@ export class Venue {
           matched_offers: r.matched_offers ?? prev?.matched_offers ?? [],
           declined_counterparties: r.declined_counterparties ?? prev?.declined_counterparties ?? [],
         });
+        // A request addressed to the firm, as it happens (the inbox's sound follows it).
+        if (type === "rfq.create" && !prev && r.participant_id !== this.user?.participant_id) this.rfqsArrived++;
         // A dealer declining changes an own RFQ without saying who: read which.
         if (type === "rfq.update" && r.participant_id === this.user?.participant_id && r.status === "created") void this.refreshRfq(r.id);
         break;

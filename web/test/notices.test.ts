@@ -49,3 +49,17 @@ describe("trade notices", () => {
     expect(v.notices.map((n) => n.text)).toEqual(["Sold 500 k DBR 2.30 2033 @ 97.55"]);
   });
 });
+
+describe("RFQs arriving", () => {
+  it("are counted when addressed to the firm, live", () => {
+    const v = new Venue();
+    v.user = { id: "u", email: "", role: "PARTICIPANT_TRADER", status: "active", participant_id: "A" };
+    const apply = (v as unknown as { apply(type: string, r: unknown, m: unknown): void }).apply.bind(v);
+    const meta = { seq: 1, type: "rfq.create", occurred_at: "" };
+    apply("rfq.create", { id: "r1", participant_id: "C", status: "created" }, meta);
+    apply("rfq.create", { id: "r1", participant_id: "C", status: "created" }, meta);
+    apply("rfq.create", { id: "r2", participant_id: "A", status: "created" }, meta);
+    apply("rfq.update", { id: "r3", participant_id: "C", status: "created" }, meta);
+    expect(v.rfqsArrived).toBe(1);
+  });
+});
