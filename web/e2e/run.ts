@@ -386,10 +386,13 @@ async function main(): Promise<void> {
         assert.equal(cells[1], verb);
         assert.equal(cells[3], cpty);
         assert.equal(cells[4], "99.5000");
-        assert.equal(cells[5], "1,000,000");
-        assert.match(cells[6] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
-        assert.match(cells[7] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
-        assert.match(cells[10] ?? "", /\S{10,}/, "TVTIC");
+        assert.equal(cells[6], "1,000,000");
+        assert.match(cells[7] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
+        assert.match(cells[8] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
+        assert.match(cells[9] ?? "", /^\d{4}-\d\d-\d\d$/, "settlement date");
+        assert.match(cells[11] ?? "", /\S{10,}/, "TVTIC");
+        // The yield at the trade's price and settlement date, once the venue answered.
+        await expectText(row.first().locator("td").nth(5), /^-?\d+\.\d{3} %$/);
         const title = await row.first().locator("time").first().getAttribute("title");
         assert.match(title ?? "", / UTC$/, "UTC on hover");
       }

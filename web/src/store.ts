@@ -530,14 +530,19 @@ export class Venue {
 
   private yields = new Map<string, string | null>();
 
-  /** yieldAt is the yield to maturity of an instrument at a clean price (settlement on the default date), fetched once and cached. */
-  yieldAt(instrumentId: string, price: string | number | null | undefined): string | null | undefined {
+  /**
+   * yieldAt is the yield to maturity of an instrument at a clean price,
+   * settling on settlement (the default date when not given), fetched once
+   * and cached: undefined while asked, null when there is none.
+   */
+  yieldAt(instrumentId: string, price: string | number | null | undefined, settlement?: string | null): string | null | undefined {
     if (price === null || price === undefined) return null;
-    const key = instrumentId + "@" + String(price);
+    const on = settlement ? settlement.slice(0, 10) : "";
+    const key = instrumentId + "@" + String(price) + "/" + on;
     if (this.yields.has(key)) return this.yields.get(key);
     this.yields.set(key, null); // in flight: asked once
     void this.api
-      .get<{ yield: string }>(`/instruments/${instrumentId}/analytics` + query({ price: String(price) }))
+      .get<{ yield: string }>(`/instruments/${instrumentId}/analytics` + query({ price: String(price), settlement_date: on || undefined }))
       .then((a) => {
         this.yields.set(key, a.yield);
         this.changed();

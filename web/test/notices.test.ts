@@ -63,3 +63,22 @@ describe("RFQs arriving", () => {
     expect(v.rfqsArrived).toBe(1);
   });
 });
+
+describe("yields in the blotter", () => {
+  it("are asked once per instrument, price and settlement date", async () => {
+    const v = new Venue();
+    const asked: string[] = [];
+    v.api.get = (async (path: string) => {
+      asked.push(path);
+      return { yield: "2.5" };
+    }) as typeof v.api.get;
+    expect(v.yieldAt("i", "99.5", "2026-12-01T00:00:00Z")).toBeUndefined();
+    expect(v.yieldAt("i", "99.5", "2026-12-01")).toBeNull(); // in flight
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(v.yieldAt("i", "99.5", "2026-12-01")).toBe("2.5");
+    expect(v.yieldAt("i", null)).toBeNull();
+    v.yieldAt("i", "99.5");
+    expect(asked).toEqual(["/instruments/i/analytics?price=99.5&settlement_date=2026-12-01", "/instruments/i/analytics?price=99.5"]);
+  });
+});
