@@ -354,6 +354,9 @@ async function main(): Promise<void> {
       await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
       await b.getByRole("button", { name: "Place ask" }).click();
       await b.getByText("Ask filled: 1,000,000").last().waitFor();
+      // Each firm is told of its own fill, as the desk says it.
+      await b.locator(".notice", { hasText: "Sold 1 m DBR 2.30 2033 @ 99.50" }).first().waitFor();
+      await a.locator(".notice", { hasText: "Bought 1 m DBR 2.30 2033 @ 99.50" }).first().waitFor();
       // Notices keep clear of the tape, and each can be dismissed.
       const notice = b.locator(".notice", { hasText: "Ask filled: 1,000,000" }).last();
       const nb = await notice.boundingBox();
@@ -383,10 +386,13 @@ async function main(): Promise<void> {
         assert.equal(cells[1], verb);
         assert.equal(cells[3], cpty);
         assert.equal(cells[4], "99.5000");
-        assert.equal(cells[5], "1,000,000");
-        assert.match(cells[6] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
-        assert.match(cells[7] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
-        assert.match(cells[10] ?? "", /\S{10,}/, "TVTIC");
+        assert.equal(cells[6], "1,000,000");
+        assert.match(cells[7] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
+        assert.match(cells[8] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
+        assert.match(cells[9] ?? "", /^\d{4}-\d\d-\d\d$/, "settlement date");
+        assert.match(cells[11] ?? "", /\S{10,}/, "TVTIC");
+        // The yield at the trade's price and settlement date, once the venue answered.
+        await expectText(row.first().locator("td").nth(5), /^-?\d+\.\d{3} %$/);
         const title = await row.first().locator("time").first().getAttribute("title");
         assert.match(title ?? "", / UTC$/, "UTC on hover");
       }
@@ -436,8 +442,30 @@ async function main(): Promise<void> {
       await openInstrument(a, bond);
       await a.getByLabel("Clean price (%)", { exact: true }).fill("98.25");
       await a.getByLabel("Quantity (nominal)", { exact: true }).fill("2000000");
+      // Confirm before sending, chosen by the trader: the dialog restates
+      // the order; Escape sends nothing, Send sends it.
+      await a.getByLabel("Confirm before sending").check();
+      let posted = 0;
+      const onRequest = (r: { method(): string; url(): string }) => {
+        if (r.method() === "POST" && r.url().includes("/api/v1/participant/offers")) posted++;
+      };
+      a.on("request", onRequest);
+      await expectText(a.locator(".ticket .preview dd").nth(2), /EUR$/);
       await a.getByRole("button", { name: "Place bid" }).click();
+      const dialog = a.getByRole("dialog", { name: "Send this order?" });
+      await dialog.getByText(`Buy 2,000,000 ${bond} at 98.2500`).waitFor();
+      await dialog.getByText(/settlement amount [\d,]+\.\d\d EUR/).waitFor();
+      assert.equal(await a.evaluate(() => document.activeElement?.textContent), "Cancel", "the dialog takes the focus, on Cancel");
+      await a.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      assert.equal(posted, 0, "a cancelled confirmation sends nothing");
+      await a.getByRole("button", { name: "Place bid" }).click();
+      await dialog.getByRole("button", { name: "Send order" }).click();
       await a.getByText("Bid placed").last().waitFor();
+      await dialog.waitFor({ state: "detached" });
+      a.off("request", onRequest);
+      assert.equal(posted, 1, "Send sends the order once");
+      await a.getByLabel("Confirm before sending").uncheck();
       await a.getByRole("link", { name: "Blotter", exact: true }).click();
       const label = `Buy 2,000,000 ${bond} at 98.2500`;
       await a.getByRole("button", { name: "Amend " + label }).click();
@@ -548,6 +576,8 @@ async function main(): Promise<void> {
       await acked(a, "PUT", "Save " + label);
       const amended = `Buy 1,000,000 ${ladderBond} at 96.7500`;
       await live(bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }));
+      // The price that moved up flashes.
+      await bookOn(depthB, cont).locator(".flash-up").first().waitFor({ state: "attached" });
       await live(bookOn(depthB, cont).getByRole("cell", { name: "96.5000" }), "detached");
       await acked(a, "DELETE", "Cancel " + amended);
       await live(bookOn(depthB, cont).getByRole("cell", { name: "96.7500" }), "detached");
@@ -556,9 +586,33 @@ async function main(): Promise<void> {
       console.log(`     slowest arrival on firm B's screens: ${slowest()} ms`);
     });
 
+    await step("a click on a bid in the depth or the grid fills the ticket to sell at it", async () => {
+      const sellChecked = async (p: Page) => {
+        assert.equal(await p.getByRole("radio", { name: "Sell (ask)" }).getAttribute("aria-checked"), "true");
+        assert.equal(await p.getByLabel("Clean price (%)", { exact: true }).inputValue(), "97");
+        assert.equal(await p.getByLabel("Quantity (nominal)", { exact: true }).inputValue(), "1000000");
+      };
+      await depthB.getByRole("radio", { name: "Buy (bid)" }).click();
+      await bookOn(depthB, cont).getByRole("button", { name: "97.0000" }).click();
+      await sellChecked(depthB);
+      await b.getByRole("cell", { name: "Best bid " + ladderBond }).getByRole("button", { name: "97.0000" }).click();
+      await b.getByRole("heading", { level: 1, name: ladderBond }).waitFor();
+      await sellChecked(b);
+      // Back to the grid, filtered as before.
+      await b.getByRole("link", { name: "Market", exact: true }).click();
+      await b.getByRole("searchbox").fill(ladderBond);
+      await b.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: cont });
+      await expectText(b.getByRole("cell", { name: "Best bid " + ladderBond }), /^97\.0000$/);
+    });
+
     await step("a trade reaches firm B's depth, grid and blotter live", async () => {
       await place(depthB, "Sell (ask)", cont, "98");
       await expectText(b.getByRole("cell", { name: "Best ask " + ladderBond }), /^98\.0000$/);
+      // B's own ask is marked as its own in its depth and its grid; A's bid is not.
+      await bookOn(depthB, cont).getByText("own", { exact: true }).waitFor({ state: "attached" });
+      assert.equal(await bookOn(depthB, cont).getByText("own", { exact: true }).count(), 1, "only the own ask is marked");
+      await gridRow(b).getByText("own", { exact: true }).waitFor({ state: "attached" });
+      assert.equal(await gridRow(b).getByText("own", { exact: true }).count(), 1);
       await openInstrument(a, ladderBond);
       await place(a, "Buy (bid)", cont, "98");
       await live(blotterB.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: ladderBond })
@@ -597,13 +651,20 @@ async function main(): Promise<void> {
 
     const title = `${firmName(2)} buys 5,000,000 ${rfqBond}`;
     await step("both dealers see the request live and quote", async () => {
+      const inbox = (p: Page) => p.evaluate(() => Number(document.querySelector("nav .badge")?.textContent ?? "0"));
       for (const [p, price] of [
         [a, "101.25"],
         [b, "101.10"],
       ] as const) {
+        // The inbox on the navigation counts the request until the dealer quotes.
+        await p.locator("nav .badge").waitFor();
+        const waiting = await inbox(p);
+        assert.ok(waiting >= 1, `the inbox counts the request (${waiting})`);
+        assert.match((await p.locator("#rfq-inbox").textContent()) ?? "", /^\d+ requests? awaits? your quote$/);
         await p.getByLabel("Quote price for " + title).fill(price);
         await p.getByRole("button", { name: "Send quote for " + title }).click();
         await p.getByText("Quote sent").last().waitFor();
+        await p.waitForFunction((n) => Number(document.querySelector("nav .badge")?.textContent ?? "0") === n, waiting - 1);
       }
       await shot(b, "06-rfq-dealer");
     });

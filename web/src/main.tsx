@@ -1,9 +1,10 @@
 // The bondvenue trading screen: a client of the public REST API and the
 // Socket.IO stream, served by the venue binary from embedded assets.
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import "./style.css";
 import { Venue } from "./store";
+import { beep, shouldBeep } from "./sound";
 import { useVenue } from "./ui";
 import { Admin } from "./views/Admin";
 import { Blotter } from "./views/Blotter";
@@ -32,9 +33,19 @@ const roleNames: Record<string, string> = {
   PARTICIPANT_VIEWER: "viewer",
 };
 
+/** useInboxSound beeps when RFQs addressed to the firm arrive, if the trader turned the sound on. */
+function useInboxSound(v: typeof venue): void {
+  const seen = useRef(v.rfqsArrived);
+  useEffect(() => {
+    if (shouldBeep(seen.current, v.rfqsArrived, v.pref("sound"))) beep();
+    seen.current = v.rfqsArrived;
+  });
+}
+
 function App() {
   const v = useVenue(venue);
   const hash = useHash();
+  useInboxSound(v);
   if (v.resuming) return <p class="muted banner">Resuming your session…</p>;
   if (!v.user) return <SignIn venue={v} />;
   const [path, search = ""] = hash.replace(/^#/, "").split("?");
@@ -69,6 +80,7 @@ function App() {
       view = <Market venue={v} />;
   }
   const current = page === "instrument" ? "market" : page;
+  const inbox = v.user.participant_id ? v.inbox : 0;
   return (
     <div class="app">
       <header class="top">
@@ -77,15 +89,29 @@ function App() {
         </a>
         <nav aria-label="Main">
           {tabs.map(([id, label]) => (
-            <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined}>
+            <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined} aria-describedby={id === "rfq" && inbox > 0 ? "rfq-inbox" : undefined}>
               {label}
+              {id === "rfq" && inbox > 0 && (
+                <span class="badge" aria-hidden="true">
+                  {inbox}
+                </span>
+              )}
             </a>
           ))}
+          {/* The inbox's count is read out as it changes; the link keeps its name. */}
+          <span id="rfq-inbox" class="sr" role="status">
+            {inbox > 0 ? `${inbox} ${inbox === 1 ? "request awaits" : "requests await"} your quote` : ""}
+          </span>
         </nav>
         <div class="me">
           <span class={"status " + v.status} role="status" aria-label={"Stream " + v.status} title="Live stream">
             {v.status}
           </span>
+          {v.canTrade && (
+            <label class="inline small" title="A short beep when a request for quote arrives">
+              <input type="checkbox" checked={v.pref("sound")} onChange={(e) => v.setPref("sound", e.currentTarget.checked)} /> RFQ sound
+            </label>
+          )}
           <span class="firm" title={v.user.email}>
             {v.participant?.name ?? "Venue operator"}
           </span>

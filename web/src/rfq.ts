@@ -91,3 +91,31 @@ function limitOf(o: Offer | undefined): string | number | null {
   const c = o?.price_per_unit_clean;
   return typeof c === "string" || typeof c === "number" ? c : null;
 }
+
+/**
+ * awaitingQuote counts the RFQs addressed to the firm (mine) that still
+ * wait for its quote: open, not expired at now, neither quoted (a live
+ * quote of the firm) nor declined by it.
+ */
+export function awaitingQuote(
+  rfqs: Iterable<Offer>,
+  quotes: Iterable<Offer>,
+  mine: string | null | undefined,
+  declined: ReadonlySet<string>,
+  now: number,
+): number {
+  if (!mine) return 0;
+  const latest = new Map<string, Offer>();
+  for (const q of quotes) {
+    if (q.type !== "quote" || !q.matched_offer_id) continue;
+    const prev = latest.get(q.matched_offer_id);
+    if (!prev || q.createdAt > prev.createdAt) latest.set(q.matched_offer_id, q);
+  }
+  let n = 0;
+  for (const r of rfqs) {
+    if (r.participant_id === mine || r.status !== "created" || declined.has(r.id)) continue;
+    if (r.valid_until && new Date(r.valid_until).getTime() <= now) continue;
+    if (dealerOutcome(r, latest.get(r.id), false, [], 4, true).state === "open") n++;
+  }
+  return n;
+}

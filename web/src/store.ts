@@ -4,6 +4,10 @@
 // after the snapshot, in order, so the result is never older than either.
 import { Api, ApiError, nameIds, query } from "./api";
 import { type Dec, add, dec, parse, sub } from "./decimal";
+import { tradeNotice } from "./fills";
+import type { TicketFill } from "./levels";
+import { type Pref, browserPrefs, loadPref, savePref } from "./prefs";
+import { awaitingQuote } from "./rfq";
 import { Stream, type StreamStatus } from "./stream";
 import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
@@ -71,6 +75,10 @@ export class Venue {
   chart: { bar(b: Bar): void; reload(): void } | null = null;
   notices: Notice[] = [];
   now = Date.now();
+  /** rfqsArrived counts the RFQs addressed to the firm that the stream brought live this session. */
+  rfqsArrived = 0;
+  /** ticketFill is what the last click on a book level put into the order ticket; seq tells a new click from the last. */
+  ticketFill: (TicketFill & { seq: number }) | null = null;
 
   private listeners = new Set<Listener>();
   private scheduled = false;
@@ -128,6 +136,27 @@ export class Venue {
   dismiss(id: number): void {
     if (!this.notices.some((x) => x.id === id)) return;
     this.notices = this.notices.filter((x) => x.id !== id);
+    this.changed();
+  }
+
+  /** inbox is how many RFQs addressed to the firm wait for its quote. */
+  get inbox(): number {
+    return awaitingQuote(this.rfqs.values(), this.offers.values(), this.user?.participant_id, this.declined, this.now);
+  }
+
+  /** pref is the signed-in user's choice (off unless chosen), kept in localStorage. */
+  pref(name: Pref): boolean {
+    return loadPref(browserPrefs(), this.user?.id ?? "", name);
+  }
+
+  setPref(name: Pref, on: boolean): void {
+    savePref(browserPrefs(), this.user?.id ?? "", name, on);
+    this.changed();
+  }
+
+  /** fillTicket puts a clicked level into the instrument's order ticket. */
+  fillTicket(fill: TicketFill): void {
+    this.ticketFill = { ...fill, seq: (this.ticketFill?.seq ?? 0) + 1 };
     this.changed();
   }
 
@@ -355,13 +384,21 @@ export class Venue {
           matched_offers: r.matched_offers ?? prev?.matched_offers ?? [],
           declined_counterparties: r.declined_counterparties ?? prev?.declined_counterparties ?? [],
         });
+        // A request addressed to the firm, as it happens (the inbox's sound follows it).
+        if (type === "rfq.create" && !prev && r.participant_id !== this.user?.participant_id) this.rfqsArrived++;
         // A dealer declining changes an own RFQ without saying who: read which.
         if (type === "rfq.update" && r.participant_id === this.user?.participant_id && r.status === "created") void this.refreshRfq(r.id);
         break;
       }
       case "trade": {
         const t = record as Trade;
+        const known = this.trades.has(t.id);
         this.trades.set(t.id, t);
+        // The firm's own fill, said as the desk says it (the blotter keeps the detail).
+        if (type === "trade.create" && !known) {
+          const line = tradeNotice(t, this.user?.participant_id, this.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? ""));
+          if (line) this.notify("info", line);
+        }
         this.riskSoon();
         break;
       }
@@ -493,14 +530,19 @@ export class Venue {
 
   private yields = new Map<string, string | null>();
 
-  /** yieldAt is the yield to maturity of an instrument at a clean price (settlement on the default date), fetched once and cached. */
-  yieldAt(instrumentId: string, price: string | number | null | undefined): string | null | undefined {
+  /**
+   * yieldAt is the yield to maturity of an instrument at a clean price,
+   * settling on settlement (the default date when not given), fetched once
+   * and cached: undefined while asked, null when there is none.
+   */
+  yieldAt(instrumentId: string, price: string | number | null | undefined, settlement?: string | null): string | null | undefined {
     if (price === null || price === undefined) return null;
-    const key = instrumentId + "@" + String(price);
+    const on = settlement ? settlement.slice(0, 10) : "";
+    const key = instrumentId + "@" + String(price) + "/" + on;
     if (this.yields.has(key)) return this.yields.get(key);
     this.yields.set(key, null); // in flight: asked once
     void this.api
-      .get<{ yield: string }>(`/instruments/${instrumentId}/analytics` + query({ price: String(price) }))
+      .get<{ yield: string }>(`/instruments/${instrumentId}/analytics` + query({ price: String(price), settlement_date: on || undefined }))
       .then((a) => {
         this.yields.set(key, a.yield);
         this.changed();
@@ -532,8 +574,9 @@ export class Venue {
     if (!per) return out;
     for (const [mid, b] of per) {
       if (marketId ? mid !== marketId : this.market(mid)?.facility_type === "OTC") continue;
-      if (b.bid && (!out.bid || cmpNum(b.bid.limit, out.bid.limit) > 0)) out.bid = b.bid;
-      if (b.ask && (!out.ask || cmpNum(b.ask.limit, out.ask.limit) < 0)) out.ask = b.ask;
+      // Each level keeps its market: a click on it fills the ticket there.
+      if (b.bid && (!out.bid || cmpNum(b.bid.limit, out.bid.limit) > 0)) out.bid = { ...b.bid, market_id: b.bid.market_id ?? mid };
+      if (b.ask && (!out.ask || cmpNum(b.ask.limit, out.ask.limit) < 0)) out.ask = { ...b.ask, market_id: b.ask.market_id ?? mid };
       if (b.lastPrice !== null) {
         out.lastPrice = b.lastPrice;
         out.lastQuantity = b.lastQuantity;

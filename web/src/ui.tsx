@@ -4,7 +4,39 @@ import { type ComponentChildren, type VNode, cloneElement } from "preact";
 import { useEffect, useId, useReducer, useRef, useState } from "preact/hooks";
 import { arrowStep } from "./keys";
 import * as f from "./format";
+import { moved } from "./levels";
 import type { Venue } from "./store";
+
+/**
+ * Flash shows its children with a short highlight when value moves up or
+ * down (flash-up, flash-down; none under prefers-reduced-motion, see
+ * style.css). Each move alternates the animation's name, which starts
+ * the highlight again without re-creating the children (a focused price
+ * keeps its focus).
+ */
+export function Flash(props: { value: string | number | null | undefined; children: ComponentChildren }) {
+  const last = useRef<{ value: string | number | null | undefined; dir: "up" | "down" | ""; n: number }>({ value: props.value, dir: "", n: 0 });
+  if (String(props.value) !== String(last.current.value)) {
+    const dir = moved(last.current.value, props.value);
+    last.current = { value: props.value, dir, n: last.current.n + (dir ? 1 : 0) };
+  }
+  const { dir, n } = last.current;
+  return (
+    <span class={dir ? `flash-${dir} flash-${n % 2 ? "a" : "b"}` : undefined}>
+      {props.children}
+    </span>
+  );
+}
+
+/** Own marks a level that is the firm's own order: a marker, and "own" for a screen reader. */
+export function Own() {
+  return (
+    <span class="own" title="Your firm's order">
+      <span aria-hidden="true">◆</span>
+      <span class="sr">own</span>
+    </span>
+  );
+}
 
 /** useVenue re-renders the component whenever the venue's state changes. */
 export function useVenue(v: Venue): Venue {

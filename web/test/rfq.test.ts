@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dealerOutcome, requestOutcome, tradeOf } from "../src/rfq";
+import { awaitingQuote, dealerOutcome, requestOutcome, tradeOf } from "../src/rfq";
+import { shouldBeep } from "../src/sound";
 import type { Offer, Trade } from "../src/types";
 
 function offer(o: Partial<Offer>): Offer {
@@ -79,5 +80,34 @@ describe("the dealer's view of an RFQ", () => {
       state: "lost",
       label: "not done: traded elsewhere",
     });
+  });
+});
+
+describe("the RFQ inbox", () => {
+  const rfq = (id: string, over: Partial<Offer> = {}): Offer =>
+    ({ id, type: "request_for_quote", status: "created", participant_id: "C", valid_until: null, createdAt: "2026-11-27T10:00:00Z", ...over }) as Offer;
+  const quote = (rfqId: string, status: string, createdAt = "2026-11-27T10:01:00Z"): Offer =>
+    ({ id: "q-" + rfqId + createdAt, type: "quote", status, matched_offer_id: rfqId, participant_id: "A", createdAt }) as Offer;
+  const now = Date.parse("2026-11-27T10:05:00Z");
+  it("counts the open requests addressed to the firm that wait for its quote", () => {
+    const rfqs = [
+      rfq("open"),
+      rfq("quoted"),
+      rfq("requoted"),
+      rfq("declined"),
+      rfq("expired", { valid_until: "2026-11-27T10:04:00Z" }),
+      rfq("later", { valid_until: "2026-11-27T10:09:00Z" }),
+      rfq("closed", { status: "closed" }),
+      rfq("own", { participant_id: "A" }),
+    ];
+    const quotes = [quote("quoted", "created"), quote("requoted", "cancelled", "2026-11-27T10:02:00Z"), quote("requoted", "created", "2026-11-27T10:01:00Z")];
+    // "requoted": its latest quote was withdrawn, so it waits again.
+    expect(awaitingQuote(rfqs, quotes, "A", new Set(["declined"]), now)).toBe(3);
+    expect(awaitingQuote(rfqs, quotes, null, new Set(), now)).toBe(0);
+  });
+  it("beeps only for new arrivals, and only when the trader turned the sound on", () => {
+    expect(shouldBeep(0, 1, true)).toBe(true);
+    expect(shouldBeep(1, 1, true)).toBe(false);
+    expect(shouldBeep(0, 1, false)).toBe(false);
   });
 });

@@ -44,17 +44,19 @@ function Offers(props: { venue: Venue }) {
             <th scope="col">Instrument</th>
             <th scope="col">Market</th>
             <th scope="col" class="num">Price</th>
+            <th scope="col" class="num">Yield</th>
             <th scope="col" class="num">Quantity</th>
             <th scope="col" class="num">Filled</th>
+            <th scope="col">Settles</th>
             <th scope="col">Validity</th>
             <th scope="col">Status</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={11}>{all ? "No offers yet." : "No open offers."}</Empty>}
-          {rows.map((o) => (
-            <OfferRow key={o.id} venue={v} o={o} />
+          {rows.length === 0 && <Empty cols={13}>{all ? "No offers yet." : "No open offers."}</Empty>}
+          {rows.map((o, i) => (
+            <OfferRow key={o.id} venue={v} o={o} withYield={i < yieldRows} />
           ))}
         </tbody>
       </table>
@@ -62,7 +64,7 @@ function Offers(props: { venue: Venue }) {
   );
 }
 
-function OfferRow(props: { venue: Venue; o: Offer }) {
+function OfferRow(props: { venue: Venue; o: Offer; withYield: boolean }) {
   const v = props.venue;
   const { o } = props;
   const ins = v.instrument(o.instrument_id);
@@ -101,6 +103,7 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
             <input class="num" aria-label={"New price for " + label} value={price} onInput={(e) => setPrice(e.currentTarget.value)} onKeyDown={keys} />
             {pErr && <span class="error">{pErr}</span>}
           </td>
+          <Num>{props.withYield ? f.yieldPct(v.yieldAt(o.instrument_id, limitPrice(o), o.settlement_date)) : "–"}</Num>
           <td class="num">
             <input class="num" aria-label={"New quantity for " + label} value={qty} onInput={(e) => setQty(e.currentTarget.value)} onKeyDown={keys} />
             {qErr && <span class="error">{qErr}</span>}
@@ -109,10 +112,12 @@ function OfferRow(props: { venue: Venue; o: Offer }) {
       ) : (
         <>
           <Num>{f.price(limitPrice(o), prec)}</Num>
+          <Num>{props.withYield ? f.yieldPct(v.yieldAt(o.instrument_id, limitPrice(o), o.settlement_date)) : "–"}</Num>
           <Num>{f.quantity(o.quantity)}</Num>
         </>
       )}
       <Num>{f.quantity(o.filled_quantity)}</Num>
+      <td>{o.settlement_date ? f.date(o.settlement_date) : "default"}</td>
       <td>
         {o.validity}
         {o.valid_until && (
@@ -165,6 +170,7 @@ export function Trades(props: { venue: Venue; limit?: number }) {
             <th scope="col">Instrument</th>
             <th scope="col">{mine ? "Counterparty" : "Seller"}</th>
             <th scope="col" class="num">Price</th>
+            <th scope="col" class="num">Yield</th>
             <th scope="col" class="num">Quantity</th>
             <th scope="col" class="num">Accrued</th>
             <th scope="col" class="num">Settlement amount</th>
@@ -174,8 +180,8 @@ export function Trades(props: { venue: Venue; limit?: number }) {
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={11}>No trades yet.</Empty>}
-          {rows.map((t: Trade) => {
+          {rows.length === 0 && <Empty cols={12}>No trades yet.</Empty>}
+          {rows.map((t: Trade, i) => {
             const s = tradeSides(t, mine, (id) => v.counterpartyName(id));
             const ins = v.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? "");
             const accrued = accruedOf(t);
@@ -188,6 +194,7 @@ export function Trades(props: { venue: Venue; limit?: number }) {
                 <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
                 <td>{mine ? s.counterparty : s.seller}</td>
                 <Num>{f.price(t.price_per_unit, ins?.precision ?? 4)}</Num>
+                <Num>{ins && i < yieldRows ? f.yieldPct(v.yieldAt(ins.id, t.price_per_unit, t.settlement_date)) : "–"}</Num>
                 <Num>{f.quantity(t.quantity)}</Num>
                 <Num>{f.amount(accrued)}</Num>
                 <Num>{f.amount(t.price)}</Num>
@@ -202,6 +209,9 @@ export function Trades(props: { venue: Venue; limit?: number }) {
     </Section>
   );
 }
+
+/** yieldRows is how many of the newest rows show a yield: each distinct price and date asks the venue once. */
+const yieldRows = 50;
 
 /** accruedOf is a trade's accrued interest: the field when sent, else settlement amount − quantity × clean / 100, exactly. */
 export function accruedOf(t: Trade): string | null {

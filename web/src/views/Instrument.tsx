@@ -1,13 +1,15 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { newKey, query } from "../api";
 import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
 import type { Analytics, Instrument as Ins, Limit, Offer, PriceCollar } from "../types";
-import { Action, Empty, Field, Num, Section, SideRadios, Time, useVenue } from "../ui";
+import { Action, Empty, Field, Flash, Num, Own, Section, SideRadios, Time, useVenue } from "../ui";
 import {
   type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
 } from "../validate";
+import { confirmLines } from "../fills";
+import { fillFrom, isOwn } from "../levels";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {
@@ -81,7 +83,28 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
       <span class="sr">{l.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
     </td>
   );
-  const who = (l: Limit) => <td class="who">{l.participant_name ?? "anonymous"}</td>;
+  const v = props.venue;
+  // A trader clicks a level to fill the ticket with the other side of it.
+  const level = (side: "bid" | "ask", l: Limit) =>
+    v.canTrade ? (
+      <button
+        type="button"
+        class="level"
+        title={`${side === "ask" ? "Buy" : "Sell"} at ${f.price(l.limit, ins.precision)}: fill the ticket`}
+        onClick={() => v.fillTicket({ instrumentId: ins.id, marketId: props.marketId, ...fillFrom(side, l, ins) })}
+      >
+        {f.price(l.limit, ins.precision)}
+      </button>
+    ) : (
+      f.price(l.limit, ins.precision)
+    );
+  const mine = v.user?.participant_id;
+  const who = (l: Limit) => (
+    <td class="who">
+      {isOwn(l, mine) && <Own />}
+      {l.participant_name ?? "anonymous"}
+    </td>
+  );
   const blank = (
     <>
       <td /> <td /> <td /> <td />
@@ -116,14 +139,18 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
                       {cp(b)}
                       {who(b)}
                       <Num>{f.quantity(b.quantity)}</Num>
-                      <Num class="bid">{f.price(b.limit, ins.precision)}</Num>
+                      <Num class="bid">
+                        <Flash value={b.limit}>{level("bid", b)}</Flash>
+                      </Num>
                     </>
                   ) : (
                     blank
                   )}
                   {a ? (
                     <>
-                      <Num class="ask">{f.price(a.limit, ins.precision)}</Num>
+                      <Num class="ask">
+                        <Flash value={a.limit}>{level("ask", a)}</Flash>
+                      </Num>
                       <Num>{f.quantity(a.quantity)}</Num>
                       {who(a)}
                       {cp(a)}
@@ -260,6 +287,19 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   const [validUntil, setValidUntil] = useState("");
   const [settlement, setSettlement] = useState("");
   const [touched, setTouched] = useState(false);
+  const confirming = v.pref("confirm");
+  const [pending, setPending] = useState<{ body: Record<string, unknown>; lines: [string, string] } | null>(null);
+  // A level clicked in a book (here or in the market grid) fills the ticket once.
+  const fill = v.ticketFill;
+  useEffect(() => {
+    if (!fill || fill.instrumentId !== ins.id) return;
+    v.ticketFill = null;
+    setDirection(fill.direction);
+    setPrice(fill.price);
+    setQty(fill.quantity);
+    if (markets.some((m) => m.id === fill.marketId)) setMarketId(fill.marketId);
+    setTouched(false);
+  }, [fill?.seq, ins.id]);
   const pErr = priceError(price, ins);
   const qErr = quantityError(qty, ins);
   const settles = useSettles(v, ins);
@@ -286,6 +326,16 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
     };
     if (settlement) body.settlement_date = settlement;
     if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
+    // Confirm before send, when the trader chose it: the dialog restates the order.
+    if (confirming) {
+      const market = markets.find((m) => m.id === marketId)?.name ?? "";
+      setPending({ body, lines: confirmLines({ direction, quantity: qty.trim(), instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency }) });
+      return;
+    }
+    await send(body);
+  };
+  const send = async (body: Record<string, unknown>) => {
+    const direction = body.direction as string;
     const answer = await v.api.call<Offer>("POST", "/participant/offers", body, newKey());
     v.notify("info", f.placed(direction, answer));
     // Sent: the quantity is cleared so a second Enter does not send it again.
@@ -356,6 +406,9 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
           <dt>Settles</dt>
           <dd class="num">{a ? a.settlement_date : "–"}</dd>
         </dl>
+        <label class="inline small">
+          <input type="checkbox" checked={confirming} onChange={(e) => v.setPref("confirm", e.currentTarget.checked)} /> Confirm before sending
+        </label>
         <Action
           venue={v}
           type="submit"
@@ -364,7 +417,52 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
           run={submit}
         />
       </form>
+      {pending && (
+        <ConfirmOrder
+          venue={v}
+          lines={pending.lines}
+          send={async () => {
+            await send(pending.body);
+            setPending(null);
+          }}
+          cancel={() => setPending(null)}
+        />
+      )}
     </Section>
+  );
+}
+
+/** ConfirmOrder restates an order before it is sent: a modal dialog, Send or Cancel (Escape cancels). */
+function ConfirmOrder(props: { venue: Venue; lines: [string, string]; send: () => Promise<void>; cancel: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    // Cancel has the focus: a held Enter does not send what was not read.
+    cancel.current?.focus();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog ref={ref} class="confirm" aria-labelledby="confirm-title" aria-describedby="confirm-order" onCancel={(e) => {
+      e.preventDefault();
+      props.cancel();
+    }}>
+      <h2 id="confirm-title">Send this order?</h2>
+      <p id="confirm-order">
+        <strong>{props.lines[0]}</strong>
+        <br />
+        {props.lines[1]}
+      </p>
+      <div class="actions">
+        <Action venue={props.venue} class="primary" label="Send order" run={props.send}>
+          Send
+        </Action>
+        <button type="button" ref={cancel} onClick={props.cancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
   );
 }
 

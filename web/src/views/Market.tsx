@@ -2,7 +2,25 @@ import { useEffect, useState } from "preact/hooks";
 import * as f from "../format";
 import type { Venue } from "../store";
 import type { Instrument } from "../types";
-import { Empty, Field, Num, Section, useVenue } from "../ui";
+import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui";
+import { fillFrom, isOwn, midOf, spreadOf } from "../levels";
+import type { Limit } from "../types";
+
+/** Level is a best bid or ask; a trader clicks it to open the instrument with the ticket filled for the other side. */
+function Level(props: { venue: Venue; ins: Instrument; side: "bid" | "ask"; l: Limit }) {
+  const { venue: v, ins, side, l } = props;
+  const shown = f.price(l.limit, ins.precision);
+  if (!v.canTrade) return <>{shown}</>;
+  const click = () => {
+    v.fillTicket({ instrumentId: ins.id, marketId: l.market_id ?? "", ...fillFrom(side, l, ins) });
+    location.hash = `#/instrument/${ins.id}`;
+  };
+  return (
+    <button type="button" class="level" title={`${side === "ask" ? "Buy" : "Sell"} at ${shown}: open the ticket`} onClick={click}>
+      {shown}
+    </button>
+  );
+}
 
 export function Market(props: { venue: Venue }) {
   const v = useVenue(props.venue);
@@ -17,6 +35,7 @@ export function Market(props: { venue: Venue }) {
   const currencies = [...new Set(v.instruments.map((i) => i.currency))].sort();
   const inBucket = bucket ? new Set(v.buckets.find((b) => b.id === bucket)?.instruments.map((i) => i.id) ?? []) : null;
   const q = search.trim().toLowerCase();
+  const mine = v.user?.participant_id;
   const rows = v.instruments.filter(
     (i: Instrument) =>
       (!q || i.name.toLowerCase().includes(q) || i.isin.toLowerCase().includes(q) || i.issuer.toLowerCase().includes(q)) &&
@@ -79,6 +98,8 @@ export function Market(props: { venue: Venue }) {
             <th scope="col" class="num">Bid</th>
             <th scope="col" class="num">Ask</th>
             <th scope="col" class="num">Ask size</th>
+            <th scope="col" class="num">Spread</th>
+            <th scope="col" class="num">Mid</th>
             <th scope="col" class="num">Bid yield</th>
             <th scope="col" class="num">Ask yield</th>
             <th scope="col" class="num">Indicative</th>
@@ -86,12 +107,13 @@ export function Market(props: { venue: Venue }) {
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={12}>No instrument matches the filters.</Empty>}
+          {rows.length === 0 && <Empty cols={14}>No instrument matches the filters.</Empty>}
           {rows.map((i) => {
             const b = v.bestOf(i.id, marketId || undefined);
             const ind = v.indicativeOf(i.id);
             const bidYield = b.bid ? v.yieldAt(i.id, b.bid.limit) : null;
             const askYield = b.ask ? v.yieldAt(i.id, b.ask.limit) : null;
+            const mid = midOf(b.bid?.limit, b.ask?.limit);
             return (
               <tr key={i.id} data-isin={i.isin}>
                 <th scope="row">
@@ -100,14 +122,24 @@ export function Market(props: { venue: Venue }) {
                 <td class="mono">{i.isin}</td>
                 <Num>{f.coupon(i.coupon)}</Num>
                 <td>{f.date(i.maturity)}</td>
-                <Num>{b.bid ? f.compact(b.bid.quantity) : ""}</Num>
+                <Num>
+                  {isOwn(b.bid, mine) && <Own />}
+                  {b.bid ? f.compact(b.bid.quantity) : ""}
+                </Num>
                 <Num class="bid" label={`Best bid ${i.name}`}>
-                  {b.bid ? f.price(b.bid.limit, i.precision) : "–"}
+                  <Flash value={b.bid?.limit}>{b.bid ? <Level venue={v} ins={i} side="bid" l={b.bid} /> : "–"}</Flash>
                 </Num>
                 <Num class="ask" label={`Best ask ${i.name}`}>
-                  {b.ask ? f.price(b.ask.limit, i.precision) : "–"}
+                  <Flash value={b.ask?.limit}>{b.ask ? <Level venue={v} ins={i} side="ask" l={b.ask} /> : "–"}</Flash>
                 </Num>
-                <Num>{b.ask ? f.compact(b.ask.quantity) : ""}</Num>
+                <Num>
+                  {b.ask ? f.compact(b.ask.quantity) : ""}
+                  {isOwn(b.ask, mine) && <Own />}
+                </Num>
+                <Num label={`Spread ${i.name}`}>{f.price(spreadOf(b.bid?.limit, b.ask?.limit), i.precision)}</Num>
+                <Num label={`Mid ${i.name}`}>
+                  <Flash value={mid}>{f.price(mid, i.precision)}</Flash>
+                </Num>
                 <Num>{b.bid ? f.yieldPct(bidYield) : "–"}</Num>
                 <Num>{b.ask ? f.yieldPct(askYield) : "–"}</Num>
                 <Num class="muted">
