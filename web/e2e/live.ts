@@ -126,7 +126,11 @@ async function openInstrument(page: Page, name: string): Promise<void> {
   await page.getByRole("heading", { level: 1, name }).waitFor();
 }
 
+/** shot captures the page as a view, with the notices of earlier steps dismissed (they stack over the right-hand column). */
 async function shot(page: Page, name: string): Promise<void> {
+  for (const d of await page.locator(".notices").getByRole("button", { name: "Dismiss" }).all()) {
+    await d.click({ timeout: 1000 }).catch(() => {}); // it may have expired meanwhile
+  }
   await page.screenshot({ path: join(shots, name + ".png") });
 }
 
