@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -26,6 +27,63 @@ import (
 // ($BONDVENUE_TEST_CHROMIUM, default /usr/bin/chromium); without them it
 // is skipped, unless BONDVENUE_TEST_REQUIRE_BROWSER=1.
 func TestBrowser(t *testing.T) {
+	web, chromium, shots, bin := browserSetup(t)
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
+		p := h.spawn(true)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "run.js"))
+		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
+			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
+			"SCREENSHOTS="+filepath.Join(shots, string(e)))
+		out, err := cmd.CombinedOutput()
+		t.Logf("browser tests on %s:\n%s", e, out)
+		if err != nil {
+			t.Fatalf("browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
+		}
+	})
+}
+
+// TestBrowserLiveDemo runs the browser journey on the live demo market
+// (web/e2e/live.ts): the binary serves its demo with the simulated firms
+// acting every 100 ms, and two demo firms' traders, side by side, wait
+// (within bounds) for two-way prices, a trade on the tape and the chart,
+// and news; firm A fills its ticket from a level of the live book, bids
+// below the best, amends and cancels while firm B's depth follows; it asks
+// a simulated dealer for a quote and accepts it when it is one; and every
+// view is captured, the admin's and the operator's too, on each storage
+// engine. Nothing in it expects a simulated firm's price: they act at
+// random. Screenshots go to $BONDVENUE_SCREENSHOTS/live/<engine> (default
+// web/e2e/screenshots/live/<engine>). Its needs, and when it is skipped,
+// are TestBrowser's.
+func TestBrowserLiveDemo(t *testing.T) {
+	web, chromium, shots, bin := browserSetup(t)
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e), liveTick: 100 * time.Millisecond}
+		p := h.spawn(true)
+		ready := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "live.js"))
+		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
+			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
+			"SCREENSHOTS="+filepath.Join(shots, "live", string(e)),
+			"VENUE_READY_AT="+strconv.FormatInt(ready.UnixMilli(), 10))
+		out, err := cmd.CombinedOutput()
+		t.Logf("live demo browser tests on %s (%s):\n%s", e, time.Since(ready).Round(time.Second), out)
+		if err != nil {
+			t.Fatalf("live demo browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
+		}
+	})
+}
+
+// browserSetup finds what the browser tests need (skipping the test, or
+// failing it under BONDVENUE_TEST_REQUIRE_BROWSER=1, without it), compiles
+// web/e2e and builds the binary: the web folder, Chromium, the screenshots'
+// folder and the binary.
+func browserSetup(t *testing.T) (web, chromium, shots, bin string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("drives a real browser")
 	}
@@ -33,7 +91,7 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chromium := os.Getenv("BONDVENUE_TEST_CHROMIUM")
+	chromium = os.Getenv("BONDVENUE_TEST_CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
@@ -50,24 +108,9 @@ func TestBrowser(t *testing.T) {
 	if out, err := exec.Command(filepath.Join(web, "node_modules", ".bin", "tsc"), "-p", filepath.Join(web, "e2e")).CombinedOutput(); err != nil {
 		t.Fatalf("compile web/e2e: %v\n%s", err, out)
 	}
-	shots := os.Getenv("BONDVENUE_SCREENSHOTS")
+	shots = os.Getenv("BONDVENUE_SCREENSHOTS")
 	if shots == "" {
 		shots = filepath.Join(web, "e2e", "screenshots")
 	}
-	bin := buildBinary(t)
-	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
-		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
-		p := h.spawn(true)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "run.js"))
-		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
-			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
-			"SCREENSHOTS="+filepath.Join(shots, string(e)))
-		out, err := cmd.CombinedOutput()
-		t.Logf("browser tests on %s:\n%s", e, out)
-		if err != nil {
-			t.Fatalf("browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
-		}
-	})
+	return web, chromium, shots, buildBinary(t)
 }

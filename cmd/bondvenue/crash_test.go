@@ -140,6 +140,10 @@ type crashHarness struct {
 	dataDir string
 	dbURL   string // empty: SQLite in dataDir
 	addr    string // empty: a free port each start
+	// liveTick, when set, runs the demo with its live demo market on,
+	// stepping every liveTick (TestBrowserLiveDemo); by default the demo
+	// is quiet.
+	liveTick time.Duration
 
 	*proc // the server (in cluster mode, the instance started last)
 	http  *http.Client
@@ -212,7 +216,10 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 	if h.dbURL != "" {
 		args = append(args, "--database-url", h.dbURL)
 	}
-	if demoData { // the quiet demo: the tests drive the demo firms themselves
+	switch {
+	case demoData && h.liveTick > 0: // the live demo market, on a short tick
+		args = append(args, "--demo")
+	case demoData: // the quiet demo: the tests drive the demo firms themselves
 		args = append(args, "--demo", "--demo-market=false")
 	}
 	cmd := exec.Command(h.bin, args...)
@@ -225,6 +232,9 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 	// rate limit and the queue budget (admission control, tested on its own
 	// in internal/trading) are lifted.
 	cmd.Env = append(cmd.Env, "BONDVENUE_TOKEN_TTL=2h", "BONDVENUE_RATE_LIMIT=1000000", "BONDVENUE_QUEUE_BUDGET=0", "BONDVENUE_LOG_LEVEL=warn")
+	if h.liveTick > 0 {
+		cmd.Env = append(cmd.Env, "BONDVENUE_DEMO_MARKET_TICK="+h.liveTick.String())
+	}
 	p := &proc{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
 	if err := cmd.Start(); err != nil {
