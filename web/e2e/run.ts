@@ -587,10 +587,14 @@ async function main(): Promise<void> {
     });
 
     await step("a click on a bid in the depth or the grid fills the ticket to sell at it", async () => {
+      // The ticket is redrawn after the click: its state is read until it
+      // shows the level, within the page timeout.
       const sellChecked = async (p: Page) => {
-        assert.equal(await p.getByRole("radio", { name: "Sell (ask)" }).getAttribute("aria-checked"), "true");
-        assert.equal(await p.getByLabel("Clean price (%)", { exact: true }).inputValue(), "97");
-        assert.equal(await p.getByLabel("Quantity (nominal)", { exact: true }).inputValue(), "1000000");
+        await eventually(async () => {
+          assert.equal(await p.getByRole("radio", { name: "Sell (ask)" }).getAttribute("aria-checked"), "true");
+          assert.equal(await p.getByLabel("Clean price (%)", { exact: true }).inputValue(), "97");
+          assert.equal(await p.getByLabel("Quantity (nominal)", { exact: true }).inputValue(), "1000000");
+        });
       };
       await depthB.getByRole("radio", { name: "Buy (bid)" }).click();
       await bookOn(depthB, cont).getByRole("button", { name: "97.0000" }).click();
@@ -798,6 +802,20 @@ async function token(u: UserCred): Promise<string> {
     body: JSON.stringify({ grant_type: "client_credentials", client_id: u.client_id, client_secret: u.client_secret }),
   });
   return ((await res.json()) as { access_token: string }).access_token;
+}
+
+// eventually runs check until it passes, and throws its last failure once
+// the page timeout has passed.
+async function eventually(check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() >= deadline) throw e;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function expectText(loc: ReturnType<Page["locator"]>, re: RegExp): Promise<void> {
