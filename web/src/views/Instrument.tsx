@@ -10,6 +10,7 @@ import {
 } from "../validate";
 import { confirmLines } from "../fills";
 import { fillFrom, isOwn } from "../levels";
+import { throttleDelay } from "../throttle";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {
@@ -602,19 +603,33 @@ function Static(props: { ins: Ins }) {
   );
 }
 
-/** useCollar reads the price collar of the instrument on the market, again whenever its book changes. */
+/** collarGap is the least time between two reads of a price collar: a busy book changes many times a second. */
+const collarGap = 1_000;
+
+/**
+ * useCollar reads the price collar of the instrument on the market, again
+ * when its book changes — at most once a second, the last change always
+ * read (throttleDelay).
+ */
 function useCollar(v: Venue, instrumentId: string, marketId: string): PriceCollar | null {
   const [collar, setCollar] = useState<PriceCollar | null>(null);
   const version = v.bookVersion.get(instrumentId) ?? 0;
+  const lastRead = useRef<{ key: string; at: number } | null>(null);
   useEffect(() => {
     if (!marketId) return;
     let stale = false;
-    v.api
-      .get<PriceCollar>(`/instruments/${instrumentId}/price-collar` + query({ market_id: marketId }))
-      .then((c) => !stale && setCollar(c))
-      .catch(() => !stale && setCollar(null));
+    const key = instrumentId + "/" + marketId;
+    const last = lastRead.current?.key === key ? lastRead.current.at : null;
+    const timer = setTimeout(() => {
+      lastRead.current = { key, at: Date.now() };
+      v.api
+        .get<PriceCollar>(`/instruments/${instrumentId}/price-collar` + query({ market_id: marketId }))
+        .then((c) => !stale && setCollar(c))
+        .catch(() => !stale && setCollar(null));
+    }, throttleDelay(last, Date.now(), collarGap));
     return () => {
       stale = true;
+      clearTimeout(timer);
     };
   }, [instrumentId, marketId, version]);
   return collar;
