@@ -200,7 +200,9 @@ export function Trades(props: { venue: Venue; limit?: number }) {
                 <Num>{f.amount(t.price)}</Num>
                 <td>{f.date(t.settlement_date)}</td>
                 <td>{t.execution_type}</td>
-                <td class="mono small">{t.transaction_identification_code}</td>
+                <td class="mono small tvtic" title={t.transaction_identification_code}>
+                  {t.transaction_identification_code}
+                </td>
               </tr>
             );
           })}
