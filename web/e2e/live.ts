@@ -22,28 +22,11 @@
 // venue's start, in milliseconds since the epoch: timings are printed from
 // it too when set).
 import { strict as assert } from "node:assert";
-import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { type Page } from "playwright-core";
+import { bookOn, creds, firmName, launch, newPage, screenshots, signIn, signOut, step, timeout, user } from "./common.js";
 
-interface UserCred {
-  email: string;
-  role?: string;
-  client_id: string;
-  client_secret: string;
-  user_id?: string;
-}
-interface Creds {
-  operator: UserCred;
-  participants: { id: string; name: string; users: UserCred[] }[];
-}
-
-const base = process.env.BASE_URL ?? "http://127.0.0.1:8080";
-const creds = JSON.parse(readFileSync(process.env.CREDENTIALS ?? "bondvenue-data/demo-credentials.json", "utf8")) as Creds;
-const shots = process.env.SCREENSHOTS ?? "web/e2e/screenshots/live";
-mkdirSync(shots, { recursive: true });
-/** timeout bounds a wait on the screen's answer to the trader. */
-const timeout = 15_000;
+const shots = screenshots("web/e2e/screenshots/live");
 /** liveWait bounds a wait on the simulated firms: prices, trades, news. */
 const liveWait = 60_000;
 /** rfqWait bounds a wait for a simulated dealer's answer (it answers within six seconds). */
@@ -74,49 +57,6 @@ function timing(what: string): void {
   const line = `${what}: ${now - started} ms into the journey` + (readyAt ? `, ${now - readyAt} ms after the venue was ready` : "");
   console.log("     " + line);
   timings.push(line);
-}
-
-function user(firm: number, role: "ADMIN" | "TRADER" | "VIEWER"): UserCred {
-  const u = creds.participants[firm]?.users.find((x) => x.role === "PARTICIPANT_" + role);
-  assert.ok(u, `demo firm ${firm} has a ${role}`);
-  return u;
-}
-
-function firmName(firm: number): string {
-  return creds.participants[firm]!.name;
-}
-
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  const t0 = Date.now();
-  try {
-    await fn();
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    console.log(`FAIL ${name}: ${(e as Error).stack ?? e}`);
-    throw e;
-  }
-}
-
-async function newPage(browser: Browser, timezoneId = "Europe/Berlin"): Promise<[BrowserContext, Page]> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId });
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(timeout);
-  page.on("pageerror", (e) => console.log("page error:", e.message));
-  return [ctx, page];
-}
-
-async function signIn(page: Page, u: UserCred): Promise<void> {
-  await page.goto(base + "/");
-  await page.getByLabel("Client ID", { exact: true }).fill(u.client_id);
-  await page.getByLabel("Client secret", { exact: true }).fill(u.client_secret);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  await page.getByRole("status", { name: "Stream live" }).waitFor();
-}
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.getByLabel("Client ID", { exact: true }).waitFor();
 }
 
 async function openInstrument(page: Page, name: string): Promise<void> {
@@ -188,8 +128,6 @@ async function gridRows(p: Page): Promise<GridRow[]> {
   );
 }
 
-const bookOn = (p: Page, market: string) => p.getByRole("table", { name: "Depth on " + market, exact: true });
-
 /** acked clicks a button and returns once the venue answered its request (method on path) with 2xx. */
 async function acked(p: Page, method: string, path: string, button: string): Promise<void> {
   const [res] = await Promise.all([
@@ -200,16 +138,13 @@ async function acked(p: Page, method: string, path: string, button: string): Pro
 }
 
 async function main(): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-dev-shm-usage"],
-  });
+  const browser = await launch();
   try {
-    const [ctxA, a] = await newPage(browser, "Europe/Berlin");
-    const [ctxB, b] = await newPage(browser, "America/New_York");
+    const [ctxA, a] = await newPage(browser, { timezoneId: "Europe/Berlin" });
+    const [ctxB, b] = await newPage(browser, { timezoneId: "America/New_York" });
     await step("two firms' traders sign in side by side", async () => {
-      await signIn(a, user(0, "TRADER"));
-      await signIn(b, user(1, "TRADER"));
+      await signIn(a, user(0, "TRADER"), { submit: "button" });
+      await signIn(b, user(1, "TRADER"), { submit: "button" });
       assert.equal((await a.locator(".firm").innerText()).trim(), firmName(0));
       assert.equal((await b.locator(".firm").innerText()).trim(), firmName(1));
     });
@@ -389,14 +324,14 @@ async function main(): Promise<void> {
 
     await step("firm A's admin and the operator on the live market", async () => {
       const [ctx, admin] = await newPage(browser);
-      await signIn(admin, user(0, "ADMIN"));
+      await signIn(admin, user(0, "ADMIN"), { submit: "button" });
       await admin.getByRole("link", { name: "Admin", exact: true }).click();
       await admin.getByRole("table", { name: "Users" }).getByText(user(0, "TRADER").email).waitFor();
       await shot(admin, "admin");
       await signOut(admin);
       await ctx.close();
       const [octx, op] = await newPage(browser);
-      await signIn(op, creds.operator);
+      await signIn(op, creds.operator, { submit: "button" });
       await op.getByRole("link", { name: "Blotter", exact: true }).click();
       // The operator reads both sides of every trade, the simulated firms' among them.
       const trades = op.getByRole("table", { name: "Trades" }).locator("tbody tr");

@@ -10,71 +10,11 @@
 // (default /usr/bin/chromium), SCREENSHOTS (folder for the screenshots of
 // each main view; default web/e2e/screenshots).
 import { strict as assert } from "node:assert";
-import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, type Locator, type Page, chromium } from "playwright-core";
+import { type Locator, type Page } from "playwright-core";
+import { type UserCred, base, bookOn, creds, firmName, launch, newPage, screenshots, signIn, signOut, step, timeout, user } from "./common.js";
 
-
-interface UserCred {
-  email: string;
-  role?: string;
-  client_id: string;
-  client_secret: string;
-  user_id?: string;
-}
-interface Creds {
-  operator: UserCred;
-  participants: { id: string; name: string; users: UserCred[] }[];
-}
-
-const base = process.env.BASE_URL ?? "http://127.0.0.1:8080";
-const creds = JSON.parse(readFileSync(process.env.CREDENTIALS ?? "bondvenue-data/demo-credentials.json", "utf8")) as Creds;
-const shots = process.env.SCREENSHOTS ?? "web/e2e/screenshots";
-mkdirSync(shots, { recursive: true });
-const timeout = 15_000;
-
-function user(firm: number, role: "ADMIN" | "TRADER" | "VIEWER"): UserCred {
-  const u = creds.participants[firm]?.users.find((x) => x.role === "PARTICIPANT_" + role);
-  assert.ok(u, `demo firm ${firm} has a ${role}`);
-  return u;
-}
-
-function firmName(firm: number): string {
-  return creds.participants[firm]!.name;
-}
-
-async function step(name: string, fn: () => Promise<void>): Promise<void> {
-  const t0 = Date.now();
-  try {
-    await fn();
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    console.log(`FAIL ${name}: ${(e as Error).stack ?? e}`);
-    throw e;
-  }
-}
-
-async function newPage(browser: Browser, opts: { timezoneId?: string } = {}): Promise<[BrowserContext, Page]> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: opts.timezoneId ?? "Europe/Berlin" });
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(timeout);
-  page.on("pageerror", (e) => console.log("page error:", e.message));
-  return [ctx, page];
-}
-
-async function signIn(page: Page, u: UserCred): Promise<void> {
-  await page.goto(base + "/");
-  await page.getByLabel("Client ID", { exact: true }).fill(u.client_id);
-  await page.getByLabel("Client secret", { exact: true }).fill(u.client_secret);
-  await page.getByLabel("Client secret", { exact: true }).press("Enter"); // keyboard: Enter submits
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
-  await page.getByRole("status", { name: "Stream live" }).waitFor();
-}
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.getByLabel("Client ID", { exact: true }).waitFor();
-}
+const shots = screenshots("web/e2e/screenshots");
 
 async function openInstrument(page: Page, name: string): Promise<void> {
   await page.getByRole("link", { name: "Market", exact: true }).click();
@@ -92,10 +32,7 @@ async function text(page: Page, selector: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-dev-shm-usage"],
-  });
+  const browser = await launch();
   const bond = "DBR 2.30 15/02/2033";
   const rfqBond = "FRTR 3.00 25/11/2034";
   try {
@@ -536,7 +473,6 @@ async function main(): Promise<void> {
       await acked(p, "POST", side === "Buy (bid)" ? "Place bid" : "Place ask");
     };
     const gridRow = (p: Page) => p.getByRole("table", { name: "Instruments" }).locator("tbody tr").filter({ hasText: ladderBond });
-    const bookOn = (p: Page, market: string) => p.getByRole("table", { name: "Depth on " + market, exact: true });
 
     await step("each market shows only its own prices", async () => {
       await openInstrument(a, ladderBond);
