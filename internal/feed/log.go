@@ -175,6 +175,8 @@ type logOffer struct {
 	SettlementProviderID *string  `json:"settlement_provider_id"`
 	Counterparties       []string `json:"counterparties,omitempty"`
 	ClientOrderID        string   `json:"client_order_id,omitempty"`
+	Outcome              *string  `json:"outcome"`
+	CoverPrice           *logNum  `json:"cover_price"`
 	AccruedInterest      string   `json:"accrued_interest"`
 	Message              *string  `json:"message"`
 	ModifiedAt           string   `json:"modified_at"`
@@ -193,9 +195,12 @@ func toLogOffer(o *venue.Offer) logOffer {
 		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
 		UserID: o.UserID, SettlementProviderID: orNull(o.SettlementProviderID), AccruedInterest: o.AccruedInterest.String(),
 		Message: orNull(o.Message), ModifiedAt: toLogTime(o.ModifiedAt), CreatedAt: toLogTime(o.CreatedAt),
-		UpdatedAt: toLogTime(o.UpdatedAt), ClientOrderID: o.ClientOrderID}
+		UpdatedAt: toLogTime(o.UpdatedAt), ClientOrderID: o.ClientOrderID, Outcome: orNull(o.Outcome)}
 	if o.HasPrice {
 		out.Price = toLogNumPtr(&o.Price)
+	}
+	if o.HasCover {
+		out.CoverPrice = toLogNumPtr(&o.CoverPrice)
 	}
 	if !o.SettlementDate.IsZero() {
 		out.SettlementDate = orNull(o.SettlementDate.String())
@@ -214,9 +219,13 @@ func (l *logOffer) offer(d *logDecoder) *venue.Offer {
 		MarketID: l.MarketID, InstrumentID: l.InstrumentID, UserID: l.UserID,
 		SettlementProviderID: orEmpty(l.SettlementProviderID), AccruedInterest: d.text(l.AccruedInterest),
 		Message: orEmpty(l.Message), Counterparties: l.Counterparties, ModifiedAt: d.time(l.ModifiedAt),
-		CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt), ClientOrderID: l.ClientOrderID}
+		CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt), ClientOrderID: l.ClientOrderID,
+		Outcome: orEmpty(l.Outcome)}
 	if l.Price != nil {
 		o.Price, o.HasPrice = d.num(*l.Price), true
+	}
+	if l.CoverPrice != nil {
+		o.CoverPrice, o.HasCover = d.num(*l.CoverPrice), true
 	}
 	return o
 }

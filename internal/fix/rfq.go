@@ -320,6 +320,9 @@ func (s *session) quoteResponse(ctx context.Context, msg *quickfix.Message) quic
 // every change of it (QuoteStatusReport AI).
 func (s *session) onQuote(e *feed.Event) {
 	q := e.Offer
+	if q.Outcome == venue.OutcomeDeclined {
+		return // a decline's record: FIX says it with the dealer's QuoteRequestReject AG
+	}
 	mine := q.ParticipantID == s.p.ParticipantID
 	if e.Type == "quote.create" && !mine {
 		m := newMessage("S")
@@ -369,7 +372,48 @@ func (s *session) onQuote(e *feed.Event) {
 	case venue.StatusCancelled:
 		status = "17"
 	}
+	if q.Outcome == venue.OutcomePassed {
+		status = "11" // pass
+	}
 	m.Body.SetString(tagQuoteStatus, status)
+	if q.Outcome != "" {
+		m.Body.SetString(tagText, q.Outcome) // the quote's outcome, as REST and the stream name it
+	}
+	m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
+	s.emit(m)
+	if mine {
+		s.lostQuote(e, q)
+	}
+}
+
+// lostQuote tells a losing dealer how its quote lost with a QuoteResponse
+// AJ: 694 = 4 cover, 5 done away (58 = tied when it was at the done price).
+// It names no price but the dealer's own.
+func (s *session) lostQuote(e *feed.Event, q *venue.Offer) {
+	var respType string
+	switch q.Outcome {
+	case venue.OutcomeCover:
+		respType = "4"
+	case venue.OutcomeDoneAway, venue.OutcomeTied:
+		respType = "5"
+	default:
+		return
+	}
+	m := newMessage("AJ")
+	m.Body.SetString(tagQuoteRespID, q.ID+"-"+q.Outcome)
+	m.Body.SetString(tagQuoteRespType, respType)
+	if q.ClientOrderID != "" {
+		m.Body.SetString(tagQuoteID, q.ClientOrderID)
+	} else {
+		m.Body.SetString(tagQuoteID, q.ID)
+	}
+	m.Body.SetString(tagQuoteReqID, q.MatchedOfferID)
+	m.Body.SetString(tagSymbol, "[N/A]")
+	m.Body.SetString(tagSecurityID, s.isin(q.InstrumentID))
+	m.Body.SetString(tagSecurityIDSrc, "4")
+	if q.Outcome == venue.OutcomeTied {
+		m.Body.SetString(tagText, venue.OutcomeTied)
+	}
 	m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
 	s.emit(m)
 }

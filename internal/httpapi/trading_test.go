@@ -101,10 +101,21 @@ func TestTradingWire(t *testing.T) {
 			{name: "rfq_get_requester", as: viewer(0), method: "GET", path: rfqs + "/" + rfqID, want: 200},
 		})
 		quotes := v.get(t, viewer(0), rfqs+"/"+rfqID, http.StatusOK).object(t)["matched_offers"].([]any)
-		if len(quotes) != 1 {
-			t.Fatalf("RFQ has %d quotes, want 1", len(quotes))
+		// One live quote and the declining dealer's record, without price.
+		var quoteID string
+		var declines int
+		for _, q := range quotes {
+			q := q.(map[string]any)
+			switch {
+			case q["status"] == "created" && q["outcome"] == nil:
+				quoteID = q["id"].(string)
+			case q["outcome"] == "declined" && q["price"] == nil && q["participant_id"] == v.participant(2):
+				declines++
+			}
 		}
-		quoteID := quotes[0].(map[string]any)["id"].(string)
+		if len(quotes) != 2 || quoteID == "" || declines != 1 {
+			t.Fatalf("RFQ has %d quotes (live %q, %d declines), want one live quote and one decline", len(quotes), quoteID, declines)
+		}
 		v.runAll(t, []call{
 			{as: trader(1), method: "PUT", path: offers + "/" + quoteID + "/accept", want: 404}, // only the requester accepts
 			{name: "offers_accept", as: trader(0), method: "PUT", path: offers + "/" + quoteID + "/accept", want: 200},

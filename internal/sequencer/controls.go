@@ -261,7 +261,7 @@ func (st *State) CancelAll(b *Batch, participantID string) int {
 	sortByPriority(rfqs)
 	sortByPriority(others)
 	for _, r := range rfqs {
-		st.closeQuotes(b, r, venue.StatusRejected)
+		st.closeQuotes(b, r, venue.StatusRejected, venue.OutcomeCancelled)
 		r.Status, r.ModifiedAt = venue.StatusCancelled, st.now
 		st.emit(b, r, "delete")
 		st.endRFQ(r)

@@ -50,7 +50,7 @@ func expireDue(st *State, b *Batch) (any, error) {
 			continue // closed meanwhile, or its deadline moved
 		}
 		if o.Type == venue.TypeRFQ {
-			st.closeQuotes(b, o, venue.StatusExpired)
+			st.closeQuotes(b, o, venue.StatusExpired, venue.OutcomeExpired)
 			o.Status, o.ModifiedAt = venue.StatusExpired, st.now
 			st.emit(b, o, "delete")
 			st.endRFQ(o)

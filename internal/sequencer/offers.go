@@ -89,12 +89,25 @@ func (st *State) close(b *Batch, o *venue.Offer, status string) {
 		_, _ = st.book(o.MarketID, o.InstrumentID).Cancel(id)
 	}
 	o.Status = status
+	if o.Type == venue.TypeQuote && o.Outcome == "" {
+		o.Outcome = quoteOutcome[status]
+	}
 	st.unlist(o)
 	verb := "update"
 	if status == venue.StatusCancelled || status == venue.StatusRejected || status == venue.StatusExpired {
 		verb = "delete"
 	}
 	st.emit(b, o, verb)
+}
+
+// quoteOutcome is the outcome of a quote that ends with a status, unless
+// the command that ends it decided another (an accept, a decline, the
+// request's cancel or expiry).
+var quoteOutcome = map[string]string{
+	venue.StatusClosed:    venue.OutcomeDone,
+	venue.StatusCancelled: venue.OutcomeWithdrawn,
+	venue.StatusRejected:  venue.OutcomePassed,
+	venue.StatusExpired:   venue.OutcomeExpired,
 }
 
 // list makes o one of the open records; unlist takes it out. A firm offer

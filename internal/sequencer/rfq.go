@@ -1,7 +1,11 @@
 package sequencer
 
 import (
+	"cmp"
 	"container/heap"
+	"slices"
+
+	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -164,16 +168,55 @@ func (st *State) execute(b *Batch, rfq, q *venue.Offer) venue.Trade {
 	t := st.trade(b, ask, bid, qty, q.Price, rfq.SettlementDate, venue.ExecutionOTC)
 	q.Status, rfq.Status = venue.StatusClosed, venue.StatusClosed
 	q.ModifiedAt, rfq.ModifiedAt = st.now, st.now
+	others := st.decideOutcomes(rfq, q)
 	st.unlist(q)
 	st.emit(b, q, "update")
-	for dealer, id := range st.quotes[rfq.ID] {
-		if other := st.open.get(id); other != nil && dealer != q.ParticipantID {
-			st.close(b, other, venue.StatusRejected)
-		}
+	for _, other := range others {
+		st.close(b, other, venue.StatusRejected)
 	}
 	st.emit(b, rfq, "update") // before endRFQ: the recipients are its audience
 	st.endRFQ(rfq)
 	return t
+}
+
+// decideOutcomes sets the outcome of every live quote on rfq when q, one
+// of them, is accepted: q is done; a quote at the done price is tied;
+// otherwise the best of the others (by price for the requester, then
+// time) is the cover and the rest are done away. The done quote's
+// cover price is the best other live price (the done price when tied). It
+// answers the other live quotes in a stable order (by time priority).
+func (st *State) decideOutcomes(rfq, q *venue.Offer) []*venue.Offer {
+	var others []*venue.Offer
+	for dealer, id := range st.quotes[rfq.ID] {
+		if other := st.open.get(id); other != nil && dealer != q.ParticipantID {
+			others = append(others, other)
+		}
+	}
+	slices.SortFunc(others, func(a, b *venue.Offer) int { return cmp.Compare(a.Priority, b.Priority) })
+	q.Outcome = venue.OutcomeDone
+	var cover *venue.Offer
+	tied := false
+	for _, o := range others {
+		switch {
+		case o.Price.Equal(q.Price):
+			o.Outcome, tied = venue.OutcomeTied, true
+		case cover == nil || better(rfq.Direction, o, cover):
+			cover = o
+		}
+	}
+	switch {
+	case tied:
+		q.CoverPrice, q.HasCover = q.Price, true
+	case cover != nil:
+		cover.Outcome = venue.OutcomeCover
+		q.CoverPrice, q.HasCover = cover.Price, true
+	}
+	for _, o := range others {
+		if o.Outcome == "" {
+			o.Outcome = venue.OutcomeDoneAway
+		}
+	}
+	return others
 }
 
 // endRFQ forgets an RFQ that is no longer open.
@@ -206,9 +249,11 @@ func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string) (Offer
 	return OfferResult{Offer: *q, Trades: []venue.Trade{t}}, nil
 }
 
-// DeclineRFQ is an invited dealer saying no. When every dealer has
-// declined, the RFQ is rejected.
-func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string) (OfferResult, error) {
+// DeclineRFQ is an invited dealer saying no: its live quote, if any, is
+// withdrawn and rec (its id, account and user set by the use case) becomes
+// the decline's quote record, with no price and the outcome declined. When
+// every dealer has declined, the RFQ is rejected.
+func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string, rec *venue.Offer) (OfferResult, error) {
 	rfq := st.open.get(rfqID)
 	declined, invited := st.recipients[rfqID][p.ParticipantID]
 	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
@@ -222,6 +267,13 @@ func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string) (OfferRes
 			st.close(b, q, venue.StatusCancelled)
 		}
 	}
+	rec.Type, rec.Direction, rec.ParticipantID = venue.TypeQuote, opposite(rfq.Direction), p.ParticipantID
+	rec.MarketID, rec.InstrumentID, rec.MatchedOfferID = rfq.MarketID, rfq.InstrumentID, rfq.ID
+	rec.Quantity, rec.SettlementDate, rec.Validity = rfq.Quantity, rfq.SettlementDate, venue.GTC
+	rec.Price, rec.HasPrice, rec.Filled = udecimal.Zero, false, udecimal.Zero
+	rec.Status, rec.Outcome, rec.Priority = venue.StatusCancelled, venue.OutcomeDeclined, st.nextPriority()
+	rec.CreatedAt, rec.UpdatedAt, rec.ModifiedAt = st.now, st.now, st.now
+	st.emit(b, rec, "delete")
 	st.recipients[rfqID][p.ParticipantID] = true
 	b.recipients = append(b.recipients, store.RecipientWrite{RFQID: rfqID, Recipient: store.Recipient{ParticipantID: p.ParticipantID, Declined: true}})
 	all := true
@@ -231,7 +283,7 @@ func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string) (OfferRes
 	rfq.ModifiedAt = st.now
 	if all {
 		rfq.Status = venue.StatusRejected
-		st.closeQuotes(b, rfq, venue.StatusRejected)
+		st.closeQuotes(b, rfq, venue.StatusRejected, venue.OutcomeDeclined)
 		st.emit(b, rfq, "delete")
 		st.endRFQ(rfq)
 	} else {
@@ -240,9 +292,11 @@ func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string) (OfferRes
 	return OfferResult{Offer: *rfq}, nil
 }
 
-func (st *State) closeQuotes(b *Batch, rfq *venue.Offer, status string) {
+// closeQuotes ends rfq's live quotes with a status and an outcome.
+func (st *State) closeQuotes(b *Batch, rfq *venue.Offer, status, outcome string) {
 	for _, id := range st.quotes[rfq.ID] {
 		if q := st.open.get(id); q != nil {
+			q.Outcome = outcome
 			st.close(b, q, status)
 		}
 	}
@@ -255,7 +309,7 @@ func (st *State) CancelRFQ(b *Batch, p venue.Principal, rfqID string) (OfferResu
 	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, ErrNotOpen
 	}
-	st.closeQuotes(b, rfq, venue.StatusRejected)
+	st.closeQuotes(b, rfq, venue.StatusRejected, venue.OutcomeCancelled)
 	rfq.Status, rfq.ModifiedAt = venue.StatusCancelled, st.now
 	st.emit(b, rfq, "delete")
 	st.endRFQ(rfq)
@@ -313,7 +367,7 @@ func (st *State) UpdateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferCh
 		rfq.Notes = *ch.Notes
 	}
 	if requote {
-		st.closeQuotes(b, rfq, venue.StatusRejected)
+		st.closeQuotes(b, rfq, venue.StatusRejected, venue.OutcomePassed)
 		delete(st.quotes, rfq.ID)
 	}
 	rfq.AccruedInterest = st.accrued(rfq.InstrumentID, rfq.SettlementDate, rfq.Quantity)

@@ -84,3 +84,15 @@ func (tx *Tx) Accounts(ctx context.Context, f AccountFilter, page Page) ([]venue
 	as, next := trimPage(as, page, func(a venue.Account) string { return a.ID })
 	return as, next, nil
 }
+
+// FirstActiveAccount returns the id of the participant's oldest active
+// account; ErrNotFound when it has none.
+func (tx *Tx) FirstActiveAccount(ctx context.Context, participantID string) (string, error) {
+	var id string
+	err := tx.queryRow(ctx, `SELECT id FROM accounts WHERE participant_id = ? AND status = 'active'
+		ORDER BY created_at, id LIMIT 1`, participantID).Scan(&id)
+	if err != nil {
+		return "", fmt.Errorf("first active account of %s: %w", participantID, normalize(err))
+	}
+	return id, nil
+}

@@ -13,20 +13,30 @@ import (
 const offerCols = `id, type, direction, participant_id, account_id, user_id, market_id, instrument_id,
 	settlement_provider_id, price, quantity, filled_quantity, status, matched_offer_id, notes, market_order,
 	is_executable, settlement_date, validity, valid_until, accrued_interest, message, priority,
-	created_at, updated_at, modified_at, client_order_id`
+	created_at, updated_at, modified_at, client_order_id, outcome, cover_price`
+
+// offerColCount is the number of offerCols.
+const offerColCount = 29
 
 func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	var o venue.Offer
-	var sp, price, matched, msg sql.NullString
+	var sp, price, matched, msg, outcome, cover sql.NullString
 	var settle string
 	var validUntil sql.NullInt64
 	var priority, created, updated, modified int64
 	err := r.Scan(&o.ID, &o.Type, &o.Direction, &o.ParticipantID, &o.AccountID, &o.UserID, &o.MarketID,
 		&o.InstrumentID, &sp, &price, decimal{&o.Quantity}, decimal{&o.Filled}, &o.Status, &matched, &o.Notes,
 		&o.MarketOrder, &o.IsExecutable, &settle, &o.Validity, &validUntil, decimal{&o.AccruedInterest}, &msg,
-		&priority, &created, &updated, &modified, &o.ClientOrderID)
+		&priority, &created, &updated, &modified, &o.ClientOrderID, &outcome, &cover)
 	if err != nil {
 		return o, err
+	}
+	o.Outcome = outcome.String
+	if cover.Valid {
+		if err := (decimal{&o.CoverPrice}).Scan(cover.String); err != nil {
+			return o, err
+		}
+		o.HasCover = true
 	}
 	o.SettlementProviderID, o.MatchedOfferID, o.Message = sp.String, matched.String, msg.String
 	if price.Valid {
@@ -60,29 +70,33 @@ func (tx *Tx) UpsertOffers(ctx context.Context, offers []*venue.Offer) error {
 func offerUpserts(e Engine, offers []*venue.Offer) []statement {
 	var out []statement
 	inChunks(e, len(offers), func(from, n int) {
-		args := make([]any, 0, n*27)
+		args := make([]any, 0, n*offerColCount)
 		for _, o := range offers[from : from+n] {
-			var price any
+			var price, cover any
 			if o.HasPrice {
 				price = o.Price.String()
+			}
+			if o.HasCover {
+				cover = o.CoverPrice.String()
 			}
 			args = append(args, o.ID, o.Type, o.Direction, o.ParticipantID, o.AccountID, o.UserID, o.MarketID, o.InstrumentID,
 				nullStr(o.SettlementProviderID), price, o.Quantity.String(), o.Filled.String(), o.Status,
 				nullStr(o.MatchedOfferID), o.Notes, o.MarketOrder, o.IsExecutable, o.SettlementDate.String(), o.Validity,
 				nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
-				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt), o.ClientOrderID)
+				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt), o.ClientOrderID, nullStr(o.Outcome), cover)
 		}
 		what := fmt.Sprintf("upsert %d offers", n)
 		if n == 1 {
 			what = "upsert offer " + offers[from].ID
 		}
-		out = append(out, statement{query: "INSERT INTO offers (" + offerCols + ") VALUES " + valueRows(n, 27) + `
+		out = append(out, statement{query: "INSERT INTO offers (" + offerCols + ") VALUES " + valueRows(n, offerColCount) + `
 		ON CONFLICT (id) DO UPDATE SET price = excluded.price, quantity = excluded.quantity,
 		filled_quantity = excluded.filled_quantity, status = excluded.status, notes = excluded.notes,
 		settlement_date = excluded.settlement_date, validity = excluded.validity, valid_until = excluded.valid_until,
 		accrued_interest = excluded.accrued_interest, message = excluded.message, priority = excluded.priority,
 		updated_at = excluded.updated_at, modified_at = excluded.modified_at,
-		client_order_id = excluded.client_order_id`, args: args, what: what})
+		client_order_id = excluded.client_order_id, outcome = excluded.outcome,
+		cover_price = excluded.cover_price`, args: args, what: what})
 	})
 	return out
 }

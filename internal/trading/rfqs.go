@@ -157,8 +157,22 @@ func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) 
 	if err := require(p, traders...); err != nil {
 		return OfferView{}, err
 	}
+	// The decline is recorded as a quote without price on the firm's
+	// first active account (docs/guide.md, "Trading").
+	var account string
+	err := s.db.View(ctx, func(tx *store.Tx) (err error) {
+		account, err = tx.FirstActiveAccount(ctx, p.ParticipantID)
+		return err
+	})
+	if errors.Is(err, venue.ErrNotFound) {
+		return OfferView{}, venue.Conflict("the firm has no active account to record the decline on")
+	}
+	if err != nil {
+		return OfferView{}, fmt.Errorf("decline rfq: %w", err)
+	}
+	rec := &venue.Offer{ID: newID(), AccountID: account, UserID: p.UserID}
 	res, err := s.submit(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
-		return st.DeclineRFQ(b, p, id)
+		return st.DeclineRFQ(b, p, id, rec)
 	})
 	if err != nil {
 		if errors.Is(err, venue.ErrNotFound) {

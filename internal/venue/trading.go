@@ -30,6 +30,21 @@ const (
 	StatusExpired   = "expired"
 )
 
+// The outcomes of a quote, set when it ends (null while it is open):
+// exactly one per quote. An RFQ's accept decides them for every live quote
+// in the batch that trades it.
+const (
+	OutcomeDone      = "done"      // accepted
+	OutcomeCover     = "cover"     // the best other live quote at the accept
+	OutcomeTied      = "tied"      // at the done price, not chosen
+	OutcomeDoneAway  = "done_away" // another live quote at the accept
+	OutcomePassed    = "passed"    // the requester rejected it (or changed the request's terms)
+	OutcomeDeclined  = "declined"  // the dealer declined the request: a record with no price
+	OutcomeWithdrawn = "withdrawn" // the dealer cancelled or replaced it
+	OutcomeExpired   = "expired"   // it or its request expired
+	OutcomeCancelled = "cancelled" // the requester cancelled the request
+)
+
 // Validities.
 const (
 	GTC = "gtc"
@@ -75,9 +90,15 @@ type Offer struct {
 	// ClientOrderID is the owner's latest ClOrdID for the order (FIX);
 	// empty for one entered over REST. Only its owner's channels show it.
 	ClientOrderID string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	ModifiedAt    time.Time
+	// Outcome is a quote's end (an Outcome* constant), empty while open.
+	// CoverPrice (HasCover) is on the done quote: the best other live
+	// quote's price at the accept, for its dealer and the requester only.
+	Outcome    string
+	CoverPrice udecimal.Decimal
+	HasCover   bool
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	ModifiedAt time.Time
 }
 
 // Open reports whether the offer is still live.

@@ -80,9 +80,13 @@ type Offer struct {
 	Counterparties       []string   `json:"counterparties,omitempty"`
 	AccruedInterest      string     `json:"accrued_interest"`
 	Message              *string    `json:"message"`
-	ModifiedAt           string     `json:"modified_at"`
-	CreatedAt            string     `json:"createdAt"`
-	UpdatedAt            string     `json:"updatedAt"`
+	// Outcome is a quote's end (null while open, and on offers and RFQs);
+	// CoverPrice is on the done quote only.
+	Outcome    *string `json:"outcome"`
+	CoverPrice *Num    `json:"cover_price"`
+	ModifiedAt string  `json:"modified_at"`
+	CreatedAt  string  `json:"createdAt"`
+	UpdatedAt  string  `json:"updatedAt"`
 }
 
 // OfferOf renders o. Counterparties (an RFQ's recipients) are included
@@ -95,10 +99,14 @@ func OfferOf(o venue.Offer, withRecipients bool) Offer {
 		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
 		UserID: o.UserID, SettlementProviderID: Nullable(o.SettlementProviderID),
 		AccruedInterest: o.AccruedInterest.String(), Message: Nullable(o.Message), ModifiedAt: Time(o.ModifiedAt),
-		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt)}
+		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt), Outcome: Nullable(o.Outcome)}
 	if o.HasPrice {
 		p := NumOf(o.Price)
 		out.Price, out.PricePerUnitClean, out.PricePerUnit.LimitPrice = &p, &p, &p
+	}
+	if o.HasCover {
+		c := NumOf(o.CoverPrice)
+		out.CoverPrice = &c
 	}
 	if !o.SettlementDate.IsZero() {
 		s := o.SettlementDate.String()

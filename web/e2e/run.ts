@@ -623,12 +623,16 @@ async function main(): Promise<void> {
       await shot(c, "05-rfq-requester");
       await c.getByRole("button", { name: `Accept quote from ${firmName(1)}` }).click();
       await c.getByText("Quote accepted: trade done").last().waitFor();
-      await c.locator(".request header").first().getByText(`traded 5,000,000 at 101.1000 with ${firmName(1)}`).waitFor();
+      await c.locator(".request header").first().getByText(`traded 5,000,000 at 101.1000 with ${firmName(1)} · cover 101.2500`).waitFor();
+      // Each quote's outcome, as the venue decided it.
+      await quotes.locator("tr", { hasText: firmName(1) }).getByRole("cell", { name: "done", exact: true }).waitFor();
+      await quotes.locator("tr", { hasText: firmName(0) }).getByRole("cell", { name: "cover", exact: true }).waitFor();
     });
 
-    await step("the dealers see the outcome", async () => {
-      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("done · traded 5,000,000 at 101.1000").waitFor();
-      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("not done: traded elsewhere").waitFor();
+    await step("the dealers see the outcome: the winner the cover, the loser only that it was cover", async () => {
+      await b.getByRole("row", { name: new RegExp(rfqBond) }).getByText("done · traded 5,000,000 at 101.1000 · cover 101.2500").waitFor();
+      await a.getByRole("row", { name: new RegExp(rfqBond) }).getByText("not done: you were cover").waitFor();
+      assert.equal(await a.getByText("101.1000").count(), 0, "the losing dealer does not read the done price");
       await b.getByRole("link", { name: "Blotter", exact: true }).click();
       await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
     });
@@ -684,11 +688,16 @@ async function main(): Promise<void> {
       assert.equal(await a.getByRole("button", { name: "Send quote for " + t2 }).count(), 0, "no quote after declining");
       // One of two declined: the requester reads it while the RFQ stays open for the other.
       await c.locator(".request header").first().getByText("open · 1 of 2 dealers declined").waitFor();
-      await c.getByText("Waiting for quotes from 2 dealers… (1 declined)").waitFor();
+      const declines = c.getByRole("table", { name: `Quotes for Buy 2,000,000 ${rfqBond}` });
+      await declines.locator("tr", { hasText: firmName(0) }).getByRole("cell", { name: "declined", exact: true }).waitFor();
+      // The decline is the venue's record: a reload still reads it.
+      await a.reload();
+      await a.getByRole("row", { name: new RegExp("2,000,000") }).getByText("declined", { exact: true }).waitFor();
+      assert.equal(await a.getByRole("button", { name: "Send quote for " + t2 }).count(), 0, "no quote after declining, after a reload");
       await b.getByRole("button", { name: "Decline " + t2 }).click();
       await b.getByText("Request declined").last().waitFor();
       await c.locator(".request header").first().getByText("declined by all 2 dealers").waitFor();
-      await c.getByText("Declined by all 2 dealers.").first().waitFor();
+      await declines.locator("tr", { hasText: firmName(1) }).getByRole("cell", { name: "declined", exact: true }).waitFor();
     });
 
     await step("news arrives live", async () => {

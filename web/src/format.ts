@@ -118,8 +118,35 @@ function filledOf(o: Fill): { filled: string; left: string; any: boolean; all: b
   return { filled: quantity(text(done)), left: quantity(text(left)), any: sign(done) > 0, all: sign(done) > 0 && sign(left) <= 0 };
 }
 
-/** offerStatus names an offer's state for people: open, partially filled with what is left, filled. */
-export function offerStatus(o: Fill): string {
+/** outcomeLabel names how a quote ended, for people. */
+export function outcomeLabel(outcome: string): string {
+  switch (outcome) {
+    case "done":
+      return "done";
+    case "cover":
+      return "cover";
+    case "tied":
+      return "tied, not chosen";
+    case "done_away":
+      return "done away";
+    case "passed":
+      return "passed";
+    case "declined":
+      return "declined";
+    case "withdrawn":
+      return "withdrawn";
+    case "expired":
+      return "expired";
+    case "cancelled":
+      return "request cancelled";
+    default:
+      return outcome;
+  }
+}
+
+/** offerStatus names an offer's state for people: open, partially filled with what is left, filled; a quote that ended, its outcome. */
+export function offerStatus(o: Fill & { outcome?: string | null }): string {
+  if (o.outcome) return outcomeLabel(o.outcome);
   const f = filledOf(o);
   if (f.all) return "filled";
   if (o.status === "created") return f.any ? `partially filled · ${f.left} left` : "open";

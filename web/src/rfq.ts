@@ -38,7 +38,9 @@ export function requestOutcome(r: Offer, trades: Iterable<Trade>, precision: num
   if (t) {
     const dealer = t.bid_order.offer_id === r.id ? t.ask_order : t.bid_order;
     const who = dealer.participant?.name ?? name(dealer.participant_id);
-    return { state: "traded", label: traded(t, precision) + (who ? ` with ${who}` : "") };
+    const done = (r.matched_offers ?? []).find((q) => q.outcome === "done");
+    const cover = done?.cover_price != null ? ` · cover ${f.price(done.cover_price, precision)}` : "";
+    return { state: "traded", label: traded(t, precision) + (who ? ` with ${who}` : "") + cover };
   }
   const n = r.counterparties?.length ?? 0;
   switch (r.status) {
@@ -59,7 +61,10 @@ export function requestOutcome(r: Offer, trades: Iterable<Trade>, precision: num
 
 /**
  * dealerOutcome is what a dealer reads of an RFQ sent to it, given its
- * latest quote and whether it declined; canTrade is its role's right to act.
+ * latest quote record (a decline is one, without price) and whether it
+ * declined in this tab before the record arrived; canTrade is its role's
+ * right to act. An ended quote's outcome, set by the venue, says how it
+ * went.
  */
 export function dealerOutcome(
   r: Offer,
@@ -71,12 +76,31 @@ export function dealerOutcome(
 ): DealerOutcome {
   const none = { canQuote: false, canDecline: false };
   const t = myQuote ? tradeOf([myQuote.id], trades) : null;
-  if (t) return { state: "traded", label: "done · " + traded(t, precision), ...none };
-  if (declined || r.status === "rejected") return { state: "declined", label: "declined", ...none };
+  if (t) {
+    const cover = myQuote?.cover_price != null ? ` · cover ${f.price(myQuote.cover_price, precision)}` : "";
+    return { state: "traded", label: "done · " + traded(t, precision) + cover, ...none };
+  }
+  if (declined || myQuote?.outcome === "declined" || r.status === "rejected") return { state: "declined", label: "declined", ...none };
+  switch (myQuote?.outcome) {
+    case "done":
+      return { state: "traded", label: "done", ...none };
+    case "cover":
+      return { state: "lost", label: "not done: you were cover", ...none };
+    case "tied":
+      return { state: "lost", label: "not done: tied with the done price", ...none };
+    case "done_away":
+      return { state: "lost", label: "not done: traded away", ...none };
+    case "expired":
+      if (r.status !== "created") return { state: "expired", label: "expired", ...none };
+      break;
+    case "cancelled":
+      return { state: "cancelled", label: "cancelled by the requester", ...none };
+  }
   if (r.status === "created") {
     const live = myQuote?.status === "created";
     if (live) return { state: "quoted", label: `quoted ${f.price(limitOf(myQuote), precision)}`, canQuote: false, canDecline: false };
-    return { state: "open", label: "open", canQuote: canTrade, canDecline: canTrade && !myQuote };
+    const again = myQuote?.outcome === "passed" ? "passed: quote again" : myQuote?.outcome === "withdrawn" ? "withdrawn" : "open";
+    return { state: "open", label: again, canQuote: canTrade, canDecline: canTrade };
   }
   if (r.status === "closed") return { state: "lost", label: myQuote ? "not done: traded elsewhere" : "traded elsewhere", ...none };
   if (r.status === "expired") return { state: "expired", label: "expired", ...none };

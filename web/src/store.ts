@@ -60,7 +60,7 @@ export class Venue {
   best = new Map<string, Map<string, Best>>();
   offers = new Map<string, Offer>(); // own offers and quotes
   rfqs = new Map<string, Offer>(); // RFQs sent or received
-  /** declined holds the RFQs this firm declined: the venue's record stays open for the other dealers. */
+  /** declined holds the RFQs declined from this tab until the venue's decline record (a quote without price) arrives. */
   declined = new Set<string>();
   trades = new Map<string, Trade>();
   news: News[] = [];
@@ -187,7 +187,6 @@ export class Venue {
     this.expired = false;
     const me = await this.api.get<User>("/auth/me");
     this.user = me;
-    this.loadDeclined();
     const [markets, instruments, participants] = await Promise.all([
       this.api.get<Market[]>("/markets"),
       this.api.get<Instrument[]>("/instruments"),
@@ -241,28 +240,10 @@ export class Venue {
     this.changed();
   }
 
-  /** markDeclined remembers a declined RFQ for the session (the record does not say who declined). */
+  /** markDeclined shows a declined RFQ as such at once; the venue's decline record, read after a reload, keeps it so. */
   markDeclined(id: string): void {
     this.declined.add(id);
-    try {
-      sessionStorage.setItem(this.declinedKey(), JSON.stringify([...this.declined].slice(-500)));
-    } catch {
-      /* storage full or off: kept in memory */
-    }
     this.changed();
-  }
-
-  private declinedKey(): string {
-    return "bondvenue.declined." + (this.user?.id ?? "");
-  }
-
-  private loadDeclined(): void {
-    try {
-      const raw = sessionStorage.getItem(this.declinedKey());
-      this.declined = new Set(raw ? (JSON.parse(raw) as string[]) : []);
-    } catch {
-      this.declined = new Set();
-    }
   }
 
   private expire(): void {

@@ -136,6 +136,10 @@ export interface Offer {
   counterparties?: string[];
   /** declined_counterparties: the dealers that declined an RFQ (the requester's GET /participant/rfq/{id} only). */
   declined_counterparties?: string[];
+  /** outcome: how a quote ended (done, cover, tied, done_away, passed, declined, withdrawn, expired, cancelled); null while open. */
+  outcome?: string | null;
+  /** cover_price: on the done quote, the best other quote's price (its dealer and the requester only). */
+  cover_price?: Num | null;
   participant_id: string;
   account_id: string;
   market_id: string;

@@ -81,6 +81,25 @@ describe("the dealer's view of an RFQ", () => {
       label: "not done: traded elsewhere",
     });
   });
+  it("reads the venue's outcome of its quote: cover, tied, done away, passed, cancelled", () => {
+    const closed = { ...rfq, status: "closed" };
+    const ended = (outcome: string, status = "rejected") => ({ ...quote, id: "q9", status, outcome });
+    expect(dealerOutcome(closed, ended("cover"), false, [trade], 4, true)).toMatchObject({ state: "lost", label: "not done: you were cover" });
+    expect(dealerOutcome(closed, ended("tied"), false, [trade], 4, true).label).toBe("not done: tied with the done price");
+    expect(dealerOutcome(closed, ended("done_away"), false, [trade], 4, true).label).toBe("not done: traded away");
+    expect(dealerOutcome(rfq, ended("passed"), false, [], 4, true)).toMatchObject({ state: "open", label: "passed: quote again", canQuote: true });
+    expect(dealerOutcome({ ...rfq, status: "cancelled" }, ended("cancelled"), false, [], 4, true).label).toBe("cancelled by the requester");
+  });
+  it("shows its decline after a reload: the venue keeps it as a record without price", () => {
+    const decline = { ...quote, id: "d1", status: "cancelled", outcome: "declined", price_per_unit: null, price_per_unit_clean: null };
+    expect(dealerOutcome(rfq, decline, false, [], 4, true)).toEqual({ state: "declined", label: "declined", canQuote: false, canDecline: false });
+  });
+  it("tells the winner the cover", () => {
+    const closed = { ...rfq, status: "closed" };
+    expect(dealerOutcome(closed, { ...quote, status: "closed", outcome: "done", cover_price: "101.05" }, false, [trade], 4, true).label).toBe(
+      "done · traded 5,000,000 at 101.1000 · cover 101.0500",
+    );
+  });
 });
 
 describe("the RFQ inbox", () => {
@@ -100,7 +119,13 @@ describe("the RFQ inbox", () => {
       rfq("closed", { status: "closed" }),
       rfq("own", { participant_id: "A" }),
     ];
-    const quotes = [quote("quoted", "created"), quote("requoted", "cancelled", "2026-11-27T10:02:00Z"), quote("requoted", "created", "2026-11-27T10:01:00Z")];
+    const quotes = [
+      quote("quoted", "created"),
+      quote("requoted", "cancelled", "2026-11-27T10:02:00Z"),
+      quote("requoted", "created", "2026-11-27T10:01:00Z"),
+      { ...quote("declined-elsewhere", "cancelled"), outcome: "declined" },
+    ];
+    rfqs.push(rfq("declined-elsewhere")); // declined from another tab: its record says so
     // "requoted": its latest quote was withdrawn, so it waits again.
     expect(awaitingQuote(rfqs, quotes, "A", new Set(["declined"]), now)).toBe(3);
     expect(awaitingQuote(rfqs, quotes, null, new Set(), now)).toBe(0);

@@ -206,7 +206,7 @@ function Request(props: { venue: Venue; r: Offer }) {
                 <Num>{f.yieldPct(v.yieldAt(r.instrument_id, limitPrice(q)))}</Num>
                 <Num>{f.quantity(q.quantity)}</Num>
                 <td>{q.status === "created" ? f.countdown(q.valid_until, v.now) : ""}</td>
-                <td>{f.status(q.status)}</td>
+                <td>{q.outcome ? f.outcomeLabel(q.outcome) : f.status(q.status)}</td>
                 <td>
                   {open && q.status === "created" && v.canTrade && (
                     <Action venue={v} label={`Accept quote from ${dealer}`} run={() => v.api.call("PUT", `/participant/offers/${q.id}/accept`, undefined, newKey())} done="Quote accepted: trade done">
