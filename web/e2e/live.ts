@@ -253,6 +253,44 @@ async function main(): Promise<void> {
       await mine.waitFor({ state: "detached" });
     });
 
+    await step("firm A improves the ask, firm B buys at it: each is told of its fill", async () => {
+      await openInstrument(a, orderBond);
+      await bookA.locator("td.ask button.level").first().waitFor({ timeout: liveWait });
+      await bookA.locator("td.bid button.level").first().waitFor({ timeout: liveWait });
+      const ask = ticks(await bookA.locator("td.ask button.level").first().innerText());
+      const bid = ticks(await bookA.locator("td.bid button.level").first().innerText());
+      // One tick inside the spread when there is room, else at the best ask.
+      const px = ask - 1 > bid ? ask - 1 : ask;
+      await a.getByRole("radio", { name: "Sell (ask)" }).click();
+      await a.getByLabel("Clean price (%)", { exact: true }).fill(price(px));
+      await a.getByLabel("Quantity (nominal)", { exact: true }).fill(String(orderQty));
+      await acked(a, "POST", "participant/offers", "Place ask");
+      await b.getByRole("radio", { name: "Buy (bid)" }).click();
+      await b.getByLabel("Clean price (%)", { exact: true }).fill(price(px));
+      await b.getByLabel("Quantity (nominal)", { exact: true }).fill(String(orderQty));
+      await acked(b, "POST", "participant/offers", "Place bid");
+      // A buy at the price fills at once, against firm A's ask or a better one of the simulated firms.
+      // Notices name the bond as a desk does: the maturity's year only.
+      const short = orderBond.replace(/\s\d{1,2}\/\d{1,2}\/(\d{4})$/, " $1");
+      const bought = b.locator(".notice", { hasText: "Bought" }).filter({ hasText: short });
+      await bought.first().waitFor();
+      await b.getByRole("link", { name: "Blotter", exact: true }).click();
+      await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: orderBond }).first().waitFor();
+      await shot(b, "blotter-firm-b");
+      // Firm A's ask: sold to firm B (its notice says so), or still open when a simulated ask was better.
+      const sold = a.locator(".notice", { hasText: "Sold" }).filter({ hasText: short });
+      await a.getByRole("link", { name: "Blotter", exact: true }).click();
+      const left = a.getByRole("button", { name: new RegExp(`^Cancel Sell ${fmtQty(orderQty)} ${orderBond}`) });
+      await sold.or(left).first().waitFor();
+      if (await left.count()) {
+        console.log("     a simulated ask was better: firm B bought from it; firm A cancels its ask");
+        await left.first().click();
+        await left.waitFor({ state: "detached" });
+      } else {
+        console.log("     firm B bought firm A's ask");
+      }
+    });
+
     await step("firm A asks a simulated dealer for a quote: answered within seconds", async () => {
       let outcome = "";
       for (const [i, dealer] of dealers.entries()) {
@@ -326,7 +364,14 @@ async function main(): Promise<void> {
       const [ctx, admin] = await newPage(browser);
       await signIn(admin, user(0, "ADMIN"), { submit: "button" });
       await admin.getByRole("link", { name: "Admin", exact: true }).click();
-      await admin.getByRole("table", { name: "Users" }).getByText(user(0, "TRADER").email).waitFor();
+      const users = admin.getByRole("table", { name: "Users" });
+      await users.getByText(user(0, "TRADER").email).waitFor();
+      // Disable the firm's viewer and enable it again, with the market live around it.
+      const viewerEmail = user(0, "VIEWER").email;
+      await admin.getByRole("button", { name: "Disable " + viewerEmail }).click();
+      await users.locator("tr", { hasText: viewerEmail }).getByText("disabled").waitFor();
+      await admin.getByRole("button", { name: "Enable " + viewerEmail }).click();
+      await users.locator("tr", { hasText: viewerEmail }).getByText("active").waitFor();
       await shot(admin, "admin");
       await signOut(admin);
       await ctx.close();

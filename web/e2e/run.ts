@@ -606,6 +606,12 @@ async function main(): Promise<void> {
         await p.getByText("Quote sent").last().waitFor();
         await p.waitForFunction((n) => Number(document.querySelector("nav .badge")?.textContent ?? "0") === n, waiting - 1);
       }
+      // The incoming requests stay inside their panel, long names wrapped.
+      for (const p of [a, b]) {
+        const panel = await p.getByRole("region", { name: "Incoming requests" }).boundingBox();
+        const table = await p.getByRole("table", { name: "Incoming requests" }).boundingBox();
+        assert.ok(panel && table && table.x + table.width <= panel.x + panel.width + 0.5, `incoming (${JSON.stringify(table)}) inside the panel (${JSON.stringify(panel)})`);
+      }
       await shot(b, "06-rfq-dealer");
     });
 

@@ -272,9 +272,9 @@ function Incoming(props: { venue: Venue; r: Offer }) {
         <td>
           <Time at={r.createdAt} />
         </td>
-        <td>{requester}</td>
+        <td class="wrap">{requester}</td>
         <td>{f.side(r.direction) === "Buy" ? "buys" : "sells"}</td>
-        <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
+        <td class="wrap">{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
         <Num>{f.quantity(r.quantity)}</Num>
         <td>{open ? f.countdown(r.valid_until, v.now) : ""}</td>
         <td class="outcome">{outcome.label}</td>
