@@ -144,8 +144,11 @@ func TestOperations(t *testing.T) {
 			// listRiskLimits answers the firm's three limits, a fixed list
 			// that is not paged; getInstrumentOHLC a window of at most 1000
 			// intervals that from and to move; getTape the latest trades up
-			// to limit, a snapshot that the stream extends, never paged back.
-			if o.method == http.MethodGet && returnsArray(o.op) && id != "listRiskLimits" && id != "getInstrumentOHLC" && id != "getTape" {
+			// to limit, a snapshot that the stream extends, never paged back;
+			// listExecutionRecords a period of at most 31 days that from and to
+			// choose, exported whole (as CSV too).
+			if o.method == http.MethodGet && returnsArray(o.op) && id != "listRiskLimits" && id != "getInstrumentOHLC" && id != "getTape" &&
+				id != "listExecutionRecords" {
 				cursor := "cursor"
 				if id == "listEvents" {
 					cursor = "after" // the event log pages by sequence number

@@ -281,6 +281,13 @@ func authzTable() []authzRow {
 		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
 			return "/api/v1/participant/rfq/" + f.rfq(t, obj), nil
 		}},
+		{"GET /api/v1/participant/rfq/{rfqId}/execution-record", map[string]statuses{
+			ownObject: readers200, cptyObject: operatorAll, otherObject: operatorAll, missing: readers404, // an invited dealer does not
+		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return "/api/v1/participant/rfq/" + f.rfq(t, obj) + "/execution-record", nil
+		}},
+		{"GET /api/v1/participant/rfq/execution-records", map[string]statuses{noObject: readers200},
+			static("/api/v1/participant/rfq/execution-records")},
 		{"PUT /api/v1/participant/rfq/{rfqId}", tradeWrite,
 			func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/participant/rfq/" + f.rfq(t, obj), map[string]any{"entity": map[string]any{"notes": "amended"}}

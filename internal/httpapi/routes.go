@@ -83,6 +83,8 @@ func (s *Server) routes() {
 	m.Handle("POST "+v1+"/participant/rfq", s.queued(s.createRFQ))
 	m.Handle("GET "+v1+"/participant/rfq", s.authed(s.listRFQs))
 	m.Handle("GET "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).RFQ, wire.RFQNestedOf)))
+	m.Handle("GET "+v1+"/participant/rfq/{rfqId}/execution-record", s.authed(s.executionRecord))
+	m.Handle("GET "+v1+"/participant/rfq/execution-records", s.authed(s.executionRecords))
 	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}", s.queued(s.updateRFQ))
 	m.Handle("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).CancelRFQ, wire.RFQNestedOf)))
 	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(onPathID(s, "rfqId", (*trading.Service).DeclineRFQ, wire.RFQNestedOf)))

@@ -65,6 +65,15 @@ func (st *State) referencePrice(marketID, instrumentID string) (udecimal.Decimal
 	if bid, ask := st.best(k, venue.Bid), st.best(k, venue.Ask); bid != nil && ask != nil {
 		return mid(bid.Limit, ask.Limit), SourceBookMid, true
 	}
+	if newest := st.newestIndicative(instrumentID); newest != nil {
+		return mid(*newest.bid, *newest.ask), SourceIndicative, true
+	}
+	return udecimal.Zero, "", false
+}
+
+// newestIndicative is the newest valid indicative price of an instrument
+// with both sides, or nil.
+func (st *State) newestIndicative(instrumentID string) *indicativeQuote {
 	var newest *indicativeQuote
 	for _, q := range st.indicative[instrumentID] {
 		if q.bid == nil || q.ask == nil || (q.validUntil != nil && !q.validUntil.After(st.now)) {
@@ -74,10 +83,7 @@ func (st *State) referencePrice(marketID, instrumentID string) (udecimal.Decimal
 			newest = q
 		}
 	}
-	if newest != nil {
-		return mid(*newest.bid, *newest.ask), SourceIndicative, true
-	}
-	return udecimal.Zero, "", false
+	return newest
 }
 
 func mid(a, b udecimal.Decimal) udecimal.Decimal {

@@ -50,7 +50,34 @@ func (st *State) CreateRFQ(b *Batch, r *venue.Offer) (OfferResult, error) {
 	}
 	st.rest(r)
 	st.emit(b, r, "create")
+	st.mark(b, r, store.MarkSent)
 	return OfferResult{Offer: *r}, nil
+}
+
+// mark records the market around rfq now (its execution record): the
+// best bid and ask of the instrument's continuous books and the newest
+// valid indicative mid.
+func (st *State) mark(b *Batch, rfq *venue.Offer, kind string) {
+	m := store.RFQMark{RFQID: rfq.ID, Kind: kind, At: st.now}
+	for id := range st.markets {
+		if !st.continuous(id) {
+			continue
+		}
+		k := bookKey{id, rfq.InstrumentID}
+		if bid := st.best(k, venue.Bid); bid != nil && (m.BestBid == nil || bid.Limit.GreaterThan(*m.BestBid)) {
+			p := bid.Limit
+			m.BestBid = &p
+		}
+		if ask := st.best(k, venue.Ask); ask != nil && (m.BestAsk == nil || ask.Limit.LessThan(*m.BestAsk)) {
+			p := ask.Limit
+			m.BestAsk = &p
+		}
+	}
+	if q := st.newestIndicative(rfq.InstrumentID); q != nil {
+		v := mid(*q.bid, *q.ask)
+		m.IndicativeMid = &v
+	}
+	b.marks = append(b.marks, m)
 }
 
 // executable reports whether a quote's price meets an executable RFQ's
@@ -168,6 +195,7 @@ func (st *State) execute(b *Batch, rfq, q *venue.Offer) venue.Trade {
 	t := st.trade(b, ask, bid, qty, q.Price, rfq.SettlementDate, venue.ExecutionOTC)
 	q.Status, rfq.Status = venue.StatusClosed, venue.StatusClosed
 	q.ModifiedAt, rfq.ModifiedAt = st.now, st.now
+	st.mark(b, rfq, store.MarkAccepted)
 	others := st.decideOutcomes(rfq, q)
 	st.unlist(q)
 	st.emit(b, q, "update")

@@ -399,7 +399,9 @@ func (e *Sequencer) runBatch(cmds []*command) {
 			e.cost.observe(n, applied.Sub(start), end.Sub(applied))
 		}
 	}()
-	b := &Batch{now: e.now().UTC().Truncate(time.Millisecond), offers: map[string]*venue.Offer{}}
+	// A batch reads the clock once, to the microsecond: records keep it so
+	// (offers' *_us columns), lists and the API show milliseconds.
+	b := &Batch{now: e.now().UTC().Truncate(time.Microsecond), offers: map[string]*venue.Offer{}}
 	e.st.now = b.now
 	type done struct {
 		c *command
@@ -545,16 +547,18 @@ type Batch struct {
 	// killSwitches and halts are the pre-trade controls the batch set.
 	killSwitches []store.KillSwitch
 	halts        []store.Halt
+	// marks are the market around the RFQs the batch sent or traded.
+	marks []store.RFQMark
 }
 
 // size counts the batch's writes.
 func (b *Batch) size() int {
-	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts)
+	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts) + len(b.marks)
 }
 
 func (b *Batch) empty() bool {
 	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
-		len(b.killSwitches) == 0 && len(b.halts) == 0
+		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0
 }
 
 // save records o's current state to be written.
@@ -602,5 +606,5 @@ func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 		events[i] = feed.Record(ev)
 	}
 	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts})
+		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks})
 }

@@ -51,6 +51,15 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
+// fromUSOr is a time kept to the microsecond, or to the millisecond in
+// ms on a row written before microseconds were kept.
+func fromUSOr(us sql.NullInt64, ms int64) time.Time {
+	if us.Valid {
+		return time.UnixMicro(us.Int64).UTC()
+	}
+	return fromMS(ms)
+}
+
 func nullMS(t *time.Time) any {
 	if t == nil {
 		return nil

@@ -29,16 +29,21 @@ type BatchWrite struct {
 	// KillSwitches and Halts are the pre-trade controls the batch set.
 	KillSwitches []KillSwitch
 	Halts        []Halt
+	// Marks are the market around the RFQs the batch sent or traded.
+	Marks []RFQMark
 }
 
 // statements returns the writes of w other than its events, in the order
-// they run: offers, recipients, trades, claims.
+// they run: offers, recipients, trades, marks, controls, claims.
 func (w BatchWrite) statements(e Engine, now time.Time) []statement {
 	out := offerUpserts(e, w.Offers)
 	for _, r := range w.Recipients {
 		out = append(out, recipientUpsert(r))
 	}
 	out = append(out, tradeInserts(e, w.Trades)...)
+	for _, m := range w.Marks {
+		out = append(out, rfqMarkUpsert(m))
+	}
 	for _, k := range w.KillSwitches {
 		out = append(out, killSwitchUpsert(k))
 	}
