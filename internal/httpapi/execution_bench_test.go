@@ -28,7 +28,8 @@ import (
 // BONDVENUE_BENCH_RFQS to change) as CSV and as JSON over HTTP, each beside
 // its baseline of the same run: reading the same records from the store
 // with no record built (store-read). Each RFQ asks three dealers; two
-// quote, one in three declines, every other one trades.
+// quote, one in three declines, every other one trades and the others are
+// cancelled.
 //
 //	go test -run x -bench ExecutionExport -benchtime 3x ./internal/httpapi/
 func BenchmarkExecutionExport(b *testing.B) {
@@ -180,6 +181,8 @@ func oneRFQ(ctx context.Context, svc *trading.Service, p0 venue.Principal, deale
 	}
 	if i%2 == 0 {
 		_, err = svc.AcceptQuote(ctx, p0, quotes[i%4/2])
+	} else { // the rest end too: live quotes would hold the dealers' risk limits
+		_, err = svc.CancelRFQ(ctx, p0, r.ID)
 	}
 	return err
 }

@@ -10,6 +10,7 @@
 // (default /usr/bin/chromium), SCREENSHOTS (folder for the screenshots of
 // each main view; default web/e2e/screenshots).
 import { strict as assert } from "node:assert";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Locator, type Page } from "playwright-core";
 import { type UserCred, base, bookOn, creds, firmName, launch, newPage, screenshots, signIn, signOut, step, timeout, user } from "./common.js";
@@ -641,6 +642,19 @@ async function main(): Promise<void> {
       assert.equal(await a.getByText("101.1000").count(), 0, "the losing dealer does not read the done price");
       await b.getByRole("link", { name: "Blotter", exact: true }).click();
       await b.getByRole("table", { name: "My trades" }).locator("tr", { hasText: rfqBond }).getByText("otc").waitFor();
+    });
+
+    await step("the requester downloads today's execution records as CSV", async () => {
+      const [download] = await Promise.all([
+        c.waitForEvent("download"),
+        c.getByRole("button", { name: "Download today's execution records (CSV)" }).click(),
+      ]);
+      const csv = await readFile(await download.path(), "utf8");
+      const rows = csv.trim().split("\r\n");
+      assert.match(rows[0] ?? "", /^rfq_id,sent_at,/, "a header row");
+      const done = rows.filter((r) => r.includes(",done,"));
+      assert.ok(done.some((r) => r.includes(",101.1,") && r.includes(",101.25,")), `the done quote at 101.1 with cover 101.25:\n${csv}`);
+      assert.ok(rows.some((r) => r.includes(",cover,")), "the cover quote's row");
     });
 
     await step("a reload keeps the session, the page and the RFQ's outcome", async () => {

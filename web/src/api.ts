@@ -155,6 +155,22 @@ export class Api {
   get<T>(path: string): Promise<T> {
     return this.call<T>("GET", path);
   }
+
+  /** csv reads a path's CSV answer (Accept: text/csv) as text. */
+  async csv(path: string): Promise<string> {
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, { headers: { Authorization: "Bearer " + this.token, Accept: "text/csv" } });
+    } catch {
+      throw new ApiError(0, "The venue cannot be reached; check the connection");
+    }
+    if (res.status === 401 && this.token) this.onUnauthorized();
+    if (!res.ok) {
+      const answer = await readBody(res);
+      throw new ApiError(res.status, describe(res.status, answer), answer);
+    }
+    return res.text();
+  }
 }
 
 async function readBody(res: Response): Promise<unknown> {

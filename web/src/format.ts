@@ -77,6 +77,11 @@ export function localDate(t: Date): string {
 }
 
 /** date renders a date (or the date part of a timestamp) as YYYY-MM-DD. */
+/** dayKey is a local day as YYYY-MM-DD (for file names). */
+export function dayKey(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
 export function date(v: string | null | undefined): string {
   if (!v) return dash;
   return v.slice(0, 10);

@@ -17,7 +17,16 @@ export function Rfq(props: { venue: Venue; instrumentId?: string }) {
     <div class="rfq cols">
       <div class="col">
         {v.canTrade && <NewRfq venue={v} instrumentId={props.instrumentId} />}
-        <Section title="My requests">
+        <Section
+          title="My requests"
+          actions={
+            sent.length > 0 && (
+              <Action venue={v} label="Download today's execution records (CSV)" run={() => downloadExecutions(v)}>
+                Execution records (CSV)
+              </Action>
+            )
+          }
+        >
           {sent.length === 0 && <p class="muted">No requests yet.</p>}
           {sent.slice(0, 30).map((r) => (
             <Request key={r.id} venue={v} r={r} />
@@ -304,4 +313,18 @@ function Incoming(props: { venue: Venue; r: Offer }) {
       )}
     </>
   );
+}
+
+/** downloadExecutions saves the best-execution records of the RFQs the firm sent today (local day) as CSV. */
+async function downloadExecutions(v: Venue): Promise<void> {
+  const start = new Date();
+  start.setHours(0, 0, 0, 0);
+  const end = new Date(start.getTime() + 86_400_000);
+  const csv = await v.api.csv(`/participant/rfq/execution-records?from=${start.toISOString()}&to=${end.toISOString()}`);
+  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `execution-records-${f.dayKey(start)}.csv`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
