@@ -20,6 +20,12 @@ type Config struct {
 	// time, at most once per resting participant and incoming order, so a
 	// change of relations applies from the next command on.
 	Eligible func(a, b uint32) bool
+	// Capacity, when positive, is how many orders the caller expects to
+	// rest at once: New reserves and touches the slots and the id index
+	// for that many, so that the book grows to that size with no
+	// allocation and no page fault (docs/decisions.md, "The order book:
+	// slabs and handles"). Zero sizes the book as it grows.
+	Capacity int
 }
 
 // Book is the order book of one instrument in one market. The zero value
@@ -93,13 +99,33 @@ type pricedLevel struct {
 
 // New returns an empty book with the rules in cfg.
 func New(cfg Config) *Book {
-	return &Book{
+	b := &Book{
 		allOrNone: cfg.AllOrNone,
 		eligible:  cfg.Eligible,
 		bids:      side{bid: true},
 		nslots:    1,
 		levels:    make([]level, 1),
 	}
+	if cfg.Capacity > 0 {
+		b.reserve(cfg.Capacity)
+	}
+	return b
+}
+
+// reserve allocates the slot chunks and the index cells for n resting
+// orders and writes to each, so that the pages are the process's before
+// the first order arrives rather than faulted in while it is matched.
+func (b *Book) reserve(n int) {
+	chunks := (n + 1 + slotChunk - 1) / slotChunk // handle 0 is never used
+	b.slots = make([][]slot, 0, chunks)
+	for range chunks {
+		c := make([]slot, slotChunk)
+		for i := range c {
+			c[i].seq = 0
+		}
+		b.slots = append(b.slots, c)
+	}
+	b.ids.reserve(n)
 }
 
 // Len returns the number of resting orders.

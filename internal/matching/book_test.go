@@ -3,6 +3,7 @@ package matching
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -771,5 +772,47 @@ func TestFixed(t *testing.T) {
 	}
 	if got := a.sub(b).add(b); got != a {
 		t.Errorf("100.5 - 100.49999 + 100.49999 = %s", got.Decimal())
+	}
+}
+
+// TestCapacity: a book sized ahead takes orders up to its capacity with
+// no allocation, where one that grows allocates its slots and index.
+func TestCapacity(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	const n = 20_000
+	mallocs := func(capacity int) uint64 {
+		// Two price levels a side, made before counting: the orders then
+		// only queue at them.
+		bk := New(Config{Capacity: capacity})
+		orders := benchOrders(1, n)
+		for i := range orders {
+			orders[i].Price = benchPrice(orders[i].Side, i%2)
+		}
+		fills := make([]Fill, 0, 16)
+		for i := range 4 {
+			if _, err := bk.AddInto(&orders[i], fills[:0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := 4; i < n; i++ {
+			if r, err := bk.AddInto(&orders[i], fills[:0]); err != nil || r.Status != StatusResting {
+				t.Fatalf("order %d: %v, %v; want resting", i, r.Status, err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if bk.Len() != n {
+			t.Fatalf("%d resting, want %d", bk.Len(), n)
+		}
+		return after.Mallocs - before.Mallocs
+	}
+	if got := mallocs(n); got != 0 {
+		t.Errorf("sized for %d: %d allocations while filling it, want 0", n, got)
+	}
+	if got := mallocs(0); got == 0 {
+		t.Errorf("unsized: no allocation while growing to %d orders; the check above cannot tell", n)
 	}
 }

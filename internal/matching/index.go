@@ -79,6 +79,20 @@ func (x *index) del(id uint64) {
 	x.n--
 }
 
+// reserve makes an empty index hold n ids before it grows, its cells
+// written once so that their pages are faulted in now.
+func (x *index) reserve(n int) {
+	size := indexMinCells
+	for size*3 < (n+1)*4 {
+		size *= 2
+	}
+	x.cells = make([]cell, size)
+	for i := range x.cells {
+		x.cells[i].h = 0
+	}
+	x.shift = uint8(64 - bits.TrailingZeros(uint(size)))
+}
+
 // grow doubles the table (or makes the first one) and re-inserts every id.
 func (x *index) grow() {
 	old := x.cells

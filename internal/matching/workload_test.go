@@ -276,8 +276,31 @@ func bookChecksum(bk *Book) uint64 {
 	return h.Sum64()
 }
 
-func benchWorkload(b *testing.B, w workload) {
+// peakResting is the most orders that rest at once while setup and then
+// ops are replayed on a new book.
+func peakResting(tb testing.TB, setup, ops []cmd) int {
+	bk := New(Config{Eligible: wEligible()})
+	fills := make([]Fill, 0, 256)
+	peak := 0
+	for _, cmds := range [][]cmd{setup, ops} {
+		for i := range cmds {
+			replay(tb, bk, cmds[i:i+1], fills)
+			peak = max(peak, bk.Len())
+		}
+	}
+	return peak
+}
+
+// benchWorkload replays w's ops on a book that setup filled, each round
+// on a new book: sized ahead for the most orders the workload rests at
+// once (Config.Capacity) unless unsized, when it grows as orders arrive.
+// Sizing and setup are untimed.
+func benchWorkload(b *testing.B, w workload, unsized bool) {
 	setup, ops := commands(w.setup), commands(w.ops)
+	capacity := 0
+	if !unsized {
+		capacity = peakResting(b, setup, ops)
+	}
 	fills := make([]Fill, 0, 256)
 	var crossed int
 	var bk *Book
@@ -287,7 +310,7 @@ func benchWorkload(b *testing.B, w workload) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		bk = New(Config{Eligible: wEligible()})
+		bk = New(Config{Eligible: wEligible(), Capacity: capacity})
 		replay(b, bk, setup, fills)
 		runtime.ReadMemStats(&ms)
 		mallocs -= ms.Mallocs
@@ -311,18 +334,26 @@ func benchWorkload(b *testing.B, w workload) {
 
 // BenchmarkW1 is workload W1: 1 M limit orders, ~23 % crossing, ~750 k
 // left resting.
-func BenchmarkW1(b *testing.B) { benchWorkload(b, w1()) }
+func BenchmarkW1(b *testing.B) { benchWorkload(b, w1(), false) }
 
 // BenchmarkW2 is workload W2: 70 % adds, 30 % cancels of recent orders.
-func BenchmarkW2(b *testing.B) { benchWorkload(b, w2()) }
+func BenchmarkW2(b *testing.B) { benchWorkload(b, w2(), false) }
 
 // BenchmarkW3 is workload W3: 100 k resting, then add one / cancel the
 // oldest.
-func BenchmarkW3(b *testing.B) { benchWorkload(b, w3()) }
+func BenchmarkW3(b *testing.B) { benchWorkload(b, w3(), false) }
 
 // BenchmarkW4 is workload W4: sweeps of 1–20 levels and their
 // replenishment.
-func BenchmarkW4(b *testing.B) { benchWorkload(b, w4()) }
+func BenchmarkW4(b *testing.B) { benchWorkload(b, w4(), false) }
+
+// BenchmarkW1Unsized to BenchmarkW4Unsized replay the same workloads on a
+// book that grows as orders arrive (no Capacity): the page faults of its
+// growth fall inside the timed replay.
+func BenchmarkW1Unsized(b *testing.B) { benchWorkload(b, w1(), true) }
+func BenchmarkW2Unsized(b *testing.B) { benchWorkload(b, w2(), true) }
+func BenchmarkW3Unsized(b *testing.B) { benchWorkload(b, w3(), true) }
+func BenchmarkW4Unsized(b *testing.B) { benchWorkload(b, w4(), true) }
 
 // TestWorkloads replays W1–W4 once and checks their final books against
 // the recorded checksums, so that the benchmarks measure the behaviour the
