@@ -809,7 +809,9 @@ func TestCapacity(t *testing.T) {
 		}
 		return after.Mallocs - before.Mallocs
 	}
-	if got := mallocs(n); got != 0 {
+	// The count is the process's: a rare allocation of the runtime's own
+	// may land in it, so the least of three tries is taken.
+	if got := min(mallocs(n), mallocs(n), mallocs(n)); got != 0 {
 		t.Errorf("sized for %d: %d allocations while filling it, want 0", n, got)
 	}
 	if got := mallocs(0); got == 0 {
