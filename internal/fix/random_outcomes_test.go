@@ -63,6 +63,9 @@ func TestRandomOutcomes(t *testing.T) {
 			for range n {
 				x.runRFQ(t)
 				x.skipSeen()
+				if x.pending() >= 10 { // open RFQs count against the firms' risk limits
+					x.finishPending(t)
+				}
 			}
 			x.finishPending(t)
 			x.check(t)
@@ -303,10 +306,11 @@ func (x *randVenue) must(t *testing.T, who *rdealer, method, path string, body, 
 // --- the run ---
 
 // price returns a price never used before in this venue (4 decimals, the
-// last one not 0, so its text is the same however it is written).
+// last one not 0, so its text is the same however it is written), from 99
+// to 101: well inside the price collar around the last trade.
 func (x *randVenue) price() string {
 	for {
-		p := fmt.Sprintf("%d.%03d%d", 95+x.rng.Intn(10), x.rng.Intn(1000), 1+x.rng.Intn(9))
+		p := fmt.Sprintf("%d.%03d%d", 99+x.rng.Intn(2), x.rng.Intn(1000), 1+x.rng.Intn(9))
 		if !x.usedPx[p] {
 			x.usedPx[p] = true
 			return p
@@ -345,7 +349,7 @@ func (x *randVenue) runRFQ(t *testing.T) {
 	}
 	body := jobj{"instrument_id": x.in.ID, "market_id": x.market, "direction": r.dir, "quantity": x.qty(r.qty), "counterparties": cps}
 	if r.ending == "expire" {
-		vu, at := validUntil(3)
+		vu, at := validUntil(4) // 3–4 s: longer than its few steps take
 		body["validity"], body["valid_until"] = "gtd", vu
 		r.expiresAt = at
 	}
@@ -355,6 +359,9 @@ func (x *randVenue) runRFQ(t *testing.T) {
 	x.rfqs = append(x.rfqs, r)
 
 	steps := rng.Intn(2*k + 4)
+	if r.ending == "expire" {
+		steps = min(steps, 6)
+	}
 	for range steps {
 		if r.ended {
 			break
@@ -1060,4 +1067,15 @@ func (x *randVenue) tally() map[string]int {
 		m[q.outcome]++
 	}
 	return m
+}
+
+// pending counts the RFQs left for finishPending.
+func (x *randVenue) pending() int {
+	n := 0
+	for _, r := range x.rfqs {
+		if !r.ended {
+			n++
+		}
+	}
+	return n
 }
