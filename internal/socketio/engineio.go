@@ -338,6 +338,11 @@ func (c *conn) send(frame []byte) {
 
 // write is the one goroutine that writes to the WebSocket.
 func (c *conn) write(ws *websocket.Conn) {
+	// The connection's end closes the socket, which unblocks a write in
+	// progress: one watch for the connection, where a write under c.ctx
+	// would set up and tear down a watch of its own every frame.
+	stop := context.AfterFunc(c.ctx, func() { ws.CloseNow() })
+	defer stop()
 	for {
 		select {
 		case <-c.ctx.Done():
@@ -346,7 +351,7 @@ func (c *conn) write(ws *websocket.Conn) {
 			// No deadline of its own: a peer that stops reading fills the
 			// queue (cut off by send) or misses its pongs (the heartbeat),
 			// and either ends the connection, which unblocks the write.
-			if err := ws.Write(c.ctx, websocket.MessageText, f); err != nil {
+			if err := ws.Write(context.Background(), websocket.MessageText, f); err != nil {
 				c.kill()
 				return
 			}
