@@ -1,6 +1,8 @@
 package trading
 
 import (
+	"golang.org/x/sync/singleflight"
+
 	"sync"
 	"time"
 
@@ -42,6 +44,10 @@ type lookups struct {
 	// names holds participants' public names and LEIs, for the book
 	// entries of price_change events.
 	names map[string]remembered[[2]string]
+	// nameReads collapses the readers that miss the same name at once
+	// (every socket following the feed, when the entry lapses) into one
+	// read of the store.
+	nameReads singleflight.Group
 	// cps holds participants' enabled counterparties, for the feed's
 	// readers (shared, never changed once remembered).
 	cps map[string]remembered[map[string]bool]

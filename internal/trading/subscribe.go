@@ -370,18 +370,26 @@ func (s *Service) participantName(id string) (name, lei string) {
 	if v, ok := recall(s.lookups, s.lookups.names, id, now); ok {
 		return v[0], v[1]
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	var p venue.Participant
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		p, err = tx.Participant(ctx, id)
-		return err
+	v, err, _ := s.lookups.nameReads.Do(id, func() (any, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var p venue.Participant
+		err := s.db.View(ctx, func(tx *store.Tx) error {
+			var err error
+			p, err = tx.Participant(ctx, id)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		v := [2]string{p.Name, p.LEI}
+		remember(s.lookups, s.lookups.names, id, v, now.Add(lookupTTL))
+		return v, nil
 	})
 	if err != nil {
 		s.log.Warn("participant of a book entry not read", "participant", id, "err", err.Error())
 		return "", ""
 	}
-	remember(s.lookups, s.lookups.names, id, [2]string{p.Name, p.LEI}, now.Add(lookupTTL))
-	return p.Name, p.LEI
+	names := v.([2]string)
+	return names[0], names[1]
 }
