@@ -95,6 +95,23 @@ async function main(): Promise<void> {
       assert.ok((await page.getByRole("table", { name: "Instruments" }).locator("tbody tr").count()) >= 12);
       await openInstrument(page, bond);
       await page.getByText("Your role reads the market").waitFor();
+      // The operator halts the bond on the continuous market; a trader's ticket says so; then resumes.
+      const [tctx, trader] = await newPage(browser);
+      await signIn(trader, user(1, "TRADER"));
+      await openInstrument(trader, bond);
+      const market = "bondvenue Continuous";
+      await page.getByRole("button", { name: `Halt trading on ${market}`, exact: true }).click();
+      await page.getByText("Give the reason for the halt").last().waitFor(); // no halt without a reason
+      await page.getByLabel(`Halt reason on ${market}`, { exact: true }).fill("Issuer announcement pending");
+      await page.getByRole("button", { name: `Halt trading on ${market}`, exact: true }).click();
+      await page.getByRole("form", { name: `Halt on ${market}`, exact: true }).getByText("halted · Issuer announcement pending").waitFor();
+      await trader.getByRole("combobox", { name: "Market", exact: true }).selectOption({ label: market });
+      await trader.getByText("Halted: Issuer announcement pending").waitFor();
+      await page.getByRole("button", { name: `Resume trading on ${market}`, exact: true }).click();
+      await page.getByRole("form", { name: `Halt on ${market}`, exact: true }).getByText("trading", { exact: true }).waitFor();
+      await trader.getByText("Halted: Issuer announcement pending").waitFor({ state: "detached" });
+      await signOut(trader);
+      await tctx.close();
       await signOut(page);
       await ctx.close();
     });

@@ -119,6 +119,9 @@ export class Venue {
   get isAdmin(): boolean {
     return this.role === "PARTICIPANT_ADMIN";
   }
+  get isOperator(): boolean {
+    return this.role === "VENUE_OPERATOR";
+  }
   get accountId(): string {
     return this.user?.accounts?.[0]?.id ?? this.participant?.accounts?.[0]?.id ?? "";
   }

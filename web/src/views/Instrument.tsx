@@ -3,7 +3,7 @@ import { newKey, query } from "../api";
 import { add, mul, parse, shift, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
-import type { Analytics, Instrument as Ins, Limit, Offer, PriceCollar } from "../types";
+import type { Analytics, Instrument as Ins, Limit, Market, Offer, PriceCollar } from "../types";
 import { Action, Empty, Field, Flash, Num, Own, Section, SideRadios, Time, useVenue } from "../ui";
 import {
   type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
@@ -64,6 +64,7 @@ export function Instrument(props: { venue: Venue; id: string }) {
         </div>
         <div class="col narrow">
           {v.canTrade ? <Ticket venue={v} ins={ins} /> : <p class="banner">Your role reads the market; trading needs a trader or admin credential.</p>}
+          {v.isOperator && <Halts venue={v} ins={ins} markets={markets} />}
           <Calculator venue={v} ins={ins} />
           <Static ins={ins} />
         </div>
@@ -640,4 +641,48 @@ function collarHint(c: PriceCollar | null): string | undefined {
   if (c.halted) return `Halted: ${c.halt_reason ?? ""}`;
   if (c.reference_price === null || c.low === null) return `Price collar: up to ${String(c.high)} (no reference price)`;
   return `Price collar ${String(c.low)}–${String(c.high)} (±${c.price_collar_percent}% of ${String(c.reference_price)}, ${c.reference_source ?? ""})`;
+}
+
+/** Halts is the operator's control of trading in the instrument, market by market: halt with a reason, resume. */
+function Halts(props: { venue: Venue; ins: Ins; markets: Market[] }) {
+  return (
+    <Section title="Trading halts">
+      {props.markets.map((m) => (
+        <HaltRow key={m.id} venue={props.venue} ins={props.ins} market={m} />
+      ))}
+    </Section>
+  );
+}
+
+function HaltRow(props: { venue: Venue; ins: Ins; market: Market }) {
+  const { venue: v, ins, market: m } = props;
+  const collar = useCollar(v, ins.id, m.id);
+  const [reason, setReason] = useState("");
+  const halted = collar?.halted ?? false;
+  const set = (on: boolean) => async () => {
+    if (on && !reason.trim()) throw new Error("Give the reason for the halt");
+    await v.api.call("PUT", `/admin/markets/${m.id}/instruments/${ins.id}/halt`, { halted: on, reason: on ? reason.trim() : "" });
+    setReason("");
+  };
+  return (
+    <form class="row halt" aria-label={`Halt on ${m.name}`} onSubmit={(e) => e.preventDefault()}>
+      <p>
+        <strong>{m.name}</strong>: <span class={halted ? "error" : "muted"}>{halted ? `halted · ${collar?.halt_reason ?? ""}` : "trading"}</span>
+      </p>
+      {halted ? (
+        <Action venue={v} label={`Resume trading on ${m.name}`} run={set(false)} done="Trading resumed">
+          Resume
+        </Action>
+      ) : (
+        <>
+          <Field label="Reason">
+            <input aria-label={`Halt reason on ${m.name}`} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+          </Field>
+          <Action venue={v} type="submit" label={`Halt trading on ${m.name}`} run={set(true)} done="Trading halted">
+            Halt
+          </Action>
+        </>
+      )}
+    </form>
+  );
 }
