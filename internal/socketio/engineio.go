@@ -124,8 +124,9 @@ func (c *conn) kill() {
 	}
 }
 
-// acceptWebSocket upgrades the request to a WebSocket.
-func (s *Server) acceptWebSocket(w http.ResponseWriter, r *http.Request) *websocket.Conn {
+// acceptWebSocket upgrades the request to a WebSocket, over a connection
+// whose writes the writer can hold (heldConn).
+func (s *Server) acceptWebSocket(w http.ResponseWriter, r *http.Request) (*websocket.Conn, *heldConn) {
 	// Long-lived: the listener's read and write timeouts are for requests.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
@@ -133,18 +134,19 @@ func (s *Server) acceptWebSocket(w http.ResponseWriter, r *http.Request) *websoc
 	// Clients authenticate with a token in each namespace's CONNECT, never
 	// with cookies, so a page of another origin gains nothing by opening a
 	// socket: any origin may connect.
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	hw := &holdingWriter{ResponseWriter: w}
+	ws, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
-		return nil // Accept has answered
+		return nil, nil // Accept has answered
 	}
 	ws.SetReadLimit(s.cfg.MaxPayload)
-	return ws
+	return ws, hw.conn
 }
 
 // serveWebSocket serves a WebSocket connection: a new one, or the upgrade
 // of polling session c.
 func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request, c *conn) {
-	ws := s.acceptWebSocket(w, r)
+	ws, hc := s.acceptWebSocket(w, r)
 	if ws == nil {
 		return
 	}
@@ -164,7 +166,7 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request, c *conn)
 		ws.CloseNow()
 		return
 	}
-	go c.write(ws)
+	go c.write(ws, hc)
 	c.readWebSocket(ws)
 	c.kill()
 	<-c.ended
@@ -336,8 +338,12 @@ func (c *conn) send(frame []byte) {
 	}
 }
 
-// write is the one goroutine that writes to the WebSocket.
-func (c *conn) write(ws *websocket.Conn) {
+// maxBatch is the most frames the writer sends in one system call.
+const maxBatch = 64
+
+// write is the one goroutine that writes to the WebSocket. It sends the
+// frames queued at the moment in one system call (heldConn).
+func (c *conn) write(ws *websocket.Conn, hc *heldConn) {
 	// The connection's end closes the socket, which unblocks a write in
 	// progress: one watch for the connection, where a write under c.ctx
 	// would set up and tear down a watch of its own every frame.
@@ -351,11 +357,26 @@ func (c *conn) write(ws *websocket.Conn) {
 			// No deadline of its own: a peer that stops reading fills the
 			// queue (cut off by send) or misses its pongs (the heartbeat),
 			// and either ends the connection, which unblocks the write.
-			if err := ws.Write(context.Background(), websocket.MessageText, f); err != nil {
+			hc.hold()
+			err := ws.Write(context.Background(), websocket.MessageText, f)
+			n := 1
+		drain:
+			for ; err == nil && n < maxBatch; n++ {
+				select {
+				case f = <-c.out:
+					err = ws.Write(context.Background(), websocket.MessageText, f)
+				default:
+					break drain
+				}
+			}
+			if rerr := hc.release(); err == nil {
+				err = rerr
+			}
+			if err != nil {
 				c.kill()
 				return
 			}
-			c.s.m.frames.Inc()
+			c.s.m.frames.Add(float64(n))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -334,6 +335,56 @@ func TestResumeAndTokenEnd(t *testing.T) {
 	}
 	if !got["41/news,"] || !got["41/trades,"] {
 		t.Errorf("after revocation: %v, want both sockets disconnected", got)
+	}
+}
+
+// TestBacklogInOrder: a replay of hundreds of events, which the writer
+// sends several frames to a system call, arrives whole and in sequence
+// order, and a live event after it too, over a WebSocket.
+func TestBacklogInOrder(t *testing.T) {
+	v := newVenue(t, store.SQLite, socketio.Config{QueueSize: 1024})
+	for i := range 300 {
+		if _, err := v.svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
+			Title: "Notice " + strconv.Itoa(i), Body: "Text.", Source: "bondvenue"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	news, err := v.svc.News(context.Background(), trading.System, venue.Page{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := dial(t, v.url, false)
+	c.send(`40/news,{"token":"` + v.token(t, 1, venue.RoleViewer) + `","last_seq":0}`)
+	c.next() // connect
+	c.next() // subscription
+	seqs := func(n int) []int64 {
+		t.Helper()
+		var out []int64
+		for range n {
+			name, args := event(t, c.next(), "/news")
+			var m struct {
+				Seq int64 `json:"seq"`
+			}
+			if name != "news.create" || len(args) != 2 || json.Unmarshal(args[1], &m) != nil {
+				t.Fatalf("replayed %s %s, want news.create with its meta", name, args)
+			}
+			out = append(out, m.Seq)
+		}
+		return out
+	}
+	got := seqs(len(news.Items))
+	if len(got) < 300 || !slices.IsSorted(got) {
+		t.Fatalf("replayed %d events, want %d in increasing sequence order: %v", len(got), len(news.Items), got)
+	}
+	if len(slices.Compact(slices.Clone(got))) != len(got) {
+		t.Fatalf("a sequence number repeated in the replay: %v", got)
+	}
+	if _, err := v.svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
+		Title: "Live", Body: "Text.", Source: "bondvenue"}); err != nil {
+		t.Fatal(err)
+	}
+	if live := seqs(1); live[0] <= got[len(got)-1] {
+		t.Errorf("the live event after the replay: seq %d, after %d", live[0], got[len(got)-1])
 	}
 }
 
