@@ -326,16 +326,49 @@ func writePayload(w http.ResponseWriter, frames [][]byte) {
 	_, _ = w.Write(bytes.Join(frames, []byte{recordSeparator}))
 }
 
-// send queues a frame for the writer; a full queue ends the connection.
-func (c *conn) send(frame []byte) {
+// send queues a frame for the writer and reports whether it did; a full
+// queue ends the connection.
+func (c *conn) send(frame []byte) bool {
 	select {
 	case c.out <- frame:
+		return true
 	case <-c.ctx.Done():
 	default:
-		c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
-		c.s.log.Warn("socket.io: slow client disconnected", "sid", c.sid, "queued", len(c.out))
-		c.kill()
+		c.cutOff()
 	}
+	return false
+}
+
+// catchUpWait is how long a frame of a replay waits for room in a full
+// queue before the connection is cut off as a slow consumer.
+const catchUpWait = 2 * time.Second
+
+// sendPaced queues a frame of a replay, waiting up to catchUpWait for
+// room, and reports whether it did; a queue still full ends the
+// connection.
+func (c *conn) sendPaced(frame []byte) bool {
+	select {
+	case c.out <- frame:
+		return true
+	default:
+	}
+	t := time.NewTimer(catchUpWait)
+	defer t.Stop()
+	select {
+	case c.out <- frame:
+		return true
+	case <-c.ctx.Done():
+	case <-t.C:
+		c.cutOff()
+	}
+	return false
+}
+
+// cutOff ends a connection that does not keep up.
+func (c *conn) cutOff() {
+	c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
+	c.s.log.Warn("socket.io: slow client disconnected", "sid", c.sid, "queued", len(c.out))
+	c.kill()
 }
 
 // maxBatch is the most frames the writer sends in one system call.

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -104,11 +106,19 @@ func (c *conn) connect(p packet) {
 		c.send(connectErrorFrame(p.nsp, "Unavailable", map[string]int{"statusCode": http.StatusServiceUnavailable}))
 		return
 	}
-	sub, err := c.s.svc.Subscribe(c.ctx, pr, after, filter)
+	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, depth: filter.Depth, stopped: make(chan struct{}),
+		sent: c.s.m.events.WithLabelValues(p.nsp)}
+	subscribe := func(after int64) (*trading.Subscription, error) {
+		if p.nsp == "/ohlc" { // folds events into bars, reading the store: on a goroutine of its own
+			return c.s.svc.Subscribe(c.ctx, pr, after, filter)
+		}
+		return c.s.svc.SubscribeFunc(c.ctx, pr, after, filter, trading.Sink{Render: sk.render, Deliver: sk.deliver})
+	}
+	sub, err := subscribe(after)
 	if errors.Is(err, trading.ErrResyncRequired) || errors.Is(err, venue.ErrInvalid) {
 		resync = true
 		if after, err = c.s.svc.LastEventSeq(c.ctx); err == nil {
-			sub, err = c.s.svc.Subscribe(c.ctx, pr, after, filter)
+			sub, err = subscribe(after)
 		}
 	}
 	if err != nil {
@@ -120,7 +130,7 @@ func (c *conn) connect(p packet) {
 		c.send(connectErrorFrame(p.nsp, http.StatusText(status), map[string]int{"statusCode": status}))
 		return
 	}
-	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, sub: sub, depth: filter.Depth, stopped: make(chan struct{})}
+	sk.sub = sub
 	if p.nsp == "/ohlc" {
 		if sk.bars, err = c.s.svc.LiveBars(pr, a.Interval); err != nil {
 			sub.Close()
@@ -131,10 +141,17 @@ func (c *conn) connect(p packet) {
 		}
 	}
 	c.socketsMu.Lock()
+	if c.ctx.Err() != nil { // the connection ended meanwhile (endSession waits for the sockets it saw)
+		c.socketsMu.Unlock()
+		sub.Close()
+		c.s.give(pr.ClientID)
+		return
+	}
 	if c.sockets == nil {
 		c.sockets = map[string]namespaceSocket{}
 	}
 	c.sockets[p.nsp] = sk
+	c.wg.Add(1)
 	c.socketsMu.Unlock()
 	c.s.m.sockets.WithLabelValues(p.nsp).Inc()
 	c.send(connectFrame(p.nsp, newSID()))
@@ -142,7 +159,7 @@ func (c *conn) connect(p packet) {
 	if resync {
 		c.emit(p.nsp, "resync_required", map[string]any{"last_seq": after})
 	}
-	c.wg.Add(1)
+	sub.Start() // the events follow the confirmation
 	go func() {
 		defer c.wg.Done()
 		defer c.s.give(pr.ClientID)
@@ -184,6 +201,8 @@ type socket struct {
 	// depth is the levels per side the socket asked of instrument.depth
 	// (0: the default).
 	depth int
+	// sent counts the events emitted on the namespace.
+	sent prometheus.Counter
 }
 
 // frameKey names an event's frame as one kind of reader receives it: the
@@ -235,7 +254,8 @@ type meta struct {
 }
 
 // run emits the subscription's events until it ends, the token stops
-// authenticating, or the socket is stopped.
+// authenticating, or the socket is stopped. On every namespace but /ohlc
+// the feed hands the events to deliver; run waits for the end.
 func (sk *socket) run() {
 	defer sk.sub.Close()
 	t := time.NewTicker(sk.c.s.cfg.TokenCheck)
@@ -253,29 +273,80 @@ func (sk *socket) run() {
 				}
 				return
 			}
-		case ev, ok := <-sk.sub.C:
+		case <-sk.sub.Done():
+			sk.ended()
+			return
+		case ev, ok := <-sk.sub.C: // /ohlc's (nil elsewhere)
 			if !ok {
-				if err := sk.sub.Err(); errors.Is(err, trading.ErrSlowConsumer) {
-					sk.c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
-					sk.c.send(disconnectFrame(sk.nsp))
-					sk.c.forget(sk.nsp, sk)
-				}
+				sk.ended()
 				return
 			}
-			if sk.bars != nil {
-				sk.ohlc(ev)
-				continue
-			}
-			f, err := sk.c.s.frame(sk.nsp, sk.p, sk.depth, ev)
-			if err != nil {
-				sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
-				continue
-			}
-			sk.c.send(f)
-			sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
+			sk.ohlc(ev)
 		}
 	}
 }
+
+// ended disconnects the socket if its subscription was cut off.
+func (sk *socket) ended() {
+	if err := sk.sub.Err(); errors.Is(err, trading.ErrSlowConsumer) && sk.c.ctx.Err() == nil {
+		sk.c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
+		sk.c.send(disconnectFrame(sk.nsp))
+		sk.c.forget(sk.nsp, sk)
+	}
+}
+
+// render encodes the frames of what one log event sends the socket's
+// audience, once for all its sockets (trading.Sink).
+func (sk *socket) render(evs []feed.Event) any {
+	frames := make([][]byte, 0, len(evs))
+	for _, ev := range evs {
+		f, err := eventFrame(sk.nsp, ev.Type, wire.RecordOf(ev), meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
+		if err != nil {
+			sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
+			continue
+		}
+		frames = append(frames, f)
+	}
+	return frames
+}
+
+// deliver queues the frames of what one log event sends the socket: at
+// the queue's pace while the subscription catches up on its own
+// goroutine (a replay; the frames encoded once per kind of reader,
+// Server.frame, as several screens replay the same events after a
+// restart), else at once. A connection whose queue stays full (live: is
+// full; a replay: for catchUpWait) is cut off as a slow consumer: the
+// client resumes from its last sequence number.
+func (sk *socket) deliver(evs []feed.Event, rendered any, from trading.Source) error {
+	if frames, ok := rendered.([][]byte); ok {
+		for _, f := range frames {
+			if !sk.c.send(f) {
+				return errConnectionCut
+			}
+			sk.sent.Inc()
+		}
+		return nil
+	}
+	for _, ev := range evs {
+		f, err := sk.c.s.frame(sk.nsp, sk.p, sk.depth, ev)
+		if err != nil {
+			sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
+			continue
+		}
+		if from != trading.Live {
+			if !sk.c.sendPaced(f) {
+				return errConnectionCut
+			}
+		} else if !sk.c.send(f) {
+			return errConnectionCut
+		}
+		sk.sent.Inc()
+	}
+	return nil
+}
+
+// errConnectionCut ends the subscriptions of a connection cut off.
+var errConnectionCut = errors.New("socket.io: the connection was cut off")
 
 func (sk *socket) stop() { sk.stopOnce.Do(func() { close(sk.stopped) }) }
 
@@ -290,5 +361,5 @@ func (sk *socket) ohlc(ev feed.Event) {
 		return // the best prices moved; nothing traded
 	}
 	sk.c.emit(sk.nsp, eventOHLCUpdate, wire.BarOf(b), meta{Seq: ev.Seq, Type: eventOHLCUpdate, OccurredAt: wire.Time(ev.OccurredAt)})
-	sk.c.s.m.events.WithLabelValues(sk.nsp).Inc()
+	sk.sent.Inc()
 }

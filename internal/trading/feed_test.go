@@ -248,14 +248,17 @@ func sameEvents(t *testing.T, name string, got, want []feed.Event) {
 // writers change everything that makes events, and another subscriber
 // from the middle while writes go on: each receives exactly the events
 // Events answers its reader, once each, in sequence order, each redacted
-// the same. Several readers of different firms run at once.
+// the same. Several readers of different firms run at once, and two of
+// one firm (an audience the fan-out renders for once), as the operator
+// and the subscriber from the middle are.
 func TestFeedEveryEventOnce(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
 			v := newDemoVenue(t, e)
 			ctx := t.Context()
 			readers := map[string]venue.Principal{"operator": trading.System, "p0-viewer": v.principal(t, 0, venue.RoleViewer),
-				"p1-trader": v.principal(t, 1, venue.RoleTrader), "p3-viewer": v.principal(t, 3, venue.RoleViewer)}
+				"p1-trader": v.principal(t, 1, venue.RoleTrader), "p1-viewer": v.principal(t, 1, venue.RoleViewer),
+				"p3-viewer": v.principal(t, 3, venue.RoleViewer)}
 			subs := map[string]*received{}
 			for name, p := range readers {
 				sub, err := v.svc.Subscribe(ctx, p, 0, feed.EventFilter{})

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -74,6 +75,7 @@ type core struct {
 	log      *slog.Logger
 	eng      *sequencer.Sequencer
 	events   *feed.Feed
+	fans     []*fanout
 	// feedBuffer is Config.FeedBuffer.
 	feedBuffer int
 	lookups    *lookups
@@ -114,6 +116,9 @@ func New(db *store.DB, cfg Config) *Service {
 		s.feedBuffer = DefaultFeedBuffer
 	}
 	s.events = feed.New(db, s.log)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		s.fans = append(s.fans, newFanout(s))
+	}
 	if cfg.RateLimit <= 0 {
 		cfg.RateLimit, cfg.RateBurst = 100, 200
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
@@ -36,10 +37,26 @@ const (
 type Subscription struct {
 	// C yields the events, in sequence order, already as the reader may
 	// see them. It is closed when the subscription ends; Err says why.
+	// (Nil for SubscribeFunc, which hands the events to a function.)
 	C      <-chan feed.Event
 	err    error
+	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{}
+
+	r        *reader
+	filter   feed.EventFilter
+	audience audienceKey
+	sink     Sink
+	// cursor is the last event handed on; refreshed, when r's
+	// counterparties were read.
+	cursor    int64
+	refreshed time.Time
+	svc       *Service
+	started   sync.Once
+	endOnce   sync.Once
+	// unwatch stops the watch of ctx the fan-out set up (fanout.join).
+	unwatch func() bool
 }
 
 // Err is why the subscription ended, once C is closed: ErrSlowConsumer,
@@ -49,10 +66,31 @@ func (s *Subscription) Err() error {
 	return s.err
 }
 
-// Close ends the subscription and waits for its goroutine.
+// Done is closed when the subscription has ended.
+func (s *Subscription) Done() <-chan struct{} { return s.done }
+
+// Start starts the deliveries of a subscription from SubscribeFunc.
+func (s *Subscription) Start() {
+	s.started.Do(func() { go s.svc.catchUp(s) })
+}
+
+// Close ends the subscription and waits until it has.
 func (s *Subscription) Close() {
 	s.cancel()
+	s.started.Do(func() { s.end(context.Canceled) }) // never started
 	<-s.done
+}
+
+// end ends the subscription with err, once.
+func (s *Subscription) end(err error) {
+	s.endOnce.Do(func() {
+		s.err = err
+		s.cancel()
+		if s.sink.OnEnd != nil {
+			s.sink.OnEnd()
+		}
+		close(s.done)
+	})
 }
 
 // Subscribe follows the event log for p: it yields the events with a
@@ -65,6 +103,83 @@ func (s *Subscription) Close() {
 // may resume from the last sequence number it received; the writers never
 // wait for it. It ends when ctx ends or Close is called.
 func (s *Service) Subscribe(ctx context.Context, p venue.Principal, afterSeq int64, filter feed.EventFilter) (*Subscription, error) {
+	size := filter.Buffer
+	if size <= 0 {
+		size = s.feedBuffer
+	}
+	out := make(chan feed.Event, max(size, minFeedBuffer))
+	sub, err := s.SubscribeFunc(ctx, p, afterSeq, filter, Sink{Deliver: func(evs []feed.Event, _ any, from Source) error {
+		if from == FromLog { // at the reader's pace
+			for _, e := range evs {
+				select {
+				case out <- e:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return nil
+		}
+		// A log event and what derives from it go out whole or not at
+		// all, so a subscriber resuming after the last sequence number it
+		// received misses nothing of it. (One goroutine at a time sends:
+		// the room it sees can only grow.)
+		if cap(out)-len(out) < len(evs) {
+			s.log.Warn("event feed: slow subscriber cut off", "participant", p.ParticipantID,
+				"user", p.UserID, "seq", evs[0].Seq)
+			return ErrSlowConsumer
+		}
+		for _, e := range evs {
+			out <- e
+		}
+		return nil
+	}, OnEnd: func() { close(out) }})
+	if err != nil {
+		return nil, err
+	}
+	sub.C = out
+	sub.Start()
+	return sub, nil
+}
+
+// Source is where a subscription's delivery comes from (SubscribeFunc).
+type Source int
+
+const (
+	// FromLog: the subscription's own goroutine reads the log; deliver
+	// may wait for its reader.
+	FromLog Source = iota
+	// FromWindow: the subscription's own goroutine reads what the feed
+	// keeps in memory; deliver may wait (the feed moves on without it,
+	// and the subscription reads the log then) or refuse.
+	FromWindow
+	// Live: the fan-out delivers to every subscription in turn; deliver
+	// must not wait.
+	Live
+)
+
+// Sink is where SubscribeFunc hands a subscription's events.
+type Sink struct {
+	// Render, if not nil, makes what Deliver hands on of what one log
+	// event sends (a stream's frames): the fan-out renders once for every
+	// subscription of one audience (one firm, or the operator, with the
+	// same filter), so Render must give them all the same.
+	Render func(evs []feed.Event) any
+	// Deliver takes what one log event sends, whole, in sequence order,
+	// never from two goroutines at once, with Render's rendering (nil
+	// from the subscription's own goroutine: FromLog and FromWindow) and
+	// where it comes from. When Live it must not wait: it returns
+	// ErrSlowConsumer if its reader cannot take the events now. The
+	// events, the slice and the rendering are shared with other readers:
+	// Deliver must not modify or keep them. An error ends the
+	// subscription with it.
+	Deliver func(evs []feed.Event, rendered any, from Source) error
+	// OnEnd, if not nil, runs once as the subscription ends.
+	OnEnd func()
+}
+
+// SubscribeFunc is Subscribe handing the events to sink rather than to a
+// channel. Nothing is delivered until Start.
+func (s *Service) SubscribeFunc(ctx context.Context, p venue.Principal, afterSeq int64, filter feed.EventFilter, sink Sink) (*Subscription, error) {
 	if err := require(p, readers...); err != nil {
 		return nil, err
 	}
@@ -89,76 +204,65 @@ func (s *Service) Subscribe(ctx context.Context, p venue.Principal, afterSeq int
 	if afterSeq > last {
 		return nil, ErrResyncRequired
 	}
-	size := filter.Buffer
-	if size <= 0 {
-		size = s.feedBuffer
-	}
-	size = max(size, minFeedBuffer)
-	out := make(chan feed.Event, size)
 	sctx, cancel := context.WithCancel(ctx)
-	sub := &Subscription{C: out, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(sub.done)
-		defer close(out)
-		defer cancel()
-		sub.err = s.follow(sctx, r, afterSeq, filter, out)
-	}()
+	sub := &Subscription{ctx: sctx, cancel: cancel, done: make(chan struct{}),
+		r: r, filter: filter, audience: audienceOf(r, &filter), sink: sink,
+		cursor: afterSeq, refreshed: s.now(), svc: s}
 	return sub, nil
 }
 
-// follow feeds out until ctx ends or the reader falls behind.
-func (s *Service) follow(ctx context.Context, r *reader, cursor int64, filter feed.EventFilter, out chan feed.Event) error {
-	refreshed := s.now()
+// catchUp brings sub up to the feed's newest event on its own goroutine,
+// then hands it to the fan-out, or ends it.
+func (s *Service) catchUp(sub *Subscription) {
 	var pending []feed.Event // what one log event sends
 	for {
-		if now := s.now(); now.Sub(refreshed) >= lookupTTL { // counterparty changes reach the view
-			if err := s.refreshReader(ctx, r); err != nil {
-				return err
-			}
-			refreshed = now
+		if err := sub.ctx.Err(); err != nil {
+			sub.end(err)
+			return
 		}
-		evs, changed, held := s.events.Since(cursor)
+		if now := s.now(); now.Sub(sub.refreshed) >= lookupTTL { // counterparty changes reach the view
+			if err := s.refreshReader(sub.ctx, sub.r); err != nil {
+				sub.end(err)
+				return
+			}
+			sub.refreshed = now
+		}
+		evs, _, held := s.events.Since(sub.cursor)
 		if !held { // behind what the feed keeps: read the log, at the reader's pace
-			page, covered, err := feed.Read(ctx, s.db, feed.Scope{All: true}, cursor, feed.Page)
+			page, covered, err := feed.Read(sub.ctx, s.db, feed.Scope{All: true}, sub.cursor, feed.Page)
 			if err != nil {
-				return err
+				sub.end(err)
+				return
 			}
 			for i := range page {
-				for _, e := range r.withDerived(pending[:0], &page[i], &filter) {
-					select {
-					case out <- e:
-					case <-ctx.Done():
-						return ctx.Err()
+				if pending = sub.r.withDerived(pending[:0], &page[i], &sub.filter); len(pending) > 0 {
+					if err := sub.sink.Deliver(pending, nil, FromLog); err != nil {
+						sub.end(err)
+						return
 					}
 				}
 			}
-			cursor = covered
+			sub.cursor = covered
 			continue
 		}
 		if len(evs) == 0 {
-			select {
-			case <-changed:
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(lookupTTL):
+			joined, err := s.fans[sub.audience.shard(len(s.fans))].join(sub)
+			if err != nil {
+				sub.end(err)
+			}
+			if joined || err != nil {
+				return
 			}
 			continue
 		}
 		for i := range evs {
 			e := &evs[i]
-			cursor = e.Seq
-			// A log event and what derives from it go out whole or not at
-			// all, so a subscriber resuming after the last sequence number
-			// it received misses nothing of it. (This goroutine alone
-			// sends: the room it sees can only grow.)
-			pending = r.withDerived(pending[:0], e, &filter)
-			if cap(out)-len(out) < len(pending) {
-				s.log.Warn("event feed: slow subscriber cut off", "participant", r.p.ParticipantID,
-					"user", r.p.UserID, "seq", e.Seq)
-				return ErrSlowConsumer
-			}
-			for _, d := range pending {
-				out <- d
+			sub.cursor = e.Seq
+			if pending = sub.r.withDerived(pending[:0], e, &sub.filter); len(pending) > 0 {
+				if err := sub.sink.Deliver(pending, nil, FromWindow); err != nil {
+					sub.end(err)
+					return
+				}
 			}
 		}
 	}
