@@ -408,14 +408,14 @@ func (s *session) isin(instrumentID string) string {
 	if ok {
 		return v
 	}
-	d, err := s.g.svc.Instrument(s.ctx, s.p, instrumentID, 0)
+	in, err := s.g.svc.InstrumentTerms(s.ctx, s.p, instrumentID)
 	if err != nil {
 		return ""
 	}
 	s.mu.Lock()
-	s.isins[instrumentID] = d.Terms.ISIN
+	s.isins[instrumentID] = in.Terms.ISIN
 	s.mu.Unlock()
-	return d.Terms.ISIN
+	return in.Terms.ISIN
 }
 
 // fixDate is a LocalMktDate (YYYYMMDD).
