@@ -212,6 +212,9 @@ func (g *Gateway) FromApp(msg *quickfix.Message, id quickfix.SessionID) quickfix
 	g.m.received.WithLabelValues(t).Inc()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if t != "D" {
+		s.settle() // the session's orders in flight first
+	}
 	switch t {
 	case "x":
 		return s.securityList(ctx, msg)

@@ -2,9 +2,11 @@ package fix_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,4 +146,133 @@ func metric(t *testing.T, reg *prometheus.Registry, name string) float64 {
 		}
 	}
 	return 0
+}
+
+// TestPipelinedOrders: a session that sends its orders without waiting
+// for the answers has them applied in the order sent (their commits
+// overlap); a ClOrdID repeated at once is applied once; a cancel sent
+// right after the order it names finds it (a message other than a new
+// order waits for the orders in flight); once they are applied, the
+// stored next incoming number has caught up.
+func TestPipelinedOrders(t *testing.T) {
+	for _, e := range testenv.Engines {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			ctx := context.Background()
+			market, in := v.book(t)
+			u, p0 := v.trader(t, 0)
+			account := v.creds.Participants[0].AccountIDs[0]
+			start, err := v.svc.LastEventSeq(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := fixraw.Dial(v.gw.Addr().String(), "PIPE-"+string(e), "BONDVENUE")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			if err := c.Logon(u.ClientID, u.ClientSecret); err != nil {
+				t.Fatal(err)
+			}
+			const n = 40
+			var sent []string
+			for i := range n {
+				cl := fmt.Sprintf("P%02d", i)
+				sends := 1
+				if i == 5 {
+					sends = 2 // the same ClOrdID again, at once
+				}
+				for range sends {
+					if err := c.Send("D", "11", cl, "1", account, "48", in.Terms.ISIN, "22", "4", "1301", market, "54", "1",
+						"60", time.Now().UTC().Format("20060102-15:04:05.000"), "38", in.MinPiece.String(), "40", "2",
+						"44", fmt.Sprintf("80.%02d", i), "59", "1"); err != nil {
+						t.Fatal(err)
+					}
+				}
+				sent = append(sent, cl)
+			}
+			last := sent[n-1]
+			if err := c.Send("F", "11", "X-"+last, "41", last, "54", "1", "60", time.Now().UTC().Format("20060102-15:04:05.000")); err != nil {
+				t.Fatal(err)
+			}
+			accepted, refused, cancelled := map[string]int{}, map[string]int{}, false
+			for len(accepted) < n || refused["P05"] == 0 || !cancelled {
+				m, err := c.Next(20 * time.Second)
+				if err != nil {
+					t.Fatalf("read: %v (accepted %d, refused %v, cancelled %v)", err, len(accepted), refused, cancelled)
+				}
+				switch fixraw.Field(m, 35) {
+				case "9":
+					t.Fatalf("cancel refused: %s", fixraw.Text(m))
+				case "8":
+					switch fixraw.Field(m, 150) {
+					case "0":
+						accepted[fixraw.Field(m, 11)]++
+					case "8":
+						refused[fixraw.Field(m, 11)]++
+					case "4":
+						if fixraw.Field(m, 11) != "X-"+last || fixraw.Field(m, 41) != last {
+							t.Errorf("cancelled: %s", fixraw.Text(m))
+						}
+						cancelled = true
+					}
+				}
+			}
+			for _, cl := range sent {
+				if accepted[cl] != 1 {
+					t.Errorf("ClOrdID %s accepted %d times, want once", cl, accepted[cl])
+				}
+			}
+			if len(refused) != 1 || refused["P05"] != 1 {
+				t.Errorf("refused %v, want the repeated P05 once", refused)
+			}
+			evs, err := v.svc.Events(ctx, p0, start, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var created []string
+			for _, ev := range evs {
+				if ev.Type == "offer.create" && ev.Offer != nil {
+					created = append(created, ev.Offer.ClientOrderID)
+				}
+			}
+			if !slices.Equal(created, sent) {
+				t.Errorf("orders created in the order %v, want the order sent %v", created, sent)
+			}
+			// Three more orders, the last message the session gets: once
+			// nothing is in flight, the stored next incoming number catches
+			// up (the Logon, 44 orders and the cancel).
+			for i := range 3 {
+				cl := fmt.Sprintf("Q%02d", i)
+				if err := c.Send("D", "11", cl, "1", account, "48", in.Terms.ISIN, "22", "4", "1301", market, "54", "1",
+					"60", time.Now().UTC().Format("20060102-15:04:05.000"), "38", in.MinPiece.String(), "40", "2",
+					"44", "79.5", "59", "1"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for more := 0; more < 3; {
+				m, err := c.Next(20 * time.Second)
+				if err != nil {
+					t.Fatalf("read: %v", err)
+				}
+				if fixraw.Field(m, 35) == "8" && fixraw.Field(m, 150) == "0" && strings.HasPrefix(fixraw.Field(m, 11), "Q") {
+					more++
+				}
+			}
+			const want = 1 + n + 1 + 1 + 3 + 1
+			sessions := fixstore.New(v.db)
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				st, ok, err := sessions.PeekSession(ctx, "FIXT.1.1:BONDVENUE->PIPE-"+string(e))
+				if err != nil || !ok {
+					t.Fatalf("PeekSession: %v, %v", ok, err)
+				}
+				if st.NextTarget == want {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("stored next incoming number %d, want %d", st.NextTarget, want)
+				}
+			}
+		})
+	}
 }

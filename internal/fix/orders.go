@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quagmt/udecimal"
@@ -70,23 +71,95 @@ func (s *session) finish(claim *trading.IdempotencyClaim, offerID string, err er
 	}()
 }
 
+// maxPipelined bounds the orders one session applies at once.
+const maxPipelined = 64
+
+// newOrder applies a NewOrderSingle. On the leader it is pipelined: the
+// engine moves on to the session's next message once the order is read,
+// and the order is claimed and applied on a goroutine of its own, handed
+// to the sequencer only once the session's previous order is in its
+// queue, so the orders of a session apply in the order sent while their
+// commits overlap. Every other message waits for the session's orders in
+// flight first (settle).
 func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
 	clOrdID, _ := msg.Body.GetString(tagClOrdID)
 	in, err := s.orderInput(ctx, msg)
-	if err == nil {
-		in.ClientOrderID = clOrdID
-		var claim *trading.IdempotencyClaim
-		if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
-			var id string
-			id, err = s.g.run(ctx, trading.Command{Op: trading.OpCreateOffer, Principal: s.p, Claim: claim.Ref(), Offer: &in})
-			s.finish(claim, id, err)
+	if err != nil {
+		s.g.send(s.id, s.rejectOrder(msg, err))
+		return nil
+	}
+	in.ClientOrderID = clOrdID
+	seq, seqErr := msg.Header.GetInt(tagMsgSeqNum)
+	st, stored := s.g.stores.Load(s.id.String())
+	if s.g.svc.Role() != trading.RoleLeader || seqErr != nil || !stored {
+		s.applyOrder(ctx, msg, clOrdID, in, nil, nil)
+		return nil
+	}
+	own := quickfix.NewMessage()
+	msg.CopyInto(own)
+	store := st.(*messageStore)
+	store.beginApplying(seq)
+	s.pipe.slots <- struct{}{}
+	prev, mine := s.pipe.last, make(chan struct{})
+	s.pipe.last = mine
+	s.pipe.wg.Add(1)
+	go func() {
+		defer func() {
+			store.endApplying(seq)
+			<-s.pipe.slots
+			s.pipe.wg.Done()
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		s.applyOrder(ctx, own, clOrdID, in, prev, mine)
+	}()
+	return nil
+}
+
+// applyOrder claims the order's ClOrdID and creates the order, or refuses
+// it. Pipelined, it hands the order to the sequencer once prev is closed
+// and closes queued once the order is in the sequencer's queue (or will
+// not be).
+func (s *session) applyOrder(ctx context.Context, msg *quickfix.Message, clOrdID string, in trading.OfferInput, prev <-chan struct{}, queued chan struct{}) {
+	var once sync.Once
+	done := func() {
+		if queued != nil {
+			once.Do(func() { close(queued) })
 		}
 	}
+	claim, err := s.claimClOrdID(ctx, clOrdID)
+	if prev != nil {
+		<-prev
+	}
+	if err == nil {
+		var id string
+		id, err = s.g.run(trading.WithEnqueued(ctx, done), trading.Command{Op: trading.OpCreateOffer, Principal: s.p, Claim: claim.Ref(), Offer: &in})
+		s.finish(claim, id, err)
+	}
+	done()
 	if err != nil && !(errors.Is(err, errDuplicate) && possDup(msg)) {
 		s.g.send(s.id, s.rejectOrder(msg, err))
 	}
-	return nil
 }
+
+// pipeline is a session's orders in flight (newOrder).
+type pipeline struct {
+	// last is closed once the newest order is in the sequencer's queue,
+	// or will not be.
+	last  chan struct{}
+	slots chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newPipeline() *pipeline {
+	last := make(chan struct{})
+	close(last)
+	return &pipeline{last: last, slots: make(chan struct{}, maxPipelined)}
+}
+
+// settle waits until the session's orders in flight are applied: a
+// message other than a new order (a cancel, a status request) sees them.
+func (s *session) settle() { s.pipe.wg.Wait() }
 
 // possDup reports a message sent again (43 PossDupFlag): one the venue
 // applied already is ignored, not refused.

@@ -40,6 +40,8 @@ type session struct {
 	dropCopy string                 // the TradeRequestID of the drop copy subscription
 
 	out []*quickfix.Message // the messages of the event being handled (feed goroutine only)
+	// pipe is the session's orders in flight (the engine's goroutine only).
+	pipe *pipeline
 	// inSync, when the Logon came with a gap, reports whether the peer
 	// has resent what it sent before (awaitInSync).
 	inSync func() bool
@@ -58,7 +60,7 @@ func newSession(g *Gateway, id quickfix.SessionID, p venue.Principal) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &session{g: g, id: id, p: p, ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		orders: map[string]*orderState{}, isins: map[string]string{}, md: map[string]*mdSub{},
-		drained: make(chan struct{}, 1)}
+		drained: make(chan struct{}, 1), pipe: newPipeline()}
 }
 
 // start follows the committed-event feed from now: every change of the

@@ -79,6 +79,45 @@ type messageStore struct {
 	loaded  bool
 	state   SessionState
 	pending []pendingMessage // sent before authentication (the Logon answer)
+	// applying counts, by MsgSeqNum, the incoming messages the session
+	// is still applying after the engine moved on (pipelined orders):
+	// the stored next incoming number stays at the lowest of them, so a
+	// restart asks the peer to send each again (applied ones are
+	// answered as duplicates of their ClOrdID).
+	applying map[int]int
+}
+
+// beginApplying marks incoming message seq as applied after the engine
+// moves on to the next.
+func (s *messageStore) beginApplying(seq int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.applying == nil {
+		s.applying = map[int]int{}
+	}
+	s.applying[seq]++
+}
+
+// endApplying marks incoming message seq as applied. When nothing is left
+// in flight the stored next incoming number catches up.
+func (s *messageStore) endApplying(seq int) {
+	s.mu.Lock()
+	if s.applying[seq]--; s.applying[seq] <= 0 {
+		delete(s.applying, seq)
+	}
+	caughtUp := len(s.applying) == 0
+	s.mu.Unlock()
+	if caughtUp {
+		_ = s.setNums(0, 0)
+	}
+}
+
+// storedTarget is the next incoming number to store for next (s.mu held).
+func (s *messageStore) storedTarget(next int) int {
+	for seq := range s.applying {
+		next = min(next, seq)
+	}
+	return next
 }
 
 type pendingMessage struct {
@@ -178,10 +217,28 @@ func (s *messageStore) setNums(sender, target int) error {
 	if target > 0 {
 		s.state.NextTarget = target
 	}
+	held := false                  // a pipelined order holds the stored number back
+	if target > 0 || sender == 0 { // sender == 0 too: endApplying's catching up
+		target = s.storedTarget(s.state.NextTarget)
+		held = target < s.state.NextTarget
+	}
 	ok, err := s.durable()
 	s.mu.Unlock()
 	if err != nil || !ok {
 		return err
+	}
+	if held && sender == 0 {
+		// The number stored stays below an order still in flight, so it
+		// is right whenever it lands, and the engine need not wait for
+		// it: its next message is likely the next order.
+		go func() {
+			ctx, cancel := s.ctx()
+			defer cancel()
+			if err := s.g.store.SetSeqNums(ctx, s.id, 0, target); err != nil {
+				s.g.log.Warn("fix: next incoming number not stored", "session", s.id, "err", err.Error())
+			}
+		}()
+		return nil
 	}
 	// Written without the lock: the engine numbers outgoing messages under
 	// its send lock and incoming ones on its session goroutine, so each

@@ -52,6 +52,26 @@ func WithPriority(ctx context.Context) context.Context {
 	return context.WithValue(ctx, priorityKey{}, true)
 }
 
+// enqueuedKey marks a context with a function Do calls once the command
+// is in the engine's queue (WithEnqueued).
+type enqueuedKey struct{}
+
+// WithEnqueued returns ctx marked so that Do calls f as soon as its
+// command is in the engine's queue, before it runs. A caller that submits
+// commands from several goroutines starts the next once the last is
+// queued: the queue is first in, first out, so they run in that order
+// without each waiting for the last to commit. f is not called when the
+// command is refused before it is queued.
+func WithEnqueued(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, enqueuedKey{}, f)
+}
+
+func enqueued(ctx context.Context) {
+	if f, ok := ctx.Value(enqueuedKey{}).(func()); ok {
+		f()
+	}
+}
+
 func isPriority(ctx context.Context) bool {
 	v, _ := ctx.Value(priorityKey{}).(bool)
 	return v

@@ -263,6 +263,7 @@ func (e *Sequencer) Do(ctx context.Context, claim *store.IdempotencyClaim, run f
 			return nil, &venue.Error{Kind: venue.KindUnavailable, Message: "request cancelled before it reached the engine"}
 		}
 	}
+	enqueued(ctx)
 	select {
 	case r := <-c.reply:
 		return r.v, r.err

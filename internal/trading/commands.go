@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -46,6 +47,15 @@ type ClaimRef struct {
 // Ref is the claim's name for a Command.
 func (c *IdempotencyClaim) Ref() *ClaimRef {
 	return &ClaimRef{UserID: c.c.UserID, Key: c.c.Key, Claim: c.c.Claim}
+}
+
+// WithEnqueued returns ctx marked so that a command run under it calls f
+// once it is in the sequencer's queue, before it is applied (and never
+// if it is refused before that). Commands submitted one after another's
+// f run in the order submitted, without waiting for each other's commit:
+// how a FIX session pipelines its orders.
+func WithEnqueued(ctx context.Context, f func()) context.Context {
+	return sequencer.WithEnqueued(ctx, f)
 }
 
 // Run runs a command here (the leader) and returns the id of the record it
