@@ -161,6 +161,14 @@ func (g *Gateway) OnLogon(id quickfix.SessionID) {
 func (g *Gateway) OnLogout(id quickfix.SessionID) {
 	g.mu.Lock()
 	s := g.sessions[id.String()]
+	g.mu.Unlock()
+	if s != nil {
+		// The orders in flight land before cancel on disconnect, and the
+		// stored incoming number catches up while the session still may
+		// write.
+		s.settle()
+	}
+	g.mu.Lock()
 	delete(g.sessions, id.String())
 	delete(g.authed, id.String())
 	delete(g.startSeq, id.String())

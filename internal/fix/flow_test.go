@@ -276,3 +276,64 @@ func TestPipelinedOrders(t *testing.T) {
 		})
 	}
 }
+
+// TestPipelinedCancelOnDisconnect: with cancel on disconnect on, a
+// session that sends a burst of orders and drops its connection at once
+// leaves none of them resting: the orders still in flight land before the
+// cancel.
+func TestPipelinedCancelOnDisconnect(t *testing.T) {
+	v := newVenue(t, store.SQLite)
+	ctx := context.Background()
+	market, in := v.book(t)
+	u, p0 := v.trader(t, 0)
+	account := v.creds.Participants[0].AccountIDs[0]
+	if err := v.svc.SetFIXCancelOnDisconnect(ctx, trading.System, u.ClientID, true); err != nil {
+		t.Fatal(err)
+	}
+	c, err := fixraw.Dial(v.gw.Addr().String(), "PIPE-COD", "BONDVENUE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Logon(u.ClientID, u.ClientSecret); err != nil {
+		t.Fatal(err)
+	}
+	const n = 30
+	for i := range n {
+		if err := c.Send("D", "11", fmt.Sprintf("B%02d", i), "1", account, "48", in.Terms.ISIN, "22", "4", "1301", market, "54", "1",
+			"60", time.Now().UTC().Format("20060102-15:04:05.000"), "38", in.MinPiece.String(), "40", "2",
+			"44", fmt.Sprintf("81.%02d", i), "59", "1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	resting := func() (open, all int) {
+		t.Helper()
+		for i := range n {
+			o, err := v.svc.OfferByClientOrderID(ctx, p0, fmt.Sprintf("B%02d", i))
+			if err != nil {
+				continue // never read: the connection dropped first
+			}
+			all++
+			if o.Status != venue.StatusCancelled {
+				open++
+			}
+		}
+		return open, all
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		open, all := resting()
+		if all > 0 && open == 0 {
+			time.Sleep(300 * time.Millisecond) // nothing lands after the cancel
+			if open, all2 := resting(); open != 0 || all2 != all {
+				t.Fatalf("%d of %d orders resting after cancel on disconnect", open, all2)
+			}
+			t.Logf("%d of %d orders entered, all cancelled", all, n)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d orders resting 10 s after the drop", open, all)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
