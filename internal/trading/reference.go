@@ -652,22 +652,15 @@ func checkMarkets(ctx context.Context, tx *store.Tx, ids []string) error {
 	return v.Err()
 }
 
-// InstrumentTerms returns an instrument without its book or markets: FIX
-// names the instrument of each report by ISIN, and Instrument reads the
-// whole book (every resting offer, at depth 0) to show it.
+// InstrumentTerms returns an instrument without its book: FIX names the
+// instrument of each report by ISIN, and Instrument reads the whole book
+// (every resting offer, at depth 0) to show it. What it reads is
+// remembered for a moment (defaultmarket.go).
 func (s *Service) InstrumentTerms(ctx context.Context, p venue.Principal, id string) (venue.Instrument, error) {
 	if err := require(p, readers...); err != nil {
 		return venue.Instrument{}, err
 	}
-	if !validID(id) {
-		return venue.Instrument{}, venue.NotFound("instrument")
-	}
-	var in venue.Instrument
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		in, err = tx.Instrument(ctx, id)
-		return err
-	})
+	in, err := s.instrumentByID(ctx, id)
 	if err != nil {
 		return venue.Instrument{}, fmt.Errorf("get instrument: %w", err)
 	}
