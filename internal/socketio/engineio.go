@@ -344,24 +344,27 @@ func (c *conn) send(frame []byte) bool {
 const catchUpWait = 2 * time.Second
 
 // sendPaced queues a frame of a replay, waiting up to catchUpWait for
-// room, and reports whether it did; a queue still full ends the
-// connection.
-func (c *conn) sendPaced(frame []byte) bool {
+// room; a queue still full ends the connection (errConnectionCut). It
+// stops waiting when ctx (the socket's subscription) ends.
+func (c *conn) sendPaced(ctx context.Context, frame []byte) error {
 	select {
 	case c.out <- frame:
-		return true
+		return nil
 	default:
 	}
 	t := time.NewTimer(catchUpWait)
 	defer t.Stop()
 	select {
 	case c.out <- frame:
-		return true
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	case <-c.ctx.Done():
+		return c.ctx.Err()
 	case <-t.C:
 		c.cutOff()
+		return errConnectionCut
 	}
-	return false
 }
 
 // cutOff ends a connection that does not keep up.

@@ -1,6 +1,7 @@
 package socketio
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -317,7 +318,7 @@ func (sk *socket) render(evs []feed.Event) any {
 // restart), else at once. A connection whose queue stays full (live: is
 // full; a replay: for catchUpWait) is cut off as a slow consumer: the
 // client resumes from its last sequence number.
-func (sk *socket) deliver(evs []feed.Event, rendered any, from trading.Source) error {
+func (sk *socket) deliver(ctx context.Context, evs []feed.Event, rendered any, from trading.Source) error {
 	if frames, ok := rendered.([][]byte); ok {
 		for _, f := range frames {
 			if !sk.c.send(f) {
@@ -334,8 +335,8 @@ func (sk *socket) deliver(evs []feed.Event, rendered any, from trading.Source) e
 			continue
 		}
 		if from != trading.Live {
-			if !sk.c.sendPaced(f) {
-				return errConnectionCut
+			if err := sk.c.sendPaced(ctx, f); err != nil {
+				return err
 			}
 		} else if !sk.c.send(f) {
 			return errConnectionCut

@@ -99,7 +99,7 @@ func (f *fanout) join(sub *Subscription) (bool, error) {
 			}
 			sub.cursor = e.Seq
 			if pending = sub.r.withDerived(pending[:0], e, &sub.filter); len(pending) > 0 {
-				if err := sub.sink.Deliver(pending, nil, Live); err != nil {
+				if err := sub.sink.Deliver(sub.ctx, pending, nil, Live); err != nil {
 					return false, err
 				}
 			}
@@ -205,7 +205,7 @@ func (f *fanout) deliver(e *feed.Event) {
 		if len(sh.evs) == 0 {
 			continue
 		}
-		if err := sub.sink.Deliver(sh.evs, sh.rendered, Live); err != nil {
+		if err := sub.sink.Deliver(sub.ctx, sh.evs, sh.rendered, Live); err != nil {
 			f.drop(sub, err)
 		}
 	}

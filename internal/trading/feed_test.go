@@ -552,3 +552,37 @@ func TestEventLogReadsRESTFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestFeedCloseWhileReplaying: a subscriber that reads nothing while its
+// subscription replays the log (at its pace, so the replay waits for it)
+// can still close the subscription.
+func TestFeedCloseWhileReplaying(t *testing.T) {
+	v := newDemoVenue(t, store.SQLite)
+	for i := range 4 * minBuffer { // in the log only: nobody follows the feed yet
+		if _, err := v.svc.CreateNews(t.Context(), trading.System, trading.NewsInput{
+			Title: "Notice " + strconv.Itoa(i), Body: "Text.", Source: "bondvenue"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub, err := v.svc.Subscribe(t.Context(), trading.System, 0, feed.EventFilter{Buffer: minBuffer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return len(sub.C) == cap(sub.C) }) // the replay waits for room
+	closed := make(chan struct{})
+	go func() {
+		sub.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return while the replay waited for the reader")
+	}
+	if !errors.Is(sub.Err(), context.Canceled) {
+		t.Errorf("closed subscription ended with %v, want context.Canceled", sub.Err())
+	}
+}
+
+// minBuffer is the smallest subscription buffer (trading.minFeedBuffer).
+const minBuffer = 8

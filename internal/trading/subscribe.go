@@ -108,13 +108,13 @@ func (s *Service) Subscribe(ctx context.Context, p venue.Principal, afterSeq int
 		size = s.feedBuffer
 	}
 	out := make(chan feed.Event, max(size, minFeedBuffer))
-	sub, err := s.SubscribeFunc(ctx, p, afterSeq, filter, Sink{Deliver: func(evs []feed.Event, _ any, from Source) error {
+	sub, err := s.SubscribeFunc(ctx, p, afterSeq, filter, Sink{Deliver: func(sctx context.Context, evs []feed.Event, _ any, from Source) error {
 		if from == FromLog { // at the reader's pace
 			for _, e := range evs {
 				select {
 				case out <- e:
-				case <-ctx.Done():
-					return ctx.Err()
+				case <-sctx.Done(): // ended, or closed
+					return sctx.Err()
 				}
 			}
 			return nil
@@ -167,12 +167,14 @@ type Sink struct {
 	// Deliver takes what one log event sends, whole, in sequence order,
 	// never from two goroutines at once, with Render's rendering (nil
 	// from the subscription's own goroutine: FromLog and FromWindow) and
-	// where it comes from. When Live it must not wait: it returns
+	// where it comes from. ctx ends when the subscription does (Close
+	// included): a Deliver that waits stops waiting then. When Live it
+	// must not wait: it returns
 	// ErrSlowConsumer if its reader cannot take the events now. The
 	// events, the slice and the rendering are shared with other readers:
 	// Deliver must not modify or keep them. An error ends the
 	// subscription with it.
-	Deliver func(evs []feed.Event, rendered any, from Source) error
+	Deliver func(ctx context.Context, evs []feed.Event, rendered any, from Source) error
 	// OnEnd, if not nil, runs once as the subscription ends.
 	OnEnd func()
 }
@@ -236,7 +238,7 @@ func (s *Service) catchUp(sub *Subscription) {
 			}
 			for i := range page {
 				if pending = sub.r.withDerived(pending[:0], &page[i], &sub.filter); len(pending) > 0 {
-					if err := sub.sink.Deliver(pending, nil, FromLog); err != nil {
+					if err := sub.sink.Deliver(sub.ctx, pending, nil, FromLog); err != nil {
 						sub.end(err)
 						return
 					}
@@ -259,7 +261,7 @@ func (s *Service) catchUp(sub *Subscription) {
 			e := &evs[i]
 			sub.cursor = e.Seq
 			if pending = sub.r.withDerived(pending[:0], e, &sub.filter); len(pending) > 0 {
-				if err := sub.sink.Deliver(pending, nil, FromWindow); err != nil {
+				if err := sub.sink.Deliver(sub.ctx, pending, nil, FromWindow); err != nil {
 					sub.end(err)
 					return
 				}
