@@ -234,7 +234,7 @@ func (s *Server) frame(nsp string, p venue.Principal, depth int, ev feed.Event) 
 	if ok {
 		return f, nil
 	}
-	f, err := eventFrame(nsp, ev.Type, wire.RecordOf(ev), meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
+	f, err := feedFrame(nsp, ev)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +245,12 @@ func (s *Server) frame(nsp string, p venue.Principal, depth int, ev feed.Event) 
 	s.frames[k] = f
 	s.framesMu.Unlock()
 	return f, nil
+}
+
+// feedFrame is the EVENT frame of a feed event on nsp: its record and
+// its meta.
+func feedFrame(nsp string, ev feed.Event) ([]byte, error) {
+	return eventFrame(nsp, ev.Type, wire.RecordOf(ev), meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
 }
 
 // meta is an event's second argument.
@@ -301,7 +307,7 @@ func (sk *socket) ended() {
 func (sk *socket) render(evs []feed.Event) any {
 	frames := make([][]byte, 0, len(evs))
 	for _, ev := range evs {
-		f, err := eventFrame(sk.nsp, ev.Type, wire.RecordOf(ev), meta{Seq: ev.Seq, Type: ev.Type, OccurredAt: wire.Time(ev.OccurredAt)})
+		f, err := feedFrame(sk.nsp, ev)
 		if err != nil {
 			sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
 			continue
