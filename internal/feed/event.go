@@ -71,6 +71,7 @@ type Event struct {
 	PriceChange     *PriceChange           // instrument.price_change
 	Depth           *Depth                 // instrument.depth
 	Control         *Control               // participant.kill_switch, instrument.halt, market.update
+	Portfolio       *venue.PortfolioRFQ    // portfolio_rfq.*: the list with every quote (redacted per reader)
 
 	// Owner is the participant whose change it is ("" for a public
 	// event); Audience are further participants who may read it. Readers
@@ -138,6 +139,8 @@ func (e *Event) MarketID() string {
 		return e.Depth.MarketID
 	case e.Control != nil:
 		return e.Control.MarketID
+	case e.Portfolio != nil:
+		return e.Portfolio.MarketID
 	}
 	return ""
 }

@@ -272,6 +272,7 @@ type logTrade struct {
 	Price                         logNum   `json:"price"`
 	PricePerUnit                  logNum   `json:"price_per_unit"`
 	AccruedInterest               string   `json:"accrued_interest"`
+	PortfolioRFQID                string   `json:"portfolio_rfq_id,omitempty"`
 	Fee                           logNum   `json:"fee"`
 	SettlementDate                *string  `json:"settlement_date"`
 	ExecutionType                 string   `json:"execution_type"`
@@ -293,7 +294,7 @@ func toLogTrade(t *venue.Trade) logTrade {
 	return logTrade{ID: t.ID, TransactionIdentificationCode: t.TransactionIdentificationCode, MarketID: t.MarketID,
 		InstrumentID: t.InstrumentID, Status: t.Status, Quantity: toLogNum(t.Quantity), Price: toLogNum(t.SettlementAmount),
 		PricePerUnit: toLogNum(t.PricePerUnit), AccruedInterest: t.AccruedInterest.String(), Fee: toLogNum(t.Fee),
-		SettlementDate: orNull(t.SettlementDate.String()), ExecutionType: t.ExecutionType,
+		SettlementDate: orNull(t.SettlementDate.String()), ExecutionType: t.ExecutionType, PortfolioRFQID: t.PortfolioRFQID,
 		CreatedAt: toLogTime(t.CreatedAt), UpdatedAt: toLogTime(t.UpdatedAt),
 		AskOrder: toLogOrder(&t.AskOrder), BidOrder: toLogOrder(&t.BidOrder)}
 }
@@ -303,7 +304,7 @@ func (l *logTrade) trade(d *logDecoder) *venue.Trade {
 		InstrumentID: l.InstrumentID, AskOrder: l.AskOrder.order(d), BidOrder: l.BidOrder.order(d), Status: l.Status,
 		Quantity: d.num(l.Quantity), PricePerUnit: d.num(l.PricePerUnit), AccruedInterest: d.text(l.AccruedInterest),
 		SettlementAmount: d.num(l.Price), Fee: d.num(l.Fee), SettlementDate: d.date(l.SettlementDate),
-		ExecutionType: l.ExecutionType, CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
+		ExecutionType: l.ExecutionType, PortfolioRFQID: l.PortfolioRFQID, CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt)}
 }
 
 type logIndicative struct {
@@ -515,6 +516,8 @@ func encodeRecord(e *Event) ([]byte, error) {
 		v = toLogNews(e.News)
 	case e.Control != nil:
 		v = toLogControl(e.Control)
+	case e.Portfolio != nil:
+		return store.EncodePortfolio(e.Portfolio)
 	default:
 		return nil, fmt.Errorf("event %s has no record", e.Type)
 	}
@@ -554,6 +557,10 @@ func decodeRecord(e *Event, data []byte) error {
 		var l logControl
 		unmarshal(&l)
 		e.Control = l.control(&d)
+	case "portfolio_rfq":
+		r, err := store.DecodePortfolio(data)
+		d.keep(err)
+		e.Portfolio = &r
 	default:
 		return fmt.Errorf("unknown event type %q", e.Type)
 	}

@@ -220,6 +220,14 @@ func TestAsyncAPIRecords(t *testing.T) {
 		r2 := x.rfq(t, trader(0), rfq)
 		x.obj(t, trader(1), "DELETE", offersPath+"/"+id(quote(trader(1), r2, "100")), nil, http.StatusOK)
 		x.obj(t, trader(0), "DELETE", rfqPath+"/"+id(r2), nil, http.StatusOK)
+		// A portfolio RFQ quoted and traded; another cancelled.
+		list := obj{"market_id": x.otc, "counterparties": []string{x.participant(1)}, "lines": []obj{
+			{"instrument_id": other, "direction": "bid", "quantity": "1000000"}, {"instrument_id": in, "direction": "ask", "quantity": "500000"}}}
+		pr := x.obj(t, trader(0), "POST", portfolioPath, list, http.StatusOK)
+		pq := x.obj(t, trader(1), "POST", portfolioPath+"/"+id(pr)+"/quotes", obj{"lines": []obj{
+			{"line_id": "1", "price_per_unit": "100.1"}, {"line_id": "2", "price_per_unit": "99.9"}}}, http.StatusOK)
+		x.send(t, trader(0), "PUT", portfolioPath+"/"+id(pr)+"/quotes/"+id(pq["quotes"].([]any)[0].(obj))+"/accept", nil, http.StatusOK, nil)
+		x.obj(t, trader(0), "DELETE", portfolioPath+"/"+id(x.obj(t, trader(0), "POST", portfolioPath, list, http.StatusOK)), nil, http.StatusOK)
 		// An indicative price published, changed and withdrawn; news.
 		ip := x.obj(t, trader(1), "POST", indicativePath, obj{"instrument_id": in, "account_id": x.account(1), "bid_price": "98",
 			"ask_price": "99.5"}, http.StatusOK)

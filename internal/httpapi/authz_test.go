@@ -301,6 +301,40 @@ func authzTable() []authzRow {
 		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
 			return "/api/v1/participant/rfq/" + f.rfq(t, obj) + "/reject", nil
 		}},
+		{"POST /api/v1/participant/portfolio-rfq", map[string]statuses{noObject: tradersOnly},
+			func(_ *testing.T, f *fixture, _ string, _ who) (string, any) {
+				return "/api/v1/participant/portfolio-rfq", f.portfolioBody()
+			}},
+		{"GET /api/v1/participant/portfolio-rfq", map[string]statuses{noObject: readers200}, static("/api/v1/participant/portfolio-rfq")},
+		{"GET /api/v1/participant/portfolio-rfq/{portfolioId}", map[string]statuses{
+			ownObject: readers200, cptyObject: readers200, otherObject: operatorAll, missing: readers404, // an invited dealer reads it
+		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return "/api/v1/participant/portfolio-rfq/" + f.portfolio(t, obj), nil
+		}},
+		{"DELETE /api/v1/participant/portfolio-rfq/{portfolioId}", tradeWrite,
+			func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+				return "/api/v1/participant/portfolio-rfq/" + f.portfolio(t, obj), nil
+			}},
+		{"PUT /api/v1/participant/portfolio-rfq/{portfolioId}/reject", map[string]statuses{
+			cptyObject: tradersOnly, otherObject: tradersNotFound, missing: tradersNotFound, // an invited dealer declines
+		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return "/api/v1/participant/portfolio-rfq/" + f.portfolio(t, obj) + "/reject", nil
+		}},
+		{"POST /api/v1/participant/portfolio-rfq/{portfolioId}/quotes", map[string]statuses{
+			cptyObject: tradersOnly, otherObject: tradersNotFound, missing: tradersNotFound, // an invited dealer quotes
+		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return "/api/v1/participant/portfolio-rfq/" + f.portfolio(t, obj) + "/quotes", portfolioQuoteBody
+		}},
+		{"PUT /api/v1/participant/portfolio-rfq/{portfolioId}/quotes/{quoteId}/accept", map[string]statuses{
+			ownObject: tradersOnly, otherObject: tradersNotFound, missing: tradersNotFound,
+		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return f.portfolioQuote(t, obj) + "/accept", nil
+		}},
+		{"PUT /api/v1/participant/portfolio-rfq/{portfolioId}/quotes/{quoteId}/reject", map[string]statuses{
+			ownObject: tradersOnly, otherObject: tradersNotFound, missing: tradersNotFound,
+		}, func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+			return f.portfolioQuote(t, obj) + "/reject", nil
+		}},
 		{"GET /api/v1/trades", map[string]statuses{noObject: readers200}, static("/api/v1/trades")},
 		{"GET /api/v1/trades/{tradeId}", map[string]statuses{ownObject: readers200, otherObject: operatorAll, missing: readers404},
 			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
@@ -613,6 +647,68 @@ func (f *fixture) rfq(t *testing.T, obj string) string {
 		return f.newRFQ(t, 1, 2)
 	}
 	return missingID
+}
+
+// portfolioBody is a one-line list from firm 0 to firm 1.
+func (f *fixture) portfolioBody() map[string]any {
+	return map[string]any{"market_id": f.otc, "counterparties": []string{f.v.participant(1)},
+		"lines": []map[string]any{{"instrument_id": f.ins[0], "direction": "bid", "quantity": "1000"}}}
+}
+
+// portfolioQuoteBody prices the one line of a fixture's list.
+var portfolioQuoteBody = map[string]any{"lines": []map[string]any{{"line_id": "1", "price_per_unit": "100.5"}}}
+
+// newPortfolio sends a one-line list from firm from to the firms to.
+func (f *fixture) newPortfolio(t *testing.T, from int, to ...int) string {
+	t.Helper()
+	var cps []string
+	for _, i := range to {
+		cps = append(cps, f.v.participant(i))
+	}
+	r, err := f.v.svc.CreatePortfolioRFQ(ctx, f.v.principal(trader(from)), trading.PortfolioInput{MarketID: f.otc, Counterparties: cps,
+		Lines: []trading.PortfolioLineInput{{InstrumentID: f.ins[0], Direction: "bid", Quantity: dec("1000")}}})
+	if err != nil {
+		t.Fatalf("CreatePortfolioRFQ(%d → %v) = %v", from, to, err)
+	}
+	return r.ID
+}
+
+// portfolio returns an open list: firm 0's to firm 1 (own), firm 1's
+// inviting firm 0 (counterparty), firm 1's to firm 2 only (other).
+func (f *fixture) portfolio(t *testing.T, obj string) string {
+	t.Helper()
+	switch obj {
+	case ownObject:
+		return f.newPortfolio(t, 0, 1)
+	case cptyObject:
+		return f.newPortfolio(t, 1, 0)
+	case otherObject:
+		return f.newPortfolio(t, 1, 2)
+	}
+	return missingID
+}
+
+// portfolioQuote returns the path of a live quote on a list: firm 1's on
+// firm 0's list (own: firm 0 may accept it), or firm 2's on firm 1's list
+// (other).
+func (f *fixture) portfolioQuote(t *testing.T, obj string) string {
+	t.Helper()
+	var from, dealer int
+	switch obj {
+	case ownObject:
+		from, dealer = 0, 1
+	case otherObject:
+		from, dealer = 1, 2
+	default:
+		return "/api/v1/participant/portfolio-rfq/" + missingID + "/quotes/" + missingID
+	}
+	id := f.newPortfolio(t, from, dealer)
+	r, err := f.v.svc.QuotePortfolio(ctx, f.v.principal(trader(dealer)), id, trading.PortfolioQuoteInput{
+		Lines: []trading.PortfolioQuoteLineInput{{LineID: "1", Price: dec("100.5")}}})
+	if err != nil {
+		t.Fatalf("QuotePortfolio(%d on %s) = %v", dealer, id, err)
+	}
+	return "/api/v1/participant/portfolio-rfq/" + id + "/quotes/" + r.Quotes[len(r.Quotes)-1].ID
 }
 
 // quote returns an open quote: on firm 0's RFQ (own: firm 0 may accept

@@ -185,6 +185,9 @@ type sweep struct {
 	seen        map[any]bool // the shared parameters and schemas probed so far
 	// newInstrument is the instrument create body (listed on market).
 	newInstrument map[string]any
+	// quoteOf is the quote of the list the last portfolioId named, for
+	// the quoteId of the same path.
+	quoteOf string
 }
 
 func newSweep(t *testing.T, v *env) *sweep {
@@ -223,13 +226,15 @@ func (s *sweep) sweepBodies() map[string]map[string]any {
 	offer["price"] = offer["price_per_unit"]
 	delete(offer, "price_per_unit")
 	return map[string]map[string]any{
-		"issueToken":   {"grant_type": "client_credentials", "client_id": token.ClientID, "client_secret": token.ClientSecret},
-		"createBucket": {"name": f.unique("Sweep"), "instruments": []map[string]string{{"id": f.ins[0]}}},
-		"updateBucket": entity(map[string]any{"name": f.unique("Sweep")}),
-		"createOffer":  offer,
-		"updateOffer":  entity(map[string]any{"notes": "amended"}),
-		"createRFQ":    f.rfqBody(),
-		"updateRFQ":    entity(map[string]any{"notes": "amended"}),
+		"issueToken":         {"grant_type": "client_credentials", "client_id": token.ClientID, "client_secret": token.ClientSecret},
+		"createBucket":       {"name": f.unique("Sweep"), "instruments": []map[string]string{{"id": f.ins[0]}}},
+		"updateBucket":       entity(map[string]any{"name": f.unique("Sweep")}),
+		"createOffer":        offer,
+		"updateOffer":        entity(map[string]any{"notes": "amended"}),
+		"createRFQ":          f.rfqBody(),
+		"createPortfolioRFQ": f.portfolioBody(),
+		"quotePortfolioRFQ":  portfolioQuoteBody,
+		"updateRFQ":          entity(map[string]any{"notes": "amended"}),
 		"createIndicativePrice": {"instrument_id": f.ins[0], "account_id": v.account(0), "bid_price": "99.1",
 			"ask_price": "99.3"},
 		"updateIndicativePrice":  entity(map[string]any{"bid_price": "99.2"}),
@@ -306,6 +311,20 @@ func (s *sweep) pathValue(t *testing.T, o sweptOp, name, obj string) string {
 			return f.rfq(t, cptyObject) // an RFQ firm 0 was invited to
 		}
 		return f.rfq(t, obj)
+	case "portfolioId":
+		switch {
+		case strings.HasSuffix(o.path, "/quotes") || (strings.HasSuffix(o.path, "/reject") && !strings.Contains(o.path, "{quoteId}")):
+			if obj == ownObject {
+				return f.portfolio(t, cptyObject) // a list firm 0 was invited to
+			}
+		case strings.Contains(o.path, "{quoteId}"):
+			p := f.portfolioQuote(t, obj)
+			s.quoteOf = strings.TrimPrefix(p[strings.LastIndex(p, "/quotes/"):], "/quotes/")
+			return strings.TrimSuffix(strings.TrimPrefix(p, "/api/v1/participant/portfolio-rfq/"), "/quotes/"+s.quoteOf)
+		}
+		return f.portfolio(t, obj)
+	case "quoteId":
+		return s.quoteOf
 	case "tradeId":
 		return f.trade(obj)
 	case "indicativePriceId":
@@ -327,7 +346,7 @@ func (s *sweep) pathValue(t *testing.T, o sweptOp, name, obj string) string {
 
 // firmScoped are the path parameters that name a firm's record.
 var firmScoped = map[string]bool{"participantId": true, "accountId": true, "userId": true, "bucketId": true, "id": true,
-	"offerId": true, "rfqId": true, "tradeId": true, "indicativePriceId": true, "clientId": true}
+	"offerId": true, "rfqId": true, "tradeId": true, "indicativePriceId": true, "clientId": true, "portfolioId": true, "quoteId": true}
 
 // probe is one request of the sweep.
 type probe struct {

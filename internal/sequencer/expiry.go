@@ -45,6 +45,10 @@ func (h expiryHeap) next() (time.Time, bool) {
 func expireDue(st *State, b *Batch) (any, error) {
 	for len(st.expiries) > 0 && !st.expiries[0].at.After(st.now) {
 		e := heap.Pop(&st.expiries).(expiry)
+		if r, ok := st.portfolios[e.id]; ok {
+			st.expirePortfolio(b, r)
+			continue
+		}
 		o := st.open.get(e.id)
 		if o == nil || o.ValidUntil == nil || o.ValidUntil.After(st.now) {
 			continue // closed meanwhile, or its deadline moved

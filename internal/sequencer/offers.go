@@ -153,11 +153,17 @@ func (st *State) nextPriority() uint64 {
 
 // trade records a fill between an ask and a bid at a clean price.
 func (st *State) trade(b *Batch, ask, bid *venue.Offer, qty, price udecimal.Decimal, settle bondmath.Date, exec string) venue.Trade {
+	return st.tradeIn(b, ask, bid, qty, price, settle, exec, "")
+}
+
+// tradeIn is trade for a line of the portfolio RFQ portfolioID ("" for
+// none).
+func (st *State) tradeIn(b *Batch, ask, bid *venue.Offer, qty, price udecimal.Decimal, settle bondmath.Date, exec, portfolioID string) venue.Trade {
 	acc := st.accrued(ask.InstrumentID, settle, qty)
 	t := venue.Trade{ID: newID(), MarketID: ask.MarketID, InstrumentID: ask.InstrumentID, Status: "successful",
 		Quantity: qty, PricePerUnit: price, AccruedInterest: acc,
 		SettlementAmount: bondmath.SettlementAmount(qty, price, udecimal.Zero).RoundHAZ(centDigits).Add(acc), Fee: udecimal.Zero,
-		SettlementDate: settle, ExecutionType: exec, CreatedAt: st.now, UpdatedAt: st.now}
+		SettlementDate: settle, ExecutionType: exec, PortfolioRFQID: portfolioID, CreatedAt: st.now, UpdatedAt: st.now}
 	t.TransactionIdentificationCode = "BV" + strings.ToUpper(strings.ReplaceAll(t.ID, "-", ""))
 	order := func(o *venue.Offer) venue.Order {
 		return venue.Order{ID: newID(), OfferID: o.ID, Direction: o.Direction, ParticipantID: o.ParticipantID,

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -550,16 +551,23 @@ type Batch struct {
 	halts        []store.Halt
 	// marks are the market around the RFQs the batch sent or traded.
 	marks []store.RFQMark
+	// portfolios are the final state of the portfolio RFQs the batch
+	// changed, in first-change order; portfolioParties the lists it
+	// created, whose dealers are written with them.
+	portfolios       map[string]*venue.PortfolioRFQ
+	portfolioOrder   []string
+	portfolioParties []string
 }
 
 // size counts the batch's writes.
 func (b *Batch) size() int {
-	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts) + len(b.marks)
+	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts) + len(b.marks) +
+		len(b.portfolioOrder)
 }
 
 func (b *Batch) empty() bool {
 	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
-		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0
+		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0 && len(b.portfolioOrder) == 0
 }
 
 // save records o's current state to be written.
@@ -606,6 +614,10 @@ func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 	for i, ev := range b.events {
 		events[i] = feed.Record(ev)
 	}
-	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Offers: offers, Recipients: b.recipients, Trades: b.trades,
+	portfolios := make([]store.PortfolioWrite, len(b.portfolioOrder))
+	for i, id := range b.portfolioOrder {
+		portfolios[i] = store.PortfolioWrite{Portfolio: b.portfolios[id], New: slices.Contains(b.portfolioParties, id)}
+	}
+	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Portfolios: portfolios, Offers: offers, Recipients: b.recipients, Trades: b.trades,
 		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks})
 }

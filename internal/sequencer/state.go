@@ -83,13 +83,15 @@ type State struct {
 	indicative map[string]map[string]*indicativeQuote
 	killed     map[string]store.KillSwitch
 	halts      map[bookKey]store.Halt
+	// portfolios are the open portfolio RFQs (portfolio.go).
+	portfolios map[string]*venue.PortfolioRFQ
 }
 
 func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
 	st := &State{books: map[bookKey]*matching.Book{}, open: newOpenStore(), otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}, ladders: map[bookKey]bookLadder{},
-		bookIDs: map[string]uint64{}, booked: map[uint64]string{}}
+		bookIDs: map[string]uint64{}, booked: map[uint64]string{}, portfolios: map[string]*venue.PortfolioRFQ{}}
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err
@@ -103,6 +105,9 @@ func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
 			return err
 		}
 		if err := st.loadControls(ctx, tx, lasts); err != nil {
+			return err
+		}
+		if err := st.loadPortfolios(ctx, tx); err != nil {
 			return err
 		}
 		offers, err := tx.OpenOffers(ctx)

@@ -22,7 +22,7 @@ import (
 // namespaces are the streams and the event types of the feed each follows
 // (feed.EventFilter.Types).
 var namespaces = map[string][]string{
-	"/offers":            {"offer.", "rfq.", "quote."},
+	"/offers":            {"offer.", "rfq.", "quote.", "portfolio_rfq."},
 	"/orders":            {feed.EventOrderCreate},
 	"/trades":            {feed.EventTradeCreate},
 	"/instruments":       {feed.EventPriceChange, feed.EventDepth, feed.EventHalt},

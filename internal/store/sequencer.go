@@ -15,6 +15,9 @@ import (
 // state of every offer, quote and RFQ it changed, the RFQ recipients it
 // recorded, its trades, and its events in order.
 type BatchWrite struct {
+	// Portfolios are the portfolio RFQs the batch changed, written before
+	// the offers and trades of their traded lines.
+	Portfolios []PortfolioWrite
 	Offers     []*venue.Offer
 	Recipients []RecipientWrite
 	Trades     []venue.Trade
@@ -34,9 +37,14 @@ type BatchWrite struct {
 }
 
 // statements returns the writes of w other than its events, in the order
-// they run: offers, recipients, trades, marks, controls, claims.
-func (w BatchWrite) statements(e Engine, now time.Time) []statement {
-	out := offerUpserts(e, w.Offers)
+// they run: portfolio RFQs, offers, recipients, trades, marks, controls,
+// claims.
+func (w BatchWrite) statements(e Engine, now time.Time) ([]statement, error) {
+	out, err := portfolioWrites(w.Portfolios)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, offerUpserts(e, w.Offers)...)
 	for _, r := range w.Recipients {
 		out = append(out, recipientUpsert(r))
 	}
@@ -53,7 +61,7 @@ func (w BatchWrite) statements(e Engine, now time.Time) []statement {
 	for _, c := range w.Claims {
 		out = append(out, claimMark(c, now))
 	}
-	return out
+	return out, nil
 }
 
 // SequencerBatch writes w in one transaction on the sequencer's connection
@@ -85,10 +93,13 @@ func (db *DB) SequencerBatch(ctx context.Context, epoch int64, w BatchWrite) ([]
 			if err := tx.CheckLease(ctx, epoch); err != nil {
 				return err
 			}
-			if err := tx.execAll(ctx, w.statements(tx.engine, tx.now)); err != nil {
+			stmts, err := w.statements(tx.engine, tx.now)
+			if err != nil {
 				return err
 			}
-			var err error
+			if err := tx.execAll(ctx, stmts); err != nil {
+				return err
+			}
 			events, err = tx.AppendEvents(ctx, append([]Event(nil), w.Events...))
 			return err
 		})
@@ -113,7 +124,10 @@ const leaseCheck = "SELECT sequencer_check_lease(?)"
 // can never pass for a commit.
 func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event, error) {
 	now := db.now()
-	stmts := w.statements(Postgres, now)
+	stmts, err := w.statements(Postgres, now)
+	if err != nil {
+		return nil, err
+	}
 	events := append([]Event(nil), w.Events...)
 	for i := range events {
 		if events[i].OccurredAt.IsZero() {

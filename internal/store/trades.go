@@ -18,17 +18,17 @@ import (
 func tradeInserts(e Engine, trades []venue.Trade) []statement {
 	var out []statement
 	inChunks(e, len(trades), func(from, n int) {
-		args := make([]any, 0, n*18)
+		args := make([]any, 0, n*19)
 		for _, t := range trades[from : from+n] {
 			args = append(args, t.ID, t.TransactionIdentificationCode, t.MarketID, t.InstrumentID, t.AskOrder.ID,
 				t.BidOrder.ID, t.AskOrder.ParticipantID, t.BidOrder.ParticipantID, t.Status, t.Quantity.String(),
 				t.PricePerUnit.String(), t.AccruedInterest.String(), t.SettlementAmount.String(), t.Fee.String(),
-				t.SettlementDate.String(), t.ExecutionType, ms(t.CreatedAt), ms(t.UpdatedAt))
+				t.SettlementDate.String(), t.ExecutionType, ms(t.CreatedAt), ms(t.UpdatedAt), nullStr(t.PortfolioRFQID))
 		}
 		out = append(out, statement{query: `INSERT INTO trades (id, transaction_identification_code, market_id, instrument_id,
 		ask_order_id, bid_order_id, ask_participant_id, bid_participant_id, status, quantity, price_per_unit,
-		accrued_interest, price, fee, settlement_date, execution_type, created_at, updated_at)
-		VALUES ` + valueRows(n, 18), args: args, what: "insert trade"})
+		accrued_interest, price, fee, settlement_date, execution_type, created_at, updated_at, portfolio_rfq_id)
+		VALUES ` + valueRows(n, 19), args: args, what: "insert trade"})
 	})
 	inChunks(e, 2*len(trades), func(from, n int) {
 		args := make([]any, 0, n*15)
@@ -54,6 +54,7 @@ func tradeInserts(e Engine, trades []venue.Trade) []statement {
 // key, so a list of any length is one query.
 var tradeFrom = `SELECT t.id, t.transaction_identification_code, t.market_id, t.instrument_id, t.status, t.quantity,
 	t.price_per_unit, t.accrued_interest, t.price, t.fee, t.settlement_date, t.execution_type, t.created_at, t.updated_at,
+	t.portfolio_rfq_id,
 	` + orderCols("a") + `,
 	` + orderCols("b") + `
 	FROM trades t JOIN orders a ON a.id = t.ask_order_id JOIN orders b ON b.id = t.bid_order_id WHERE 1 = 1`
@@ -68,11 +69,12 @@ func orderCols(alias string) string {
 func scanTrade(r *sql.Rows) (venue.Trade, error) {
 	var t venue.Trade
 	var settle string
+	var portfolio sql.NullString
 	var created, updated, aCreated, aUpdated, bCreated, bUpdated int64
 	a, b := &t.AskOrder, &t.BidOrder
 	err := r.Scan(&t.ID, &t.TransactionIdentificationCode, &t.MarketID, &t.InstrumentID, &t.Status,
 		decimal{&t.Quantity}, decimal{&t.PricePerUnit}, decimal{&t.AccruedInterest}, decimal{&t.SettlementAmount}, decimal{&t.Fee},
-		&settle, &t.ExecutionType, &created, &updated,
+		&settle, &t.ExecutionType, &created, &updated, &portfolio,
 		&a.ID, &a.OfferID, &a.Direction, &a.ParticipantID, &a.AccountID, &a.MarketID, &a.InstrumentID,
 		decimal{&a.Quantity}, decimal{&a.PricePerUnit}, decimal{&a.Filled}, &a.Status, &a.Type, &aCreated, &aUpdated,
 		&b.ID, &b.OfferID, &b.Direction, &b.ParticipantID, &b.AccountID, &b.MarketID, &b.InstrumentID,
@@ -80,7 +82,7 @@ func scanTrade(r *sql.Rows) (venue.Trade, error) {
 	if err != nil {
 		return t, err
 	}
-	t.CreatedAt, t.UpdatedAt = fromMS(created), fromMS(updated)
+	t.CreatedAt, t.UpdatedAt, t.PortfolioRFQID = fromMS(created), fromMS(updated), portfolio.String
 	a.CreatedAt, a.UpdatedAt = fromMS(aCreated), fromMS(aUpdated)
 	b.CreatedAt, b.UpdatedAt = fromMS(bCreated), fromMS(bUpdated)
 	t.SettlementDate, err = bondmath.ParseDate(settle)
@@ -106,6 +108,7 @@ type TradeFilter struct {
 	MarketID      string
 	OfferID       string // an order of this offer
 	ExecutionType string // otc or continuous
+	PortfolioRFQ  string // the lines of this portfolio RFQ
 }
 
 // Trades lists trades matching f, newest first.
@@ -130,6 +133,10 @@ func (tx *Tx) Trades(ctx context.Context, f TradeFilter, page Page) ([]venue.Tra
 	if f.ExecutionType != "" {
 		q += " AND t.execution_type = ?"
 		args = append(args, f.ExecutionType)
+	}
+	if f.PortfolioRFQ != "" {
+		q += " AND t.portfolio_rfq_id = ?"
+		args = append(args, f.PortfolioRFQ)
 	}
 	q, args = pageSQL(q, args, page, "t.id", "t.created_at")
 	ts, err := selectAll(ctx, tx, scanTrade, q, args...)

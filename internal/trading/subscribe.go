@@ -391,6 +391,9 @@ func (r *reader) redact(e feed.Event) feed.Event {
 		d := *e.Depth
 		d.Bid, d.Ask = r.entries(d.Bid), r.entries(d.Ask)
 		e.Depth = &d
+	case e.Portfolio != nil:
+		pr := portfolioFor(r.p, *e.Portfolio)
+		e.Portfolio = &pr
 	}
 	return e
 }

@@ -13,6 +13,10 @@ const (
 	TypeOffer = "offer"
 	TypeRFQ   = "request_for_quote"
 	TypeQuote = "quote"
+	// TypePortfolioLine is one side of a traded line of a portfolio RFQ:
+	// a closed record the line's trade's order names (its
+	// MatchedOfferID is the list's id).
+	TypePortfolioLine = "portfolio_line"
 )
 
 // Directions. "sell" and "buy" are accepted as input aliases.
@@ -130,10 +134,13 @@ type Trade struct {
 	AccruedInterest               udecimal.Decimal // amount for Quantity
 	// SettlementAmount is the cash the buyer pays: Quantity × clean/100 +
 	// accrued interest (the spec's trade "price").
-	SettlementAmount     udecimal.Decimal
-	Fee                  udecimal.Decimal
-	SettlementDate       bondmath.Date
-	ExecutionType        string
+	SettlementAmount udecimal.Decimal
+	Fee              udecimal.Decimal
+	SettlementDate   bondmath.Date
+	ExecutionType    string
+	// PortfolioRFQID is the portfolio RFQ the trade is a line of ("" for
+	// none).
+	PortfolioRFQID       string
 	CreatedAt, UpdatedAt time.Time
 }
 

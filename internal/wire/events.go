@@ -125,6 +125,8 @@ func RecordOf(e feed.Event) any {
 		return DepthOf(e)
 	case e.Control != nil:
 		return ControlOf(e)
+	case e.Portfolio != nil:
+		return PortfolioRFQOf(*e.Portfolio)
 	}
 	return struct{}{}
 }
