@@ -246,6 +246,8 @@ func (g *Gateway) FromApp(msg *quickfix.Message, id quickfix.SessionID) quickfix
 		return s.declineRFQ(ctx, msg)
 	case "AJ":
 		return s.quoteResponse(ctx, msg)
+	case "i":
+		return s.massQuote(ctx, msg)
 	case "q":
 		return s.massCancel(ctx, msg)
 	}

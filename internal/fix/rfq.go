@@ -84,6 +84,10 @@ func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quick
 			counterparties = append(counterparties, id)
 		}
 	}
+	if msg.Body.Has(tagListID) {
+		s.portfolioRequest(ctx, msg, syms, reqID, counterparties)
+		return nil
+	}
 	account, _ := msg.Body.GetString(tagAccount)
 	for i := 0; i < syms.Len(); i++ {
 		e := syms.Get(i)
@@ -293,7 +297,12 @@ func (s *session) quoteResponse(ctx context.Context, msg *quickfix.Message) quic
 	var err error
 	switch t, _ := msg.Body.GetString(tagQuoteRespType); t {
 	case "1":
-		if clOrdID, e := msg.Body.GetString(tagClOrdID); e == nil && clOrdID != "" {
+		clOrdID, _ := msg.Body.GetString(tagClOrdID)
+		var list bool
+		if list, err = s.acceptPortfolioQuote(ctx, quoteID, clOrdID); list || err != nil {
+			break
+		}
+		if clOrdID != "" {
 			s.g.rememberHit(s.p.ParticipantID, quoteID, clOrdID)
 		}
 		_, err = s.g.run(ctx, trading.Command{Op: trading.OpAcceptQuote, Principal: s.p, ID: quoteID})

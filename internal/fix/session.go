@@ -145,7 +145,7 @@ func (s *session) stop() {
 
 // follow reads the feed after seq until it ends.
 func (s *session) follow(after int64) error {
-	sub, err := s.g.svc.Subscribe(s.ctx, s.p, after, feed.EventFilter{Types: []string{"offer.", "rfq.", "quote.", feed.EventTradeCreate,
+	sub, err := s.g.svc.Subscribe(s.ctx, s.p, after, feed.EventFilter{Types: []string{"offer.", "rfq.", "quote.", "portfolio_rfq.", feed.EventTradeCreate,
 		feed.EventPriceChange, feed.EventDepth, feed.EventNewsCreate, feed.EventHalt}, Depth: feed.MaxStreamDepth})
 	if err != nil {
 		return err
@@ -184,6 +184,8 @@ func (s *session) dispatch(e *feed.Event) {
 		s.onRFQ(e)
 	case e.Offer != nil && e.Offer.Type == venue.TypeQuote:
 		s.onQuote(e)
+	case e.Portfolio != nil:
+		s.onPortfolio(e)
 	case e.Trade != nil:
 		for _, o := range []venue.Order{e.Trade.BidOrder, e.Trade.AskOrder} {
 			if o.ParticipantID == s.p.ParticipantID {
@@ -283,7 +285,14 @@ func (s *session) onFill(e *feed.Event, t *venue.Trade, ord venue.Order) {
 	view := o.Offer
 	view.Filled = ord.Filled
 	m := s.report(e, &view, st)
-	if o.Type == venue.TypeRFQ { // the requester's side of a hit: the hit's own ClOrdID
+	if t.PortfolioRFQID != "" {
+		m.Body.SetString(tagListID, t.PortfolioRFQID)
+		// The requester's lines: its hit's own ClOrdID (a dealer's firm
+		// never hit the list).
+		if id, ok := s.g.hitClOrdID(s.p.ParticipantID, t.PortfolioRFQID); ok {
+			m.Body.SetString(tagClOrdID, id)
+		}
+	} else if o.Type == venue.TypeRFQ { // the requester's side of a hit: the hit's own ClOrdID
 		quoteID := t.AskOrder.OfferID
 		if quoteID == o.ID {
 			quoteID = t.BidOrder.OfferID

@@ -33,6 +33,7 @@ type portfolioJSON struct {
 	ValidUntil     time.Time            `json:"valid_until"`
 	Status         string               `json:"status"`
 	Notes          string               `json:"notes,omitempty"`
+	ClientID       string               `json:"client_id,omitempty"`
 	Lines          []portfolioLineJSON  `json:"lines"`
 	Quotes         []portfolioQuoteJSON `json:"quotes"`
 	CreatedAt      time.Time            `json:"created_at"`
@@ -52,6 +53,7 @@ type portfolioQuoteJSON struct {
 	ParticipantID    string                     `json:"participant_id"`
 	AccountID        string                     `json:"account_id"`
 	UserID           string                     `json:"user_id"`
+	ClientID         string                     `json:"client_id,omitempty"`
 	Lines            []venue.PortfolioQuoteLine `json:"lines"`
 	NetProceeds      udecimal.Decimal           `json:"net_proceeds"`
 	ValidUntil       *time.Time                 `json:"valid_until,omitempty"`
@@ -66,13 +68,13 @@ type portfolioQuoteJSON struct {
 func EncodePortfolio(r *venue.PortfolioRFQ) ([]byte, error) {
 	j := portfolioJSON{ID: r.ID, MarketID: r.MarketID, ParticipantID: r.ParticipantID, AccountID: r.AccountID, UserID: r.UserID,
 		Counterparties: r.Counterparties, SettlementDate: r.SettlementDate.String(), ValidUntil: r.ValidUntil,
-		Status: r.Status, Notes: r.Notes, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Status: r.Status, Notes: r.Notes, ClientID: r.ClientID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		Lines: make([]portfolioLineJSON, len(r.Lines)), Quotes: make([]portfolioQuoteJSON, len(r.Quotes))}
 	for i, l := range r.Lines {
 		j.Lines[i] = portfolioLineJSON(l)
 	}
 	for i, q := range r.Quotes {
-		qj := portfolioQuoteJSON{ID: q.ID, ParticipantID: q.ParticipantID, AccountID: q.AccountID, UserID: q.UserID,
+		qj := portfolioQuoteJSON{ID: q.ID, ParticipantID: q.ParticipantID, AccountID: q.AccountID, UserID: q.UserID, ClientID: q.ClientID,
 			Lines: q.Lines, NetProceeds: q.NetProceeds, ValidUntil: q.ValidUntil, Status: q.Status, Outcome: q.Outcome,
 			CreatedAt: q.CreatedAt, UpdatedAt: q.UpdatedAt}
 		if q.HasCover {
@@ -99,13 +101,14 @@ func DecodePortfolio(data []byte) (venue.PortfolioRFQ, error) {
 	}
 	r := venue.PortfolioRFQ{ID: j.ID, MarketID: j.MarketID, ParticipantID: j.ParticipantID, AccountID: j.AccountID, UserID: j.UserID,
 		Counterparties: j.Counterparties, SettlementDate: settle, ValidUntil: j.ValidUntil.UTC(), Status: j.Status, Notes: j.Notes,
+		ClientID:  j.ClientID,
 		CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC(),
 		Lines: make([]venue.PortfolioLine, len(j.Lines)), Quotes: make([]venue.PortfolioQuote, len(j.Quotes))}
 	for i, l := range j.Lines {
 		r.Lines[i] = venue.PortfolioLine(l)
 	}
 	for i, q := range j.Quotes {
-		pq := venue.PortfolioQuote{ID: q.ID, ParticipantID: q.ParticipantID, AccountID: q.AccountID, UserID: q.UserID,
+		pq := venue.PortfolioQuote{ID: q.ID, ParticipantID: q.ParticipantID, AccountID: q.AccountID, UserID: q.UserID, ClientID: q.ClientID,
 			Lines: q.Lines, NetProceeds: q.NetProceeds, Status: q.Status, Outcome: q.Outcome,
 			CreatedAt: q.CreatedAt.UTC(), UpdatedAt: q.UpdatedAt.UTC()}
 		if len(pq.Lines) == 0 {
@@ -183,7 +186,9 @@ func (tx *Tx) OpenPortfolioRFQs(ctx context.Context) ([]venue.PortfolioRFQ, erro
 // filter.
 type PortfolioFilter struct {
 	// Party lists the lists this participant sent or was asked to quote.
-	Party  string
+	Party string
+	// Owner lists the lists this participant sent.
+	Owner  string
 	Status string
 }
 
@@ -193,6 +198,10 @@ func (tx *Tx) PortfolioRFQs(ctx context.Context, f PortfolioFilter, page Page) (
 	if f.Party != "" {
 		q += " AND (p.participant_id = ? OR p.id IN (SELECT portfolio_rfq_id FROM portfolio_rfq_dealers WHERE participant_id = ?))"
 		args = append(args, f.Party, f.Party)
+	}
+	if f.Owner != "" {
+		q += " AND p.participant_id = ?"
+		args = append(args, f.Owner)
 	}
 	if f.Status != "" {
 		q += " AND p.status = ?"

@@ -22,6 +22,11 @@ type Command struct {
 	Change        *ChangeInput    `json:"change,omitempty"`
 	ID            string          `json:"id,omitempty"`
 	ClientOrderID string          `json:"client_order_id,omitempty"`
+	// Portfolio and PortfolioQuote are the inputs of the portfolio RFQ
+	// operations; QuoteID names a portfolio quote (ID the list).
+	Portfolio      *PortfolioInput      `json:"portfolio,omitempty"`
+	PortfolioQuote *PortfolioQuoteInput `json:"portfolio_quote,omitempty"`
+	QuoteID        string               `json:"quote_id,omitempty"`
 }
 
 // Operations of a Command.
@@ -35,6 +40,13 @@ const (
 	// OpMassCancel cancels every open record of the caller's firm; the
 	// id it answers is the number cancelled, in decimal.
 	OpMassCancel = "mass_cancel"
+	// The portfolio RFQ operations: send a list, quote it whole (ID the
+	// list), decline it, accept one of its quotes (ID the list, QuoteID
+	// the quote). Each answers the list's id.
+	OpCreatePortfolio      = "create_portfolio"
+	OpQuotePortfolio       = "quote_portfolio"
+	OpDeclinePortfolio     = "decline_portfolio"
+	OpAcceptPortfolioQuote = "accept_portfolio_quote"
 )
 
 // ClaimRef names an idempotency claim across instances.
@@ -98,6 +110,24 @@ func (s *Service) Run(ctx context.Context, cmd Command) (string, error) {
 	case OpMassCancel:
 		n, err := svc.MassCancel(ctx, p)
 		return strconv.Itoa(n), err
+	case OpCreatePortfolio:
+		if cmd.Portfolio == nil {
+			break
+		}
+		v, err := svc.CreatePortfolioRFQ(ctx, p, *cmd.Portfolio)
+		return v.ID, err
+	case OpQuotePortfolio:
+		if cmd.PortfolioQuote == nil {
+			break
+		}
+		v, err := svc.QuotePortfolio(ctx, p, cmd.ID, *cmd.PortfolioQuote)
+		return v.ID, err
+	case OpDeclinePortfolio:
+		v, err := svc.DeclinePortfolio(ctx, p, cmd.ID)
+		return v.ID, err
+	case OpAcceptPortfolioQuote:
+		v, err := svc.AcceptPortfolioQuote(ctx, p, cmd.ID, cmd.QuoteID)
+		return v.ID, err
 	}
 	return "", venue.Invalid(fmt.Sprintf("command %q is not one the leader runs", cmd.Op))
 }

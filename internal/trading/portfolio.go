@@ -27,7 +27,9 @@ type PortfolioInput struct {
 	SettlementDate *bondmath.Date
 	ValidUntil     *time.Time
 	Notes          string
-	Lines          []PortfolioLineInput
+	// ClientID is the requester's own id of the list (FIX: QuoteReqID).
+	ClientID string
+	Lines    []PortfolioLineInput
 }
 
 // PortfolioLineInput is one line of a new list, its direction the
@@ -40,6 +42,8 @@ type PortfolioLineInput struct {
 
 // PortfolioQuoteInput is a dealer's quote for a whole list.
 type PortfolioQuoteInput struct {
+	// ClientID is the dealer's own id of the quote (FIX: QuoteID).
+	ClientID   string
 	AccountID  string
 	ValidUntil *time.Time
 	Lines      []PortfolioQuoteLineInput
@@ -112,7 +116,7 @@ func (s *Service) CreatePortfolioRFQ(ctx context.Context, p venue.Principal, in 
 		return s.submitPortfolio(ctx, p, nil)
 	}
 	r := venue.PortfolioRFQ{ID: newID(), MarketID: in.MarketID, ParticipantID: p.ParticipantID, UserID: p.UserID,
-		Counterparties: in.Counterparties, ValidUntil: vu, Notes: in.Notes, Lines: make([]venue.PortfolioLine, len(in.Lines))}
+		Counterparties: in.Counterparties, ValidUntil: vu, Notes: in.Notes, ClientID: in.ClientID, Lines: make([]venue.PortfolioLine, len(in.Lines))}
 	account := in.AccountID
 	for i, l := range in.Lines {
 		pr, err := s.prepare(ctx, p, OfferInput{AccountID: account, InstrumentID: l.InstrumentID, MarketID: in.MarketID,
@@ -242,7 +246,7 @@ func (s *Service) QuotePortfolio(ctx context.Context, p venue.Principal, id stri
 	if err != nil {
 		return PortfolioView{}, fmt.Errorf("quote portfolio rfq: %w", err)
 	}
-	q.ID, q.UserID = newID(), p.UserID
+	q.ID, q.UserID, q.ClientID = newID(), p.UserID, in.ClientID
 	if in.ValidUntil != nil {
 		vu := in.ValidUntil.UTC().Truncate(time.Millisecond)
 		q.ValidUntil = &vu
@@ -374,13 +378,13 @@ func portfolioFor(p venue.Principal, r venue.PortfolioRFQ) venue.PortfolioRFQ {
 		// The dealers' accounts and users are theirs alone.
 		qs := make([]venue.PortfolioQuote, len(r.Quotes))
 		for i, q := range r.Quotes {
-			q.AccountID, q.UserID = "", ""
+			q.AccountID, q.UserID, q.ClientID = "", "", ""
 			qs[i] = q
 		}
 		r.Quotes = qs
 		return r
 	}
-	r.AccountID, r.UserID, r.Counterparties = "", "", nil
+	r.AccountID, r.UserID, r.Counterparties, r.ClientID = "", "", nil, ""
 	own := make([]venue.PortfolioQuote, 0, 2)
 	done := false
 	for _, q := range r.Quotes {
@@ -399,4 +403,27 @@ func portfolioFor(p venue.Principal, r venue.PortfolioRFQ) venue.PortfolioRFQ {
 		r.Lines = lines
 	}
 	return r
+}
+
+// OpenPortfolioOfQuote is the id of p's open list that quote quoteID is
+// on ("" when none is): how a FIX requester's QuoteResponse, which names
+// only the quote, finds its list.
+func (s *Service) OpenPortfolioOfQuote(ctx context.Context, p venue.Principal, quoteID string) (string, error) {
+	if !validID(quoteID) {
+		return "", nil
+	}
+	var out string
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		rs, _, err := tx.PortfolioRFQs(ctx, store.PortfolioFilter{Owner: p.ParticipantID, Status: venue.StatusCreated}, venue.Page{Limit: 1000})
+		for _, r := range rs {
+			if r.Quote(quoteID) != nil {
+				out = r.ID
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("find the list of quote %s: %w", quoteID, err)
+	}
+	return out, nil
 }

@@ -32,7 +32,10 @@ type PortfolioRFQ struct {
 	// rejected (every dealer declined) or expired.
 	Status string
 	Notes  string
-	Lines  []PortfolioLine
+	// ClientID is the requester's own id of the list (a FIX QuoteReqID),
+	// shown to the requester alone; "" when it gave none.
+	ClientID string
+	Lines    []PortfolioLine
 	// Quotes are every quote the dealers gave, live and ended, declines
 	// included, in the order they came.
 	Quotes    []PortfolioQuote
@@ -101,7 +104,10 @@ type PortfolioQuote struct {
 	ParticipantID string // the dealer
 	AccountID     string
 	UserID        string
-	Lines         []PortfolioQuoteLine
+	// ClientID is the dealer's own id of the quote (a FIX QuoteID), shown
+	// to the dealer alone.
+	ClientID string
+	Lines    []PortfolioQuoteLine
 	// NetProceeds is, for the requester, the settlement amounts it receives
 	// (lines it sells) less those it pays (lines it buys).
 	NetProceeds udecimal.Decimal

@@ -83,8 +83,8 @@ func TestMessages(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("application messages (-want +got):\n%s", diff)
 	}
-	if len(want) != 26 {
-		t.Errorf("specgen.Messages has %d messages, want the venue's 26", len(want))
+	if len(want) != 28 {
+		t.Errorf("specgen.Messages has %d messages, want the venue's 28", len(want))
 	}
 }
 
@@ -465,7 +465,9 @@ func TestValidation(t *testing.T) {
 		{"MarketDataRequest with 1301", fixMessage("V", 262, "MD-1", 263, 1, 264, 0, 1301, "M-1", 267, 2, 269, 0, 269, 1,
 			146, 1, 55, "[N/A]", 48, isin, 22, 4), ok, true},
 		{"SecurityListRequest", fixMessage("x", 320, "SL-1", 559, 4), ok, false},
-		{"a message the venue left out: MassQuote", fixMessage("i", 117, "Q-1", 296, 0), 11, false},
+		{"a message the venue left out: NewOrderList", fixMessage("E", 66, "L-1", 394, 1, 68, 0), 11, false},
+		{"MassQuote of a list", fixMessage("i", 117, "MQ-1", 131, "L-1", 296, 1, 302, "L-1", 304, 1, 295, 1, 299, "1", 133, "100.5"), ok, false},
+		{"QuoteRequest with 66 ListID", fixMessage("R", 131, "Q-1", 66, "L-1", 146, 1, 55, "[N/A]", 48, isin, 22, 4), ok, false},
 		{"a user-defined tag the venue does not know", fixMessage("AJ", 693, "RESP-1", 694, 6, 36012, "x"), 0, false},
 		{"a standard tag that is not on the message", fixMessage("AJ", 693, "RESP-1", 694, 6, 59, 1), 2, false},
 		{"a value not in the field's list", fixMessage("AJ", 693, "RESP-1", 694, 99), 5, false},

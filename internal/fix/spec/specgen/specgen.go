@@ -63,6 +63,8 @@ var Messages = []Message{
 	{"OrderMassCancelRequest", "q"},
 	{"OrderMassCancelReport", "r"},
 	{"SecurityStatus", "f"},
+	{"MassQuote", "i"},
+	{"MassQuoteAcknowledgement", "b"},
 }
 
 // Field is a field definition the venue adds to the dictionary.
@@ -110,6 +112,8 @@ var Additions = []Addition{
 		Why: "every message of the RFQ flow carries the request's id; later extension packs put it on QuoteResponse, SP2 lacks it there"},
 	{Field: "MarketID", In: []string{"D", "G", "R", "V", "x", "AE", "8", "S"},
 		Why: "the venue's market of an order, a quote request or quote, a subscription or a trade; when a client leaves it out the venue picks the instrument's market (for orders, its continuous market that allows partial fills)"},
+	{Field: "ListID", In: []string{"R"},
+		Why: "a QuoteRequest with 66 ListID asks for one portfolio (list) RFQ over all its 146 entries, quoted whole with MassQuote i, rather than one RFQ per entry"},
 	{Field: "MarketID", In: []string{"QuotReqGrp/NoRelatedSym"},
 		Why: "the gateway reads and writes the market of each instrument of a QuoteRequest inside its entry of 146 NoRelatedSym"},
 }

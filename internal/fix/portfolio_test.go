@@ -1,0 +1,148 @@
+package fix_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+)
+
+// TestPortfolioRFQ runs a portfolio (list) RFQ both ways between FIX and
+// REST, with the independent FIX engine as the client: a REST requester's
+// list reaches a FIX dealer as one QuoteRequest with 66 ListID and an entry
+// per line, the dealer quotes it whole with a MassQuote (acknowledged with
+// MassQuoteAcknowledgement), and the accept reports every line's fill to the
+// dealer; a FIX requester sends a list with 66 and 146 = N, receives the
+// REST dealer's quote as a MassQuote, accepts it with QuoteResponse AJ and
+// gets every line's fill under its AJ's ClOrdID.
+func TestPortfolioRFQ(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			market, in := v.otcBook(t)
+			ctx := context.Background()
+			_, p0 := v.trader(t, 0)
+			_, p1 := v.trader(t, 1)
+			fix0 := v.logon(t, d, "list0-"+string(e), "LIST0-"+string(e), 0, true)
+			fix1 := v.logon(t, d, "list1-"+string(e), "LIST1-"+string(e), 1, true)
+			qty := in.MinPiece
+
+			// REST requester → FIX dealer: buy, sell, buy.
+			r, err := v.svc.CreatePortfolioRFQ(ctx, p0, trading.PortfolioInput{MarketID: market, Counterparties: []string{p1.ParticipantID},
+				Lines: []trading.PortfolioLineInput{{InstrumentID: in.ID, Direction: venue.Bid, Quantity: &qty},
+					{InstrumentID: in.ID, Direction: venue.Ask, Quantity: &qty}, {InstrumentID: in.ID, Direction: venue.Bid, Quantity: &qty}}})
+			if err != nil {
+				t.Fatalf("REST list: %v", err)
+			}
+			req := fix1.msg(t, "R", func(l fixLine) bool { return l.field(66) == r.ID })
+			if req.field(131) != r.ID || req.field(146) != "3" || len(req.fields(48)) != 3 ||
+				strings.Join(req.fields(54), ",") != "1,2,1" || req.field(36010) != v.creds.Participants[0].LEI {
+				t.Errorf("the list's QuoteRequest to the FIX dealer: %s", req.Raw)
+			}
+			fix1.send(t, "i", 117, "MQ-1", 131, r.ID, 296, 1, 302, r.ID, 304, 3, 295, 3,
+				299, "1", 133, "100.125", 299, "2", 132, "99.5", 299, "3", 133, "100.25")
+			ack := fix1.msg(t, "b", func(l fixLine) bool { return l.field(117) == "MQ-1" })
+			if ack.field(297) != "0" {
+				t.Fatalf("MassQuoteAcknowledgement: %s", ack.Raw)
+			}
+			// A MassQuote missing a line is refused, naming why.
+			fix1.send(t, "i", 117, "MQ-BAD", 131, r.ID, 296, 1, 302, r.ID, 304, 1, 295, 1, 299, "1", 133, "100.125")
+			bad := fix1.msg(t, "b", func(l fixLine) bool { return l.field(117) == "MQ-BAD" })
+			if bad.field(297) != "5" || !strings.Contains(bad.field(58), "has no price") {
+				t.Errorf("MassQuote missing a line: %s", bad.Raw)
+			}
+			view, err := v.svc.PortfolioRFQ(ctx, p0, r.ID)
+			if err != nil || len(view.Quotes) != 1 {
+				t.Fatalf("the REST requester reads %d quotes, %v", len(view.Quotes), err)
+			}
+			q := view.Quotes[0]
+			if !q.Lines[1].PricePerUnit.Equal(udecimal.MustParse("99.5")) || q.ClientID != "" {
+				t.Errorf("the FIX dealer's quote over REST: %+v", q)
+			}
+			acc, err := v.svc.AcceptPortfolioQuote(ctx, p0, r.ID, q.ID)
+			if err != nil || len(acc.Trades) != 3 {
+				t.Fatalf("REST accept: %d trades, %v", len(acc.Trades), err)
+			}
+			for i, tr := range acc.Trades {
+				f := fix1.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" && l.field(880) == tr.TransactionIdentificationCode })
+				want := []string{"2", "1", "2"}[i] // the dealer's side of each line
+				if f.field(66) != r.ID || f.field(54) != want || f.field(31) != tr.PricePerUnit.String() {
+					t.Errorf("the FIX dealer's fill of line %d: %s", i+1, f.Raw)
+				}
+			}
+			done := fix1.msg(t, "AI", func(l fixLine) bool { return l.field(117) == "MQ-1" && l.field(297) == "0" })
+			if done.field(58) != "done" {
+				t.Errorf("the FIX dealer's quote status: %s", done.Raw)
+			}
+
+			// FIX requester → REST dealer, named by LEI.
+			fix0.send(t, "R", 131, "L-REQ-1", 66, "L-1", 146, 2,
+				55, "[N/A]", 48, in.Terms.ISIN, 22, 4, 54, 1, 38, qty,
+				55, "[N/A]", 48, in.Terms.ISIN, 22, 4, 54, 2, 38, qty,
+				1301, market, 36011, v.creds.Participants[1].LEI)
+			var list trading.PortfolioView
+			waitFor(t, func() bool {
+				l, err := v.svc.PortfolioRFQs(ctx, p1, venue.StatusCreated, venue.Page{Limit: 10})
+				if err == nil && len(l.Items) == 1 {
+					list.PortfolioRFQ = l.Items[0]
+					return true
+				}
+				return false
+			})
+			if len(list.Lines) != 2 || list.Lines[1].Direction != venue.Ask || list.ClientID != "" {
+				t.Errorf("the FIX requester's list as the REST dealer reads it: %+v", list.PortfolioRFQ)
+			}
+			a, b := udecimal.MustParse("100.5"), udecimal.MustParse("99.75")
+			quoted, err := v.svc.QuotePortfolio(ctx, p1, list.ID, trading.PortfolioQuoteInput{Lines: []trading.PortfolioQuoteLineInput{
+				{LineID: "1", Price: &a}, {LineID: "2", Price: &b}}})
+			if err != nil {
+				t.Fatalf("REST quote: %v", err)
+			}
+			qid := quoted.Quotes[0].ID
+			mq := fix0.msg(t, "i", func(l fixLine) bool { return l.field(117) == qid })
+			if mq.field(131) != "L-REQ-1" || mq.field(302) != list.ID || strings.Join(mq.fields(299), ",") != "1,2" ||
+				mq.field(133) != "100.5" || mq.field(132) != "99.75" {
+				t.Errorf("the MassQuote to the FIX requester: %s", mq.Raw)
+			}
+			fix0.send(t, "AJ", 693, "LRESP-1", 11, "LHIT-1", 117, qid, 131, "L-REQ-1", 694, 1, 60, fixNow())
+			for range 2 {
+				f := fix0.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" && l.field(66) == list.ID })
+				if f.field(11) != "LHIT-1" {
+					t.Errorf("the FIX requester's fill carries 11 = %q, want its AJ's LHIT-1: %s", f.field(11), f.Raw)
+				}
+			}
+			trades, err := v.svc.Trades(ctx, p1, trading.TradeFilter{}, venue.Page{Limit: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, tr := range trades.Items {
+				if tr.PortfolioRFQID == list.ID {
+					n++
+				}
+			}
+			if n != 2 {
+				t.Errorf("the REST dealer's trades of the list: %d, want 2", n)
+			}
+		})
+	}
+}
+
+// waitFor polls cond until it holds, for up to 20 seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 20s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
