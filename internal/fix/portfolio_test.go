@@ -2,6 +2,7 @@ package fix_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,150 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within 20s")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestPortfolioFiveDealers: a 100-line two-sided list to five dealers,
+// one of them quoting over FIX with a 100-entry MassQuote and four over
+// REST (two of them firms onboarded for the test), trades all 100 lines
+// with the best quote in one accept; the trades' settlement amounts add
+// up to its net proceeds to the cent, and the FIX dealer, which lost, is
+// told its outcome.
+func TestPortfolioFiveDealers(t *testing.T) {
+	d := startDriver(t)
+	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			v := newVenue(t, e)
+			market, _ := v.otcBook(t)
+			ctx := context.Background()
+			_, p0 := v.trader(t, 0)
+			on := true
+			dealers := []venue.Principal{}
+			for i := 1; i <= 3; i++ {
+				_, p := v.trader(t, i)
+				dealers = append(dealers, p)
+			}
+			for n := range 2 { // two more firms, onboarded as an operator would
+				name, lei := fmt.Sprintf("List Dealer %d", n), fmt.Sprintf("529900LIST%08d", n)
+				lei += venue.LEICheckDigits(lei)
+				country, role, email := "DE", venue.RoleTrader, fmt.Sprintf("list%d@example.com", n)
+				p, err := v.svc.CreateParticipant(ctx, trading.System, trading.ParticipantInput{Name: &name, LEI: &lei, Country: &country})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := v.svc.CreateAccount(ctx, trading.System, trading.AccountInput{ParticipantID: p.ID, Number: "LIST-" + fmt.Sprint(n)}); err != nil {
+					t.Fatal(err)
+				}
+				u, err := v.svc.CreateUser(ctx, trading.System, trading.UserInput{ParticipantID: &p.ID, Email: &email, Role: &role})
+				if err != nil {
+					t.Fatal(err)
+				}
+				limit := udecimal.MustParse("1000000000") // a new firm starts with limits of 0
+				for _, name := range trading.RiskLimitNames() {
+					if _, err := v.svc.SetRiskLimit(ctx, trading.System, p.ID, trading.RiskLimitInput{Name: name, Value: &limit}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				dealers = append(dealers, venue.Principal{UserID: u.ID, ParticipantID: p.ID, Role: venue.RoleTrader})
+			}
+			var ids []string
+			for _, dl := range dealers {
+				if _, err := v.svc.SetCounterparty(ctx, trading.System, p0.ParticipantID, dl.ParticipantID, &on); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, dl.ParticipantID)
+			}
+			fixDealer := v.logon(t, d, "five1-"+string(e), "FIVE1-"+string(e), 1, true)
+
+			ins, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: market}, venue.Page{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const n = 100
+			in := trading.PortfolioInput{MarketID: market, Counterparties: ids}
+			for i := range n {
+				x := ins.Items[i%len(ins.Items)]
+				dir := venue.Bid
+				if i%3 == 1 {
+					dir = venue.Ask
+				}
+				qty := x.MinPiece
+				in.Lines = append(in.Lines, trading.PortfolioLineInput{InstrumentID: x.ID, Direction: dir, Quantity: &qty})
+			}
+			r, err := v.svc.CreatePortfolioRFQ(ctx, p0, in)
+			if err != nil {
+				t.Fatalf("list: %v", err)
+			}
+			// Dealer k (1 the FIX one, 2 to 5 over REST) prices line i at
+			// 100.(10-k) where the requester buys and 99.(90+k) where it
+			// sells: the higher k, the better for the requester.
+			price := func(k, i int) string {
+				if in.Lines[i].Direction == venue.Bid {
+					return fmt.Sprintf("100.%02d", 10-k)
+				}
+				return fmt.Sprintf("99.%02d", 90+k)
+			}
+			req := fixDealer.msg(t, "R", func(l fixLine) bool { return l.field(66) == r.ID })
+			if req.field(146) != fmt.Sprint(n) {
+				t.Fatalf("the FIX dealer's QuoteRequest has 146 = %s, want %d", req.field(146), n)
+			}
+			fields := []any{117, "FIVE-MQ", 131, r.ID, 296, 1, 302, r.ID, 304, n, 295, n}
+			for i := range n {
+				px := 133
+				if in.Lines[i].Direction == venue.Ask {
+					px = 132
+				}
+				fields = append(fields, 299, fmt.Sprint(i+1), px, price(1, i))
+			}
+			fixDealer.send(t, "i", fields...)
+			if ack := fixDealer.msg(t, "b", func(l fixLine) bool { return l.field(117) == "FIVE-MQ" }); ack.field(297) != "0" {
+				t.Fatalf("MassQuoteAcknowledgement: %s", ack.Raw)
+			}
+			for k, dl := range dealers[1:] {
+				q := trading.PortfolioQuoteInput{}
+				for i := range n {
+					p := udecimal.MustParse(price(k+2, i))
+					q.Lines = append(q.Lines, trading.PortfolioQuoteLineInput{LineID: fmt.Sprint(i + 1), Price: &p})
+				}
+				if _, err := v.svc.QuotePortfolio(ctx, dl, r.ID, q); err != nil {
+					t.Fatalf("REST dealer %d: %v", k+2, err)
+				}
+			}
+			view, err := v.svc.PortfolioRFQ(ctx, p0, r.ID)
+			if err != nil || len(view.Quotes) != 5 {
+				t.Fatalf("the requester reads %d quotes, %v", len(view.Quotes), err)
+			}
+			best := view.Quotes[0]
+			for _, q := range view.Quotes[1:] {
+				if q.NetProceeds.GreaterThan(best.NetProceeds) {
+					best = q
+				}
+			}
+			if best.ParticipantID != dealers[4].ParticipantID {
+				t.Errorf("the best quote is %s's, want the last dealer's", best.ParticipantID)
+			}
+			acc, err := v.svc.AcceptPortfolioQuote(ctx, p0, r.ID, best.ID)
+			if err != nil || len(acc.Trades) != n {
+				t.Fatalf("accept: %d trades, %v", len(acc.Trades), err)
+			}
+			sum := udecimal.Zero
+			for i, tr := range acc.Trades {
+				if tr.PortfolioRFQID != r.ID || tr.InstrumentID != in.Lines[i].InstrumentID || !tr.Quantity.Equal(*in.Lines[i].Quantity) {
+					t.Errorf("trade %d: %+v", i, tr)
+				}
+				if in.Lines[i].Direction == venue.Ask {
+					sum = sum.Add(tr.SettlementAmount)
+				} else {
+					sum = sum.Sub(tr.SettlementAmount)
+				}
+			}
+			if !sum.Equal(best.NetProceeds) {
+				t.Errorf("the trades' settlement amounts, signed, sum to %s; the quote's net proceeds are %s", sum, best.NetProceeds)
+			}
+			lost := fixDealer.msg(t, "AI", func(l fixLine) bool { return l.field(117) == "FIVE-MQ" && l.field(297) == "5" })
+			if lost.field(58) != "done_away" {
+				t.Errorf("the FIX dealer's outcome: %s", lost.Raw)
+			}
+		})
 	}
 }
