@@ -737,6 +737,60 @@ async function main(): Promise<void> {
       await declines.locator("tr", { hasText: firmName(1) }).getByRole("cell", { name: "declined", exact: true }).waitFor();
     });
 
+    await step("a portfolio list: pasted lines, two dealers quote it whole, the requester compares and trades it", async () => {
+      const t = await token(user(2, "TRADER"));
+      const listed = (await (await fetch(base + "/api/v1/instruments?limit=1000", { headers: { Authorization: "Bearer " + t } })).json()) as {
+        isin: string;
+        min_piece: number | string;
+      }[];
+      const three = listed.slice(0, 3);
+      const sides = ["buy", "sell", "buy"];
+      await c.getByRole("link", { name: "Lists", exact: true }).click();
+      await c.getByLabel("Lines (ISIN, buy or sell, nominal — one per line)").fill(three.map((i, n) => `${i.isin}, ${sides[n]}, ${i.min_piece}`).join("\n"));
+      await c.getByText("3 lines").waitFor();
+      const dealers = c.getByRole("region", { name: "Request a list" }).getByRole("group", { name: "Dealers" });
+      await dealers.getByLabel(firmName(0), { exact: true }).check();
+      await dealers.getByLabel(firmName(1), { exact: true }).check();
+      for (const p of [a, b]) await p.getByRole("link", { name: "Lists", exact: true }).click();
+      await c.getByRole("button", { name: "Send list" }).click();
+      await c.getByText("List sent").last().waitFor();
+      await c.getByText("Waiting for quotes from 2 dealers…").waitFor();
+
+      const title = `${firmName(2)}: list of 3`;
+      for (const [p, prices] of [
+        [a, ["100.30", "99.70", "100.30"]],
+        [b, ["100.10", "99.90", "100.10"]],
+      ] as const) {
+        for (const [n, price] of prices.entries()) await p.getByLabel(`Price for line ${n + 1} of ${title}`).fill(price);
+        await p.getByRole("button", { name: "Send quote for " + title }).click();
+        await p.getByText("List quote sent").last().waitFor();
+        await p.getByRole("article", { name: title }).getByText("quoted", { exact: true }).waitFor();
+      }
+      await shot(b, "10-list-dealer");
+
+      const mine = c.getByRole("region", { name: "My lists" }).locator("article").first();
+      const quotes = mine.getByRole("table").first();
+      await quotes.locator("tbody tr").nth(1).waitFor();
+      await quotes.locator("tr.best").getByText(firmName(1)).waitFor();
+      await mine.getByRole("button", { name: "Compare the lines" }).click();
+      const compare = mine.locator("table.compare");
+      await compare.getByRole("cell", { name: "99.9000" }).waitFor();
+      await compare.getByRole("cell", { name: "99.7000" }).waitFor();
+      await shot(c, "09-list-requester");
+      await c.getByRole("button", { name: `Accept list quote from ${firmName(1)}` }).click();
+      await c.getByText("List traded").last().waitFor();
+      await mine.getByText(`traded 3 lines with ${firmName(1)}`).waitFor();
+      await quotes.locator("tr", { hasText: firmName(0) }).getByRole("cell", { name: "cover", exact: true }).waitFor();
+
+      await b.getByRole("article", { name: title }).getByText("done · traded").waitFor();
+      await a.getByRole("article", { name: title }).getByText("not done: cover").waitFor();
+      assert.equal(await a.getByRole("article", { name: title }).getByText("99.9000").count(), 0, "the losing dealer does not read the winner's prices");
+
+      // A reload reads the list back, traded.
+      await c.reload();
+      await c.getByRole("region", { name: "My lists" }).locator("article").first().getByText(`traded 3 lines with ${firmName(1)}`).waitFor();
+    });
+
     await step("news arrives live", async () => {
       await a.getByRole("link", { name: "News", exact: true }).click();
       await a.getByRole("heading", { name: "ECB holds deposit facility rate" }).waitFor();

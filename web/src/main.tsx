@@ -9,6 +9,7 @@ import { useVenue } from "./ui";
 import { Admin } from "./views/Admin";
 import { Blotter } from "./views/Blotter";
 import { Instrument } from "./views/Instrument";
+import { Lists } from "./views/Lists";
 import { Market } from "./views/Market";
 import { NewsView } from "./views/News";
 import { Rfq } from "./views/Rfq";
@@ -56,6 +57,7 @@ function App() {
     ["market", "Market"],
     ["blotter", "Blotter"],
     ["rfq", "RFQ"],
+    ["lists", "Lists"],
     ["news", "News"],
   ];
   if (v.isAdmin) tabs.push(["admin", "Admin"]);
@@ -69,6 +71,9 @@ function App() {
       break;
     case "rfq":
       view = <Rfq venue={v} instrumentId={params.get("instrument") ?? undefined} />;
+      break;
+    case "lists":
+      view = <Lists venue={v} />;
       break;
     case "news":
       view = <NewsView venue={v} />;

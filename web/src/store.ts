@@ -11,7 +11,7 @@ import { awaitingQuote } from "./rfq";
 import { Stream, type StreamStatus } from "./stream";
 import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
 import type {
-  Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PriceChange,
+  Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PortfolioRFQ, PriceChange,
   RiskLimit, Trade, User,
 } from "./types";
 
@@ -60,6 +60,8 @@ export class Venue {
   best = new Map<string, Map<string, Best>>();
   offers = new Map<string, Offer>(); // own offers and quotes
   rfqs = new Map<string, Offer>(); // RFQs sent or received
+  /** lists are the portfolio RFQs sent or received, as the firm may see them. */
+  lists = new Map<string, PortfolioRFQ>();
   /** declined holds the RFQs declined from this tab until the venue's decline record (a quote without price) arrives. */
   declined = new Set<string>();
   trades = new Map<string, Trade>();
@@ -231,6 +233,7 @@ export class Venue {
     this.participant = null;
     this.offers.clear();
     this.rfqs.clear();
+    this.lists.clear();
     this.declined = new Set();
     this.trades.clear();
     this.best.clear();
@@ -264,10 +267,12 @@ export class Venue {
     try {
       switch (nsp) {
         case "/offers": {
-          const [offers, rfqs] = await Promise.all([
+          const [offers, rfqs, lists] = await Promise.all([
             this.api.get<Offer[]>("/participant/offers" + query({ limit: 500 })),
             this.api.get<Offer[]>("/participant/rfq" + query({ limit: 500 })),
+            this.api.get<PortfolioRFQ[]>("/participant/portfolio-rfq" + query({ limit: 100 })),
           ]);
+          this.lists = new Map(lists.map((l) => [l.id, l]));
           this.offers = new Map(offers.filter((o) => o.type !== "request_for_quote").map((o) => [o.id, o]));
           this.rfqs = new Map(rfqs.map((o) => [o.id, o]));
           for (const r of rfqs) for (const q of r.matched_offers ?? []) if (q.participant_id === this.user?.participant_id) this.offers.set(q.id, q);
@@ -372,6 +377,14 @@ export class Venue {
         if (type === "rfq.create" && !prev && r.participant_id !== this.user?.participant_id) this.rfqsArrived++;
         // A dealer declining changes an own RFQ without saying who: read which.
         if (type === "rfq.update" && r.participant_id === this.user?.participant_id && r.status === "created") void this.refreshRfq(r.id);
+        break;
+      }
+      case "portfolio_rfq": {
+        const l = record as PortfolioRFQ;
+        const prev = this.lists.get(l.id);
+        // An event older than what the list already shows (a reload's read) changes nothing.
+        if (!prev || prev.updatedAt <= l.updatedAt) this.lists.set(l.id, l);
+        if (type === "portfolio_rfq.create" && !prev && l.participant_id !== this.user?.participant_id) this.rfqsArrived++;
         break;
       }
       case "trade": {

@@ -271,3 +271,43 @@ export interface Meta {
   type: string;
   occurred_at: string;
 }
+
+/** A portfolio (list) RFQ as the caller may see it: a dealer sees only its own quotes. */
+export interface PortfolioRFQ {
+  id: string;
+  market_id: string;
+  participant_id: string;
+  counterparties: string[];
+  settlement_date: string;
+  valid_until: string;
+  status: string;
+  notes: string;
+  lines: PortfolioLine[];
+  quotes: PortfolioQuote[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PortfolioLine {
+  line_id: string;
+  instrument_id: string;
+  /** The requester's side of the line. */
+  direction: string;
+  quantity: Num;
+  trade_id: string | null;
+}
+
+export interface PortfolioQuote {
+  id: string;
+  portfolio_rfq_id: string;
+  participant_id: string;
+  lines: { line_id: string; price_per_unit: Num; accrued_interest: string; settlement_amount: string }[];
+  /** The requester's net proceeds (null on a decline). */
+  net_proceeds: string | null;
+  valid_until: string | null;
+  status: string;
+  outcome: string | null;
+  cover_net_proceeds: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
