@@ -289,6 +289,9 @@ func TestPortfolioFiveDealers(t *testing.T) {
 			if lost.field(58) != "done_away" {
 				t.Errorf("the FIX dealer's outcome: %s", lost.Raw)
 			}
+			if aj := fixDealer.msg(t, "AJ", func(l fixLine) bool { return l.field(117) == "FIVE-MQ" }); aj.field(694) != "5" || aj.field(131) != r.ID {
+				t.Errorf("the losing FIX dealer's QuoteResponse: %s", aj.Raw)
+			}
 		})
 	}
 }
