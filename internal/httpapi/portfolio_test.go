@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quagmt/udecimal"
 )
@@ -304,5 +305,83 @@ func TestPortfolioRFQGolden(t *testing.T) {
 		r2 := created(x.send(t, trader(0), "POST", portfolioPath, body, http.StatusOK, nil))
 		v.run(t, call{name: "portfolio_rfq_decline", as: trader(2), method: "PUT", path: portfolioPath + "/" + id(r2) + "/reject", want: http.StatusOK})
 		v.run(t, call{name: "portfolio_rfq_cancel", as: trader(0), method: "DELETE", path: portfolioPath + "/" + id(r2), want: http.StatusOK})
+	})
+}
+
+// TestPortfolioRFQEnds: a quote with a deadline expires on its own while
+// the list stays open; the list expires at its deadline with its live
+// quotes; and an accept that would break the requester's per-record limit
+// on one line is refused whole, naming the line.
+func TestPortfolioRFQEnds(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		lines := []obj{{"instrument_id": x.ins[0], "direction": "bid", "quantity": "1000000"},
+			{"instrument_id": x.ins[1], "direction": "ask", "quantity": "3000000"}}
+		create := func(until time.Duration) (obj, string) {
+			r := x.obj(t, trader(0), "POST", portfolioPath, obj{"market_id": x.otc, "counterparties": []string{v.participant(1), v.participant(2)},
+				"valid_until": x.validUntil(until), "lines": lines}, http.StatusOK)
+			return r, portfolioPath + "/" + id(r)
+		}
+		quote := func(w who, path string, until string) obj {
+			body := obj{"lines": []obj{{"line_id": "1", "price_per_unit": "100.1"}, {"line_id": "2", "price_per_unit": "99.9"}}}
+			if until != "" {
+				body["valid_until"] = until
+			}
+			qs := x.obj(t, w, "POST", path+"/quotes", body, http.StatusOK)["quotes"].([]any)
+			return qs[len(qs)-1].(obj)
+		}
+		quoteStatus := func(path, quoteID string) (string, any) {
+			for _, q := range x.obj(t, trader(0), "GET", path, nil, http.StatusOK)["quotes"].([]any) {
+				if id(q.(obj)) == quoteID {
+					return q.(obj)["status"].(string), q.(obj)["outcome"]
+				}
+			}
+			return "", nil
+		}
+
+		_, path := create(time.Minute)
+		short := quote(trader(1), path, x.validUntil(time.Second))
+		long := quote(trader(2), path, "")
+		v.clock.Advance(2 * time.Second)
+		deadline := time.Now().Add(15 * time.Second)
+		for st, _ := quoteStatus(path, id(short)); st != "expired"; st, _ = quoteStatus(path, id(short)) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the quote past its deadline is %s, want expired", st)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if st, _ := quoteStatus(path, id(long)); st != "created" {
+			t.Errorf("the other quote is %s, want still live", st)
+		}
+		x.refused(t, trader(0), "PUT", path+"/quotes/"+id(short)+"/accept", nil, http.StatusNotFound)
+		v.clock.Advance(time.Minute)
+		// The engine's timer runs on real time: the next command's batch
+		// expires what the test clock made due.
+		_, path2 := create(time.Minute)
+		x.await(t, trader(0), path, "expired")
+		if st, outcome := quoteStatus(path, id(long)); st != "expired" || outcome != "expired" {
+			t.Errorf("the live quote of an expired list: %s %v, want expired expired", st, outcome)
+		}
+		x.refused(t, trader(1), "POST", path+"/quotes", obj{"lines": []obj{{"line_id": "1", "price_per_unit": "100"},
+			{"line_id": "2", "price_per_unit": "100"}}}, http.StatusNotFound)
+
+		// The requester's MAX_OFFER lowered below line 2's nominal after the
+		// quote: the accept is refused whole, naming line 2.
+		path = path2
+		q := quote(trader(1), path, "")
+		limit := "/api/v1/admin/participants/" + v.participant(0) + "/risk-limits/MAX_OFFER"
+		before := x.riskUse(t, trader(0))["MAX_OFFER"][0]
+		x.send(t, operator, "PUT", limit, obj{"value": "2000000"}, http.StatusOK, nil)
+		e := x.refused(t, trader(0), "PUT", path+"/quotes/"+id(q)+"/accept", nil, http.StatusBadRequest, "lines[1].quantity")
+		if !strings.Contains(errorText(e), "line 2") || !strings.Contains(errorText(e), "MAX_OFFER") {
+			t.Errorf("refused accept: %q", errorText(e))
+		}
+		if st, _ := quoteStatus(path, id(q)); st != "created" {
+			t.Errorf("after the refused accept the quote is %s, want still live", st)
+		}
+		x.send(t, operator, "PUT", limit, obj{"value": before}, http.StatusOK, nil)
+		if got := x.obj(t, trader(0), "PUT", path+"/quotes/"+id(q)+"/accept", nil, http.StatusOK); len(got["trades"].([]any)) != 2 {
+			t.Errorf("accept within the limit: %v trades", len(got["trades"].([]any)))
+		}
 	})
 }
