@@ -173,6 +173,7 @@ func (m *Market) Step(ctx context.Context) {
 	}
 	m.steps++
 	m.answerRFQs(ctx)
+	m.answerLists(ctx)
 	m.acceptQuotes(ctx)
 	if m.fill(ctx) {
 		return
@@ -687,6 +688,77 @@ func (m *Market) answer(ctx context.Context, f demo.SimulatedFirm, r venue.Offer
 }
 
 func timePtr(t time.Time) *time.Time { return &t }
+
+// answerLists answers, as each simulated dealer, the open portfolio lists
+// sent to it: one to four seconds after the list, a quote of every line
+// priced as its RFQs are (four times in five), or a decline when a line is
+// not a bond it makes prices in or the venue refuses the quote.
+func (m *Market) answerLists(ctx context.Context) {
+	now := m.cfg.Now()
+	for _, f := range m.sim.Firms {
+		l, err := m.svc.PortfolioRFQs(ctx, f.Trader, venue.StatusCreated, venue.Page{Limit: 100})
+		if err != nil {
+			m.skip("list portfolio rfqs", err)
+			continue
+		}
+		for _, r := range l.Items {
+			if r.ParticipantID == f.ID || len(r.Quotes) > 0 { // its own, or answered (a dealer reads only its own quotes)
+				continue
+			}
+			key := "list/" + r.ID + "/" + f.ID
+			due, ok := m.due[key]
+			if !ok {
+				due = r.CreatedAt.Add(time.Second + time.Duration(m.rng.IntN(3000))*time.Millisecond)
+				m.due[key] = due
+			}
+			if now.Before(due) {
+				continue
+			}
+			delete(m.due, key)
+			m.answerList(ctx, f, r)
+		}
+	}
+}
+
+func (m *Market) answerList(ctx context.Context, f demo.SimulatedFirm, r venue.PortfolioRFQ) {
+	decline := func() {
+		if _, err := m.svc.DeclinePortfolio(ctx, f.Trader, r.ID); err != nil {
+			m.skip("decline portfolio rfq", err)
+		}
+	}
+	if m.rng.IntN(5) == 0 {
+		decline()
+		return
+	}
+	in := trading.PortfolioQuoteInput{AccountID: f.AccountID, ValidUntil: timePtr(m.cfg.Now().Add(5 * time.Minute))}
+	for _, line := range r.Lines {
+		var b *bond
+		for _, c := range m.bonds {
+			if c.in.ID == line.InstrumentID {
+				b = c
+			}
+		}
+		side := venue.Ask // the requester buys the line
+		if line.Direction == venue.Ask {
+			side = venue.Bid
+		}
+		if b == nil {
+			decline()
+			return
+		}
+		px, err := m.price(ctx, f.Trader, b, r.MarketID, side, m.halfSpread())
+		if err != nil {
+			m.skip("list price", err)
+			decline()
+			return
+		}
+		in.Lines = append(in.Lines, trading.PortfolioQuoteLineInput{LineID: line.LineID, Price: &px})
+	}
+	if _, err := m.svc.QuotePortfolio(ctx, f.Trader, r.ID, in); err != nil { // a limit, the collar: the dealer declines
+		m.skip("quote portfolio rfq", err)
+		decline()
+	}
+}
 
 // sendRFQ has a simulated firm ask the first two demo firms for a quote,
 // so that a human dealer has requests to answer.

@@ -182,6 +182,64 @@ func TestDealersAnswerRFQs(t *testing.T) {
 	})
 }
 
+// TestDealersAnswerLists: each simulated dealer answers a portfolio list
+// sent to it within a few seconds, with a quote pricing every line or a
+// decline.
+func TestDealersAnswerLists(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		svc, creds, s := newVenue(t, e)
+		s.steps(ctx, 1)
+		sim, err := demo.AddSimulated(ctx, svc)
+		if err != nil {
+			t.Fatalf("AddSimulated() = %v", err)
+		}
+		trader := creds.Participants[0].Users[1]
+		p := venue.Principal{UserID: trader.UserID, ParticipantID: creds.Participants[0].ID, Role: venue.Role(trader.Role)}
+		otc, err := svc.Markets(ctx, p, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 1})
+		if err != nil || len(otc.Items) == 0 {
+			t.Fatalf("OTC market: %v", err)
+		}
+		ins, err := svc.Instruments(ctx, p, trading.InstrumentFilter{}, venue.Page{Limit: 3})
+		if err != nil || len(ins.Items) < 3 {
+			t.Fatalf("instruments: %v", err)
+		}
+		in := trading.PortfolioInput{MarketID: otc.Items[0].ID}
+		for i, x := range ins.Items {
+			dir := venue.Bid
+			if i == 1 {
+				dir = venue.Ask
+			}
+			q := udecimal.MustFromInt64(1_000_000, 0)
+			in.Lines = append(in.Lines, trading.PortfolioLineInput{InstrumentID: x.ID, Direction: dir, Quantity: &q})
+		}
+		for _, f := range sim.Firms {
+			in.Counterparties = append(in.Counterparties, f.ID)
+		}
+		r, err := svc.CreatePortfolioRFQ(ctx, p, in)
+		if err != nil {
+			t.Fatalf("CreatePortfolioRFQ() = %v", err)
+		}
+		s.steps(ctx, 4) // the dealers answer within 1–4 s
+		v, err := svc.PortfolioRFQ(ctx, p, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answered := map[string]bool{}
+		for _, q := range v.Quotes {
+			answered[q.ParticipantID] = true
+			if q.Outcome != venue.OutcomeDeclined && len(q.Lines) != len(in.Lines) {
+				t.Errorf("%s's quote prices %d of %d lines", q.ParticipantID, len(q.Lines), len(in.Lines))
+			}
+		}
+		for _, f := range sim.Firms {
+			if !answered[f.ID] {
+				t.Errorf("%s did not answer the list within 8 s", f.Name)
+			}
+		}
+	})
+}
+
 func TestQuietWithoutDemoFirms(t *testing.T) {
 	ctx := context.Background()
 	svc := testenv.Service(t, store.SQLite, trading.Config{Logger: slog.New(slog.DiscardHandler)})
