@@ -385,3 +385,33 @@ func TestPortfolioRFQEnds(t *testing.T) {
 		}
 	})
 }
+
+// TestPortfolioRFQIdempotent: a list sent twice with one Idempotency-Key is
+// one list, and an accept retried with its key answers the same trades
+// again instead of a 404 for the list it closed.
+func TestPortfolioRFQIdempotent(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		body := obj{"market_id": x.otc, "counterparties": []string{v.participant(1)},
+			"lines": []obj{{"instrument_id": x.ins[0], "direction": "bid", "quantity": "1000000"}}}
+		var first, again obj
+		decodeExact(t, x.send(t, trader(0), "POST", portfolioPath, body, http.StatusOK, map[string]string{"Idempotency-Key": "list-1"}), &first)
+		decodeExact(t, x.send(t, trader(0), "POST", portfolioPath, body, http.StatusOK, map[string]string{"Idempotency-Key": "list-1"}), &again)
+		if id(first) == "" || id(again) != id(first) {
+			t.Fatalf("a list sent twice with one key: %s then %s", id(first), id(again))
+		}
+		if l := x.list(t, trader(0), portfolioPath); len(l) != 1 {
+			t.Errorf("%d lists after the retry, want 1", len(l))
+		}
+		path := portfolioPath + "/" + id(first)
+		qs := x.obj(t, trader(1), "POST", path+"/quotes", obj{"lines": []obj{{"line_id": "1", "price_per_unit": "100.1"}}}, http.StatusOK)["quotes"].([]any)
+		accept := path + "/quotes/" + id(qs[0].(obj)) + "/accept"
+		var a1, a2 obj
+		decodeExact(t, x.send(t, trader(0), "PUT", accept, nil, http.StatusOK, map[string]string{"Idempotency-Key": "accept-1"}), &a1)
+		decodeExact(t, x.send(t, trader(0), "PUT", accept, nil, http.StatusOK, map[string]string{"Idempotency-Key": "accept-1"}), &a2)
+		t1, t2 := a1["trades"].([]any), a2["trades"].([]any)
+		if len(t1) != 1 || len(t2) != 1 || id(t1[0].(obj)) != id(t2[0].(obj)) {
+			t.Errorf("a retried accept: trades %v then %v, want the same one trade", t1, t2)
+		}
+	})
+}
