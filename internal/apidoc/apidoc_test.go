@@ -360,7 +360,7 @@ const (
 
 var market = `{"id":"` + uuid1 + `","name":"Continuous EUR","type":"secondary",
 	"facility_type":"continues-matching","timezone":"UTC","is_enabled":true,
-	"is_partial_fill_allowed":true,"settlement_lag":2,"calendar":"TARGET2",
+	"is_partial_fill_allowed":true,"settlement_lag":2,"settlement_lags":[{"from":"2027-10-11","lag":1}],"calendar":"TARGET2",
 	"price_collar_percent":"10","max_price_percent":"200",
 	"createdAt":"` + ts + `","updatedAt":"` + ts + `"}`
 

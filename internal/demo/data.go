@@ -3,15 +3,24 @@ package demo
 import (
 	"fmt"
 
+	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/quagmt/udecimal"
 )
 
+// euT1 is the EU's move to T+1 (Regulation (EU) 2025/2075): trades from
+// 2027-10-11 on settle one TARGET2 business day after the trade, two
+// before (the markets' settlement_lag).
+var euT1 = []venue.LagChange{{From: bondmath.MustDate(2027, 10, 11), Lag: 1}}
+
 var demoMarkets = []trading.MarketInput{
-	{Name: ptr("bondvenue RFQ"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityOTC), IsPartialFillAllowed: ptr(true)},
-	{Name: ptr("bondvenue Continuous"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityContinuous), IsPartialFillAllowed: ptr(true)},
-	{Name: ptr("bondvenue Continuous All-or-None"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityContinuous), IsPartialFillAllowed: ptr(false)},
+	{Name: ptr("bondvenue RFQ"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityOTC), IsPartialFillAllowed: ptr(true),
+		SettlementLags: ptr(euT1)},
+	{Name: ptr("bondvenue Continuous"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityContinuous), IsPartialFillAllowed: ptr(true),
+		SettlementLags: ptr(euT1)},
+	{Name: ptr("bondvenue Continuous All-or-None"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityContinuous),
+		IsPartialFillAllowed: ptr(false), SettlementLags: ptr(euT1)},
 }
 
 type firm struct {

@@ -6,7 +6,12 @@ import "testing"
 // figures themselves are bondmath's and trading's to test.
 func testAnalyticsWire(t *testing.T, v *env) {
 	ins := v.instruments(t)
+	market := v.markets(t)[0].ID
 	v.runAll(t, []call{
+		{name: "markets_settlement_date", as: viewer(2), method: "GET", path: "/api/v1/markets/" + market + "/settlement-date?trade_date=2027-10-08", want: 200},
+		{name: "markets_settlement_date_t1", as: viewer(2), method: "GET", path: "/api/v1/markets/" + market + "/settlement-date?trade_date=2027-10-11", want: 200},
+		{name: "markets_settlement_date_invalid", as: viewer(2), method: "GET", path: "/api/v1/markets/" + market + "/settlement-date?trade_date=someday", want: 400},
+		{as: viewer(2), method: "GET", path: "/api/v1/markets/" + missingID + "/settlement-date", want: 404},
 		{name: "analytics_day_count", as: viewer(0), method: "POST", path: "/api/v1/analytics/day-count",
 			body: map[string]any{"day_count": "act/act icma", "start": "2026-02-15", "end": "2026-08-15", "frequency": "Semi-annual", "unknown": 1}, want: 200},
 		{name: "analytics_day_count_invalid", as: viewer(0), method: "POST", path: "/api/v1/analytics/day-count",

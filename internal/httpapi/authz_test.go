@@ -187,6 +187,10 @@ func authzTable() []authzRow {
 			func(*testing.T, *fixture, string, who) (string, any) {
 				return "/api/v1/analytics/yield", bondTerms(map[string]any{"clean_price": "99.5"})
 			}},
+		{"GET /api/v1/markets/{marketId}/settlement-date", map[string]statuses{publicObject: readers200, missing: readers404},
+			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+				return "/api/v1/markets/" + f.market(obj) + "/settlement-date?trade_date=2027-10-08", nil
+			}},
 		{"GET /api/v1/calendars/{calendar}/settlement-date", map[string]statuses{publicObject: readers200, missing: readers404},
 			func(_ *testing.T, _ *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/calendars/" + calendarOf(obj) + "/settlement-date?trade_date=2026-11-20&lag=2", nil

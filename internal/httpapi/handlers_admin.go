@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 
@@ -225,16 +226,40 @@ type marketBody struct {
 	IsEnabled            *bool        `json:"is_enabled"`
 	IsPartialFillAllowed *bool        `json:"is_partial_fill_allowed"`
 	SettlementLag        *int         `json:"settlement_lag"`
+	SettlementLags       *[]lagBody   `json:"settlement_lags"`
 	Calendar             *string      `json:"calendar"`
 	PriceCollarPercent   decimalInput `json:"price_collar_percent"`
 	MaxPricePercent      decimalInput `json:"max_price_percent"`
 }
 
+// lagBody is a settlement lag change as a market body gives it.
+type lagBody struct {
+	From *string `json:"from"`
+	Lag  *int    `json:"lag"`
+}
+
 func (b marketBody) input() trading.MarketInput {
-	return trading.MarketInput{Name: b.Name, Type: b.Type, FacilityType: b.FacilityType, Timezone: b.Timezone,
+	in := trading.MarketInput{Name: b.Name, Type: b.Type, FacilityType: b.FacilityType, Timezone: b.Timezone,
 		IsEnabled: b.IsEnabled, IsPartialFillAllowed: b.IsPartialFillAllowed, SettlementLag: b.SettlementLag, Calendar: b.Calendar,
 		PriceCollarPercent: b.PriceCollarPercent.ptr(), MaxPricePercent: b.MaxPricePercent.ptr(),
 		Issues: append(b.PriceCollarPercent.issues("price_collar_percent"), b.MaxPricePercent.issues("max_price_percent")...)}
+	if b.SettlementLags != nil {
+		var f fields
+		lags := make([]venue.LagChange, 0, len(*b.SettlementLags))
+		for i, l := range *b.SettlementLags {
+			d := f.date(fmt.Sprintf("settlement_lags[%d].from", i), l.From, true)
+			if l.Lag == nil {
+				f.v.Addf(fmt.Sprintf("settlement_lags[%d].lag", i), "is required (business days)")
+				continue
+			}
+			lags = append(lags, venue.LagChange{From: d, Lag: *l.Lag})
+		}
+		if err := f.v.Err(); err != nil {
+			in.Issues = append(in.Issues, err.(*venue.Error).Details...)
+		}
+		in.SettlementLags = &lags
+	}
+	return in
 }
 
 func (s *Server) adminCreateMarket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {

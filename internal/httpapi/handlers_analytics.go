@@ -223,6 +223,28 @@ func (s *Server) settlementDate(w http.ResponseWriter, r *http.Request, p venue.
 	return nil
 }
 
+// marketSettlementDate answers GET /markets/{marketId}/settlement-date:
+// the settlement date of a trade on trade_date (default today, UTC) with
+// the market's lag in force on that date.
+func (s *Server) marketSettlementDate(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	q := r.URL.Query()
+	var f fields
+	trade := bondmath.DateOf(s.now().UTC())
+	if v := q.Get("trade_date"); v != "" {
+		trade = f.date("trade_date", &v, true)
+	}
+	if err := f.v.Err(); err != nil {
+		return err
+	}
+	d, lag, err := s.use(r).MarketSettlementDate(r.Context(), p, r.PathValue("marketId"), trade)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"market_id": r.PathValue("marketId"), "trade_date": trade.String(), "lag": lag,
+		"settlement_date": d.String()})
+	return nil
+}
+
 func (s *Server) holidays(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	year, err := strconv.Atoi(r.URL.Query().Get("year"))
 	if err != nil {

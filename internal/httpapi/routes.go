@@ -61,6 +61,7 @@ func (s *Server) routes() {
 	m.Handle("POST "+v1+"/analytics/price", s.authed(s.price))
 	m.Handle("POST "+v1+"/analytics/yield", s.authed(s.yield))
 	m.Handle("GET "+v1+"/calendars/{calendar}/settlement-date", s.authed(s.settlementDate))
+	m.Handle("GET "+v1+"/markets/{marketId}/settlement-date", s.authed(s.marketSettlementDate))
 	m.Handle("GET "+v1+"/calendars/{calendar}/holidays", s.authed(s.holidays))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}/analytics", s.authed(s.instrumentAnalytics))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}/ohlc", s.authed(s.instrumentOHLC))

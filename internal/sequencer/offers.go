@@ -184,7 +184,8 @@ func (st *State) tradeIn(b *Batch, ask, bid *venue.Offer, qty, price udecimal.De
 // offer's, but never before the trade date plus the market's lag.
 func (st *State) continuousSettlement(resting *venue.Offer) bondmath.Date {
 	m := st.markets[resting.MarketID]
-	std := bondmath.TARGET2.AddBusinessDays(bondmath.DateOf(st.now), m.SettlementLag)
+	today := bondmath.DateOf(st.now)
+	std := bondmath.TARGET2.AddBusinessDays(today, m.LagOn(today))
 	if resting.SettlementDate.Before(std) {
 		return std
 	}

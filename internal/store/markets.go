@@ -3,22 +3,59 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
+	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 const marketCols = `id, name, type, facility_type, timezone, is_enabled, is_partial_fill_allowed,
-	settlement_lag, calendar, price_collar_percent, max_price_percent, created_at, updated_at`
+	settlement_lag, calendar, price_collar_percent, max_price_percent, created_at, updated_at, settlement_lags`
 
 func scanMarket(r interface{ Scan(...any) error }) (venue.Market, error) {
 	var m venue.Market
 	var created, updated int64
+	var lags string
 	err := r.Scan(&m.ID, &m.Name, &m.Type, &m.FacilityType, &m.Timezone, &m.IsEnabled,
 		&m.IsPartialFillAllowed, &m.SettlementLag, &m.Calendar, decimal{&m.PriceCollarPercent}, decimal{&m.MaxPricePercent},
-		&created, &updated)
+		&created, &updated, &lags)
 	m.CreatedAt, m.UpdatedAt = fromMS(created), fromMS(updated)
+	if err == nil {
+		m.SettlementLags, err = decodeLags(lags)
+	}
 	return m, err
+}
+
+// lagJSON is a settlement lag change as the settlement_lags column keeps it.
+type lagJSON struct {
+	From string `json:"from"`
+	Lag  int    `json:"lag"`
+}
+
+func encodeLags(ls []venue.LagChange) string {
+	out := make([]lagJSON, len(ls))
+	for i, l := range ls {
+		out[i] = lagJSON{From: l.From.String(), Lag: l.Lag}
+	}
+	b, _ := json.Marshal(out) // strings and ints: it cannot fail
+	return string(b)
+}
+
+func decodeLags(s string) ([]venue.LagChange, error) {
+	var in []lagJSON
+	if err := json.Unmarshal([]byte(s), &in); err != nil {
+		return nil, fmt.Errorf("settlement_lags: %w", err)
+	}
+	var out []venue.LagChange
+	for _, l := range in {
+		d, err := bondmath.ParseDate(l.From)
+		if err != nil {
+			return nil, fmt.Errorf("settlement_lags: %w", err)
+		}
+		out = append(out, venue.LagChange{From: d, Lag: l.Lag})
+	}
+	return out, nil
 }
 
 // CreateMarket inserts m. A zero price collar or maximum price is stored
@@ -32,9 +69,9 @@ func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
 	if maxPrice.IsZero() {
 		maxPrice = venue.DefaultMaxPricePercent
 	}
-	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(13)+")",
+	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(14)+")",
 		m.ID, m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed,
-		m.SettlementLag, m.Calendar, collar.String(), maxPrice.String(), ms(m.CreatedAt), ms(m.UpdatedAt))
+		m.SettlementLag, m.Calendar, collar.String(), maxPrice.String(), ms(m.CreatedAt), ms(m.UpdatedAt), encodeLags(m.SettlementLags))
 	if err != nil {
 		return fmt.Errorf("create market: %w", normalize(err))
 	}
@@ -45,9 +82,9 @@ func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
 func (tx *Tx) UpdateMarket(ctx context.Context, m *venue.Market) error {
 	_, err := tx.exec(ctx, `UPDATE markets SET name = ?, type = ?, facility_type = ?, timezone = ?, is_enabled = ?,
 		is_partial_fill_allowed = ?, settlement_lag = ?, calendar = ?, price_collar_percent = ?, max_price_percent = ?,
-		updated_at = ? WHERE id = ?`,
+		updated_at = ?, settlement_lags = ? WHERE id = ?`,
 		m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed, m.SettlementLag,
-		m.Calendar, m.PriceCollarPercent.String(), m.MaxPricePercent.String(), ms(m.UpdatedAt), m.ID)
+		m.Calendar, m.PriceCollarPercent.String(), m.MaxPricePercent.String(), ms(m.UpdatedAt), encodeLags(m.SettlementLags), m.ID)
 	if err != nil {
 		return fmt.Errorf("update market: %w", normalize(err))
 	}

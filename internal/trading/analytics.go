@@ -219,7 +219,8 @@ func (s *Service) InstrumentAnalytics(ctx context.Context, p venue.Principal, id
 	if in.Settlement != nil {
 		out.Settlement = *in.Settlement
 	} else {
-		out.Settlement = bondmath.TARGET2.AddBusinessDays(bondmath.DateOf(s.now().UTC()), 2)
+		today := bondmath.DateOf(s.now().UTC())
+		out.Settlement = bondmath.TARGET2.AddBusinessDays(today, s.defaultLag(instr.ID, today))
 	}
 	bi := BondInput{Bond: b, Settlement: out.Settlement, Nominal: out.Nominal}
 	if out.Accrued, err = s.AccruedInterest(bi); err != nil {
@@ -242,4 +243,43 @@ func (s *Service) InstrumentAnalytics(ctx context.Context, p venue.Principal, id
 		out.Clean, out.Dirty, out.Yield = &clean, &y.Dirty, &y.Yield
 	}
 	return out, nil
+}
+
+// defaultLag is the settlement lag of a trade on date trade in an
+// instrument: that of the first market listing it (2 when none is known).
+func (s *Service) defaultLag(instrumentID string, trade bondmath.Date) int {
+	ref := s.eng.Reference()
+	if ref == nil {
+		return 2
+	}
+	in, ok := ref.Instrument(instrumentID)
+	if !ok || len(in.MarketIDs) == 0 {
+		return 2
+	}
+	m, ok := ref.Market(in.MarketIDs[0])
+	if !ok {
+		return 2
+	}
+	return m.LagOn(trade)
+}
+
+// MarketSettlementDate is the settlement date of a trade on date trade in
+// market id, with the lag in force on that date.
+func (s *Service) MarketSettlementDate(ctx context.Context, p venue.Principal, id string, trade bondmath.Date) (bondmath.Date, int, error) {
+	if !validID(id) {
+		return bondmath.Date{}, 0, venue.NotFound("market")
+	}
+	var m venue.Market
+	if err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		if m, err = tx.Market(ctx, id); err != nil {
+			return notFoundOr(err, "market")
+		}
+		return nil
+	}); err != nil {
+		return bondmath.Date{}, 0, err
+	}
+	lag := m.LagOn(trade)
+	_, d, err := s.SettlementDate(m.Calendar, trade, lag)
+	return d, lag, err
 }

@@ -215,7 +215,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
 	// The default is a business day from today on.
-	settle := bondmath.TARGET2.AddBusinessDays(today, pr.market.SettlementLag)
+	settle := bondmath.TARGET2.AddBusinessDays(today, pr.market.LagOn(today))
 	if in.SettlementDate != nil {
 		settle = *in.SettlementDate
 	}

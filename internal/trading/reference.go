@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -257,6 +258,8 @@ type MarketInput struct {
 	Name, Type, FacilityType, Timezone, Calendar *string
 	IsEnabled, IsPartialFillAllowed              *bool
 	SettlementLag                                *int
+	// SettlementLags, when set, replace the market's lag changes.
+	SettlementLags *[]venue.LagChange
 	// PriceCollarPercent and MaxPricePercent are the pre-trade price
 	// controls (internal/sequencer/controls.go).
 	PriceCollarPercent, MaxPricePercent *udecimal.Decimal
@@ -273,6 +276,9 @@ func (in MarketInput) apply(m *venue.Market) {
 	set(&m.IsEnabled, in.IsEnabled)
 	set(&m.IsPartialFillAllowed, in.IsPartialFillAllowed)
 	set(&m.SettlementLag, in.SettlementLag)
+	if in.SettlementLags != nil {
+		m.SettlementLags = slices.Clone(*in.SettlementLags)
+	}
 	set(&m.PriceCollarPercent, in.PriceCollarPercent)
 	set(&m.MaxPricePercent, in.MaxPricePercent)
 }
@@ -292,6 +298,12 @@ func validateMarket(m *venue.Market) error {
 	_, err := time.LoadLocation(m.Timezone)
 	v.Check(m.Timezone != "" && err == nil, "timezone", "must be an IANA time zone such as UTC")
 	v.Check(m.SettlementLag >= 0 && m.SettlementLag <= 30, "settlement_lag", "must be between 0 and 30 business days")
+	v.Check(len(m.SettlementLags) <= venue.MaxLagChanges, "settlement_lags", fmt.Sprintf("must hold at most %d changes", venue.MaxLagChanges))
+	for i, l := range m.SettlementLags {
+		v.Check(l.Lag >= 0 && l.Lag <= 30, fmt.Sprintf("settlement_lags[%d].lag", i), "must be between 0 and 30 business days")
+		v.Check(i == 0 || m.SettlementLags[i-1].From.Before(l.From), fmt.Sprintf("settlement_lags[%d].from", i),
+			"must be after the change before it: one change per date, in date order")
+	}
 	v.Check(strings.EqualFold(m.Calendar, "TARGET2"), "calendar", "must be TARGET2")
 	v.Check(m.PriceCollarPercent.IsPos() && m.PriceCollarPercent.LessThanOrEqual(hundred), "price_collar_percent",
 		"must be above 0 and at most 100 (percent of the reference price)")

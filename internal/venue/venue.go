@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/bondmath"
 )
 
 // Role is what a user may do. Roles are fixed; see docs/guide.md, "Conventions".
@@ -148,14 +150,40 @@ type Market struct {
 	Timezone             string
 	IsEnabled            bool
 	IsPartialFillAllowed bool
-	SettlementLag        int    // business days from trade date to settlement
-	Calendar             string // settlement calendar, e.g. TARGET2
+	SettlementLag        int // business days from trade date to settlement
+	// SettlementLags change the lag from a date on (EU T+1): the lag on a
+	// trade date is that of the latest change from on or before it, else
+	// SettlementLag (LagOn). Sorted by From, at most one per date.
+	SettlementLags []LagChange
+	Calendar       string // settlement calendar, e.g. TARGET2
 	// PriceCollarPercent is how far, in percent of the reference price,
 	// a price may stray either side of it; MaxPricePercent the highest
 	// clean price taken when there is no reference (pre-trade controls).
 	PriceCollarPercent   udecimal.Decimal
 	MaxPricePercent      udecimal.Decimal
 	CreatedAt, UpdatedAt time.Time
+}
+
+// LagChange is a market's settlement lag from a trade date on.
+type LagChange struct {
+	From bondmath.Date
+	Lag  int
+}
+
+// MaxLagChanges bounds a market's settlement lag changes.
+const MaxLagChanges = 20
+
+// LagOn is the settlement lag, in business days, of a trade on date
+// trade.
+func (m *Market) LagOn(trade bondmath.Date) int {
+	lag := m.SettlementLag
+	for _, c := range m.SettlementLags {
+		if c.From.After(trade) {
+			break
+		}
+		lag = c.Lag
+	}
+	return lag
 }
 
 // The pre-trade controls' defaults for a market (migration 0013 of the

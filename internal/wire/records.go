@@ -184,19 +184,31 @@ type Market struct {
 	IsEnabled            bool   `json:"is_enabled"`
 	IsPartialFillAllowed bool   `json:"is_partial_fill_allowed"`
 	SettlementLag        int    `json:"settlement_lag"`
-	Calendar             string `json:"calendar"`
-	PriceCollarPercent   string `json:"price_collar_percent"`
-	MaxPricePercent      string `json:"max_price_percent"`
-	CreatedAt            string `json:"createdAt"`
-	UpdatedAt            string `json:"updatedAt"`
+	// SettlementLags are the lag's changes from a trade date on.
+	SettlementLags     []LagChange `json:"settlement_lags"`
+	Calendar           string      `json:"calendar"`
+	PriceCollarPercent string      `json:"price_collar_percent"`
+	MaxPricePercent    string      `json:"max_price_percent"`
+	CreatedAt          string      `json:"createdAt"`
+	UpdatedAt          string      `json:"updatedAt"`
+}
+
+// LagChange is a market's settlement lag from a trade date on.
+type LagChange struct {
+	From string `json:"from"`
+	Lag  int    `json:"lag"`
 }
 
 // MarketOf renders m.
 func MarketOf(m venue.Market) Market {
+	lags := make([]LagChange, len(m.SettlementLags))
+	for i, l := range m.SettlementLags {
+		lags[i] = LagChange{From: l.From.String(), Lag: l.Lag}
+	}
 	return Market{ID: m.ID, Name: m.Name, Type: m.Type, FacilityType: m.FacilityType, Timezone: m.Timezone,
 		IsEnabled: m.IsEnabled, IsPartialFillAllowed: m.IsPartialFillAllowed, SettlementLag: m.SettlementLag,
-		Calendar: m.Calendar, PriceCollarPercent: m.PriceCollarPercent.String(), MaxPricePercent: m.MaxPricePercent.String(),
-		CreatedAt: Time(m.CreatedAt), UpdatedAt: Time(m.UpdatedAt)}
+		SettlementLags: lags, Calendar: m.Calendar, PriceCollarPercent: m.PriceCollarPercent.String(),
+		MaxPricePercent: m.MaxPricePercent.String(), CreatedAt: Time(m.CreatedAt), UpdatedAt: Time(m.UpdatedAt)}
 }
 
 // RiskLimit is a risk limit record; used appears only where the spec shows the limit's use.

@@ -46,6 +46,8 @@ export interface Market {
   is_enabled: boolean;
   is_partial_fill_allowed: boolean;
   settlement_lag: number;
+  /** Changes of the lag from a trade date on (EU T+1). */
+  settlement_lags?: { from: string; lag: number }[];
   calendar: string;
 }
 

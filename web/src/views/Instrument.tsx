@@ -234,8 +234,12 @@ interface Settles extends SettlementCalendar {
 
 const calendars = new Map<string, Promise<Map<string, string>>>();
 
-/** useSettles reads an instrument's settlement calendar: holidays this year and next, and the default settlement date. */
-function useSettles(v: Venue, ins: Ins): Settles {
+/**
+ * useSettles reads an instrument's settlement calendar: holidays this year and next, and the
+ * default settlement date — on marketId, with the market's lag in force today (EU T+1 moves it),
+ * else with the instrument's own.
+ */
+function useSettles(v: Venue, ins: Ins, marketId?: string): Settles {
   const sd = ins.static_data ?? {};
   const calendar = typeof sd.settlement_calendar === "string" && sd.settlement_calendar ? sd.settlement_calendar : "TARGET2";
   const lag = typeof sd.settlement_days === "string" && /^\d+$/.test(sd.settlement_days) ? Number(sd.settlement_days) : 2;
@@ -257,19 +261,16 @@ function useSettles(v: Venue, ins: Ins): Settles {
       ).then((lists) => new Map(lists.flat().map((h) => [h.date, h.name])));
       calendars.set(key, holidays);
     }
-    void Promise.all([
-      holidays,
-      v.api
-        .get<{ settlement_date: string }>(`/calendars/${encodeURIComponent(calendar)}/settlement-date` + query({ trade_date: tradeDate, lag }))
-        .then((r) => r.settlement_date)
-        .catch(() => ""),
-    ]).then(([h, d]) => {
-      if (!stale) setState({ calendar, lag, holidays: h, defaultDate: d ? nextBusinessDay(d, h) : "" });
+    const settle = marketId
+      ? v.api.get<{ settlement_date: string; lag: number }>(`/markets/${marketId}/settlement-date` + query({ trade_date: tradeDate }))
+      : v.api.get<{ settlement_date: string; lag: number }>(`/calendars/${encodeURIComponent(calendar)}/settlement-date` + query({ trade_date: tradeDate, lag }));
+    void Promise.all([holidays, settle.catch(() => null)]).then(([h, r]) => {
+      if (!stale) setState({ calendar, lag: r?.lag ?? lag, holidays: h, defaultDate: r ? nextBusinessDay(r.settlement_date, h) : "" });
     });
     return () => {
       stale = true;
     };
-  }, [ins.id, calendar, lag]);
+  }, [ins.id, calendar, lag, marketId]);
   return state;
 }
 
@@ -304,7 +305,7 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   }, [fill?.seq, ins.id]);
   const pErr = priceError(price, ins);
   const qErr = quantityError(qty, ins);
-  const settles = useSettles(v, ins);
+  const settles = useSettles(v, ins, marketId);
   const sErr = settlementDateError(settlement, today(), settles);
   const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
   const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
@@ -477,8 +478,9 @@ function Calculator(props: { venue: Venue; ins: Ins }) {
   const [res, setRes] = useState<{ clean_price: string; dirty_price: string; yield?: string; accrued_interest_per_100: string } | null>(null);
   const [err, setErr] = useState<string | null>(null);
   // The default settlement date: the venue's trade date (not the
-  // browser's) plus the instrument's lag, in business days of its calendar.
-  const settles = useSettles(v, ins);
+  // browser's) plus the lag in force on the first continuous market, in
+  // business days of its calendar.
+  const settles = useSettles(v, ins, v.continuousMarkets[0]?.id);
   useEffect(() => {
     if (settles.defaultDate) setSettlement(settles.defaultDate);
   }, [settles.defaultDate]);
