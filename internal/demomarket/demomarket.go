@@ -656,12 +656,7 @@ func (m *Market) answerRFQs(ctx context.Context) {
 }
 
 func (m *Market) answer(ctx context.Context, f demo.SimulatedFirm, r venue.Offer) {
-	var b *bond
-	for _, c := range m.bonds {
-		if c.in.ID == r.InstrumentID {
-			b = c
-		}
-	}
+	b := m.bondOf(r.InstrumentID)
 	if b == nil || m.rng.IntN(5) == 0 {
 		if _, err := m.svc.DeclineRFQ(ctx, f.Trader, r.ID); err != nil {
 			m.skip("decline rfq", err)
@@ -688,6 +683,16 @@ func (m *Market) answer(ctx context.Context, f demo.SimulatedFirm, r venue.Offer
 }
 
 func timePtr(t time.Time) *time.Time { return &t }
+
+// bondOf is the bond the market makes prices in with instrument id, or nil.
+func (m *Market) bondOf(id string) *bond {
+	for _, c := range m.bonds {
+		if c.in.ID == id {
+			return c
+		}
+	}
+	return nil
+}
 
 // answerLists answers, as each simulated dealer, the open portfolio lists
 // sent to it: one to four seconds after the list, a quote of every line
@@ -732,12 +737,7 @@ func (m *Market) answerList(ctx context.Context, f demo.SimulatedFirm, r venue.P
 	}
 	in := trading.PortfolioQuoteInput{AccountID: f.AccountID, ValidUntil: timePtr(m.cfg.Now().Add(5 * time.Minute))}
 	for _, line := range r.Lines {
-		var b *bond
-		for _, c := range m.bonds {
-			if c.in.ID == line.InstrumentID {
-				b = c
-			}
-		}
+		b := m.bondOf(line.InstrumentID)
 		side := venue.Ask // the requester buys the line
 		if line.Direction == venue.Ask {
 			side = venue.Bid

@@ -101,6 +101,19 @@ func (st *State) openPortfolio(id, participant string, owner bool) (*venue.Portf
 	return r, nil
 }
 
+// liveQuote is the live quote quoteID on p's open list id.
+func (st *State) liveQuote(p venue.Principal, id, quoteID string) (*venue.PortfolioRFQ, *venue.PortfolioQuote, error) {
+	r, err := st.openPortfolio(id, p.ParticipantID, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := r.Quote(quoteID)
+	if q == nil || q.Status != venue.StatusCreated {
+		return nil, nil, venue.NotFound("live quote on this portfolio request for quote")
+	}
+	return r, q, nil
+}
+
 // lineOffer is a line as the record of one side, for the controls that
 // read a record: the collar, the per-record limits.
 func (st *State) lineOffer(r *venue.PortfolioRFQ, l venue.PortfolioLine, participant, account, user, dir string, price udecimal.Decimal) *venue.Offer {
@@ -206,13 +219,9 @@ func (st *State) DeclinePortfolio(b *Batch, p venue.Principal, id string, rec ve
 // PassPortfolioQuote is the requester rejecting one live quote (its
 // outcome passed); the list stays open.
 func (st *State) PassPortfolioQuote(b *Batch, p venue.Principal, id, quoteID string) (PortfolioResult, error) {
-	r, err := st.openPortfolio(id, p.ParticipantID, true)
+	r, q, err := st.liveQuote(p, id, quoteID)
 	if err != nil {
 		return PortfolioResult{}, err
-	}
-	q := r.Quote(quoteID)
-	if q == nil || q.Status != venue.StatusCreated {
-		return PortfolioResult{}, venue.NotFound("live quote on this portfolio request for quote")
 	}
 	q.Status, q.Outcome, q.UpdatedAt = venue.StatusRejected, venue.OutcomePassed, st.now
 	st.emitPortfolio(b, r, "update")
@@ -280,13 +289,9 @@ func betterNet(q, than *venue.PortfolioQuote) bool {
 // control (a kill switch, a halt, the collar, a per-record limit of
 // either firm), none does and the refusal names the line.
 func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID string) (PortfolioResult, error) {
-	r, err := st.openPortfolio(id, p.ParticipantID, true)
+	r, q, err := st.liveQuote(p, id, quoteID)
 	if err != nil {
 		return PortfolioResult{}, err
-	}
-	q := r.Quote(quoteID)
-	if q == nil || q.Status != venue.StatusCreated {
-		return PortfolioResult{}, venue.NotFound("live quote on this portfolio request for quote")
 	}
 	if q.ValidUntil != nil && !q.ValidUntil.After(st.now) {
 		return PortfolioResult{}, venue.Conflict("the quote expired at %s", q.ValidUntil.UTC().Format(venue.TimestampLayout))

@@ -179,3 +179,29 @@ export function SideRadios(props: { label: string; value: "bid" | "ask"; onChang
     </div>
   );
 }
+
+/** DealerPicker is a checkbox per counterparty of the firm, for a request sent to chosen dealers. */
+export function DealerPicker(props: { venue: Venue; picked: Set<string>; onChange: (next: Set<string>) => void }) {
+  const cps = props.venue.participant?.counterparties ?? [];
+  return (
+    <fieldset class="dealers">
+      <legend>Dealers</legend>
+      {cps.length === 0 && <p class="muted">Your firm has no enabled counterparties.</p>}
+      {cps.map((c) => (
+        <label key={c.id} class="inline">
+          <input
+            type="checkbox"
+            checked={props.picked.has(c.id)}
+            onChange={(e) => {
+              const next = new Set(props.picked);
+              if (e.currentTarget.checked) next.add(c.id);
+              else next.delete(c.id);
+              props.onChange(next);
+            }}
+          />{" "}
+          {c.name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

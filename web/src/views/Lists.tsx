@@ -4,7 +4,7 @@ import * as f from "../format";
 import { bestQuote, parseLines } from "../lists";
 import type { Venue } from "../store";
 import type { PortfolioQuote, PortfolioRFQ } from "../types";
-import { Action, Empty, Field, Num, Section, useVenue } from "../ui";
+import { Action, DealerPicker, Empty, Field, Num, Section, useVenue } from "../ui";
 import { priceError } from "../validate";
 
 /** Lists is the portfolio (list) RFQ screen: a list ticket, the firm's lists with their quotes compared, and the lists it is asked to quote. */
@@ -42,7 +42,6 @@ function NewList(props: { venue: Venue }) {
   const [text, setText] = useState("");
   const [minutes, setMinutes] = useState("10");
   const [picked, setPicked] = useState<Set<string>>(new Set());
-  const cps = v.participant?.counterparties ?? [];
   const parsed = parseLines(text, v.instruments);
   const mErr = /^\d+$/.test(minutes) && Number(minutes) >= 1 && Number(minutes) <= 1440 ? null : "Between 1 and 1440 minutes";
   const market = v.rfqMarkets[0];
@@ -87,25 +86,7 @@ function NewList(props: { venue: Venue }) {
             <input inputMode="numeric" class="num" size={5} value={minutes} onInput={(e) => setMinutes(e.currentTarget.value)} />
           </Field>
         </div>
-        <fieldset class="dealers">
-          <legend>Dealers</legend>
-          {cps.length === 0 && <p class="muted">Your firm has no enabled counterparties.</p>}
-          {cps.map((c) => (
-            <label key={c.id} class="inline">
-              <input
-                type="checkbox"
-                checked={picked.has(c.id)}
-                onChange={(e) => {
-                  const next = new Set(picked);
-                  if (e.currentTarget.checked) next.add(c.id);
-                  else next.delete(c.id);
-                  setPicked(next);
-                }}
-              />{" "}
-              {c.name}
-            </label>
-          ))}
-        </fieldset>
+        <DealerPicker venue={v} picked={picked} onChange={setPicked} />
         <Action venue={v} type="submit" class="primary" label="Send list" run={send} done="List sent" />
       </form>
     </Section>

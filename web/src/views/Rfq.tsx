@@ -5,7 +5,7 @@ import * as f from "../format";
 import { dealerOutcome, requestOutcome } from "../rfq";
 import type { Venue } from "../store";
 import type { Offer } from "../types";
-import { Action, Empty, Field, Num, Section, SideRadios, Time, limitPrice, useVenue } from "../ui";
+import { Action, DealerPicker, Empty, Field, Num, Section, SideRadios, Time, limitPrice, useVenue } from "../ui";
 import { priceError, quantityError } from "../validate";
 
 export function Rfq(props: { venue: Venue; instrumentId?: string }) {
@@ -69,7 +69,6 @@ function NewRfq(props: { venue: Venue; instrumentId?: string | undefined }) {
   const [qty, setQty] = useState(String(ins?.min_piece ?? ""));
   const [minutes, setMinutes] = useState("5");
   const [picked, setPicked] = useState<Set<string>>(new Set());
-  const cps = v.participant?.counterparties ?? [];
   const qErr = ins ? quantityError(qty, ins) : "Pick an instrument";
   const mErr = /^\d+$/.test(minutes) && Number(minutes) >= 1 && Number(minutes) <= 1440 ? null : "Between 1 and 1440 minutes";
   const market = v.rfqMarkets[0];
@@ -122,25 +121,7 @@ function NewRfq(props: { venue: Venue; instrumentId?: string | undefined }) {
             <input inputMode="numeric" class="num" size={5} value={minutes} onInput={(e) => setMinutes(e.currentTarget.value)} />
           </Field>
         </div>
-        <fieldset class="dealers">
-          <legend>Dealers</legend>
-          {cps.length === 0 && <p class="muted">Your firm has no enabled counterparties.</p>}
-          {cps.map((c) => (
-            <label key={c.id} class="inline">
-              <input
-                type="checkbox"
-                checked={picked.has(c.id)}
-                onChange={(e) => {
-                  const next = new Set(picked);
-                  if (e.currentTarget.checked) next.add(c.id);
-                  else next.delete(c.id);
-                  setPicked(next);
-                }}
-              />{" "}
-              {c.name}
-            </label>
-          ))}
-        </fieldset>
+        <DealerPicker venue={v} picked={picked} onChange={setPicked} />
         <Action venue={v} type="submit" class="primary" label="Send request" run={send} done="Request sent" />
       </form>
     </Section>
