@@ -87,9 +87,9 @@ func TestFailover(t *testing.T) {
 	t.Logf("%d leader kills: failover (kill → first acknowledged command) median %v, max %v; %d requests answered 2xx, %d 4xx, %d unanswered or 503; %d keyed requests retried; %d risk-use reads answered 503 and retried",
 		rounds, h.failover[len(h.failover)/2].Round(time.Millisecond), worst.Round(time.Millisecond),
 		h.acks.Load(), h.rejects.Load(), h.unanswered.Load(), h.retried, h.riskRetries)
-	if worst > 5*time.Second {
-		t.Errorf("a failover took %v, more than 5 s", worst)
-	}
+	// The failover time is a figure, not a pass mark (docs/performance.md,
+	// "Several instances"): the test asserts what failover must keep, not
+	// how fast the machine does it.
 }
 
 // target is where the next request goes: the server, or in cluster mode
