@@ -1,7 +1,9 @@
 package fix
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -87,7 +89,7 @@ func (s *session) portfolioRequest(ctx context.Context, msg *quickfix.Message, s
 		var dealers []string
 		if dealers, err = s.partyDealers(ctx, e); len(dealers) > 0 {
 			for _, d := range dealers {
-				if !contains(in.Counterparties, d) {
+				if !slices.Contains(in.Counterparties, d) {
 					in.Counterparties = append(in.Counterparties, d)
 				}
 			}
@@ -102,15 +104,6 @@ func (s *session) portfolioRequest(ctx context.Context, msg *quickfix.Message, s
 		r, text := rejectOf(err)
 		s.g.send(s.id, s.quoteRequestReject(reqID, r.QuoteRejectReason, text, ""))
 	}
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // massQuote is a FIX dealer's MassQuote i on a list (131 = the list id it
@@ -215,7 +208,7 @@ func (s *session) onPortfolio(e *feed.Event) {
 			continue
 		}
 		m := newMessage("AI")
-		m.Body.SetString(tagQuoteID, cmpOr(q.ClientID, q.ID))
+		m.Body.SetString(tagQuoteID, cmp.Or(q.ClientID, q.ID))
 		m.Body.SetString(tagQuoteReqID, r.ID)
 		m.Body.SetString(tagQuoteStatus, quoteStatus(q.Status, q.Outcome))
 		if q.Outcome != "" {
@@ -243,20 +236,13 @@ func (s *session) lostPortfolioQuote(e *feed.Event, r *venue.PortfolioRFQ, q ven
 	m := newMessage("AJ")
 	m.Body.SetString(tagQuoteRespID, q.ID+"-"+q.Outcome)
 	m.Body.SetString(tagQuoteRespType, respType)
-	m.Body.SetString(tagQuoteID, cmpOr(q.ClientID, q.ID))
+	m.Body.SetString(tagQuoteID, cmp.Or(q.ClientID, q.ID))
 	m.Body.SetString(tagQuoteReqID, r.ID)
 	if q.Outcome == venue.OutcomeTied {
 		m.Body.SetString(tagText, venue.OutcomeTied)
 	}
 	m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
 	s.emit(m)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // quoteStatus is the 297 QuoteStatus of a quote's status and outcome.
@@ -315,7 +301,7 @@ func (s *session) portfolioRequestMessage(e *feed.Event, r *venue.PortfolioRFQ) 
 // requester buys, 132 BidPx and 134 BidSize where it sells.
 func (s *session) portfolioQuoteMessage(e *feed.Event, r *venue.PortfolioRFQ, q venue.PortfolioQuote) *quickfix.Message {
 	m := newMessage("i")
-	m.Body.SetString(tagQuoteReqID, cmpOr(r.ClientID, r.ID))
+	m.Body.SetString(tagQuoteReqID, cmp.Or(r.ClientID, r.ID))
 	m.Body.SetString(tagQuoteID, q.ID)
 	m.Body.SetString(tagQuoteType, "1")
 	sets := quoteSets()

@@ -370,21 +370,7 @@ func (s *session) onQuote(e *feed.Event) {
 	} else {
 		m.Body.SetString(tagQuoteReqID, s.rfqClientID(q.MatchedOfferID))
 	}
-	status := "16" // active
-	switch q.Status {
-	case venue.StatusClosed:
-		status = "0" // accepted: the trade follows
-	case venue.StatusRejected:
-		status = "5"
-	case venue.StatusExpired:
-		status = "7"
-	case venue.StatusCancelled:
-		status = "17"
-	}
-	if q.Outcome == venue.OutcomePassed {
-		status = "11" // pass
-	}
-	m.Body.SetString(tagQuoteStatus, status)
+	m.Body.SetString(tagQuoteStatus, quoteStatus(q.Status, q.Outcome))
 	if q.Outcome != "" {
 		m.Body.SetString(tagText, q.Outcome) // the quote's outcome, as REST and the stream name it
 	}
