@@ -27,7 +27,37 @@ type firm struct {
 	name, code, domain, bic, leiPrefix           string
 	country, city, postal, address, legal, regNo string
 	category                                     string
+	// csd is where the firm settles: its CSD's name and BIC11, and the
+	// safe's short name.
+	csd, csdBIC, safe string
 }
+
+// The demo's CSDs: the two ICSDs and the T2S CSDs of the demo firms and
+// their neighbours.
+const (
+	euroclearBank  = "MGTCBEBEXXX" // Euroclear Bank (ICSD)
+	clearstreamLux = "CEDELULLXXX" // Clearstream Banking S.A. (ICSD)
+	clearstreamDE  = "DAKVDEFFXXX" // Clearstream Banking AG (T2S)
+	euroclearFR    = "SICVFRPPXXX" // Euroclear France (T2S)
+	euroclearNL    = "NECINL2AXXX" // Euroclear Nederland (T2S)
+	oekb           = "OCSDATWWXXX" // OeKB CSD (T2S)
+	monteTitoli    = "MOTIITMMXXX" // Euronext Securities Milan (T2S)
+)
+
+// SettlementLinks are the demo venue's settlement links: the ICSD bridge
+// between Euroclear Bank and Clearstream Banking S.A., and links among
+// the T2S CSDs. An ICSD and a T2S CSD have no link here: their
+// participants cannot trade with each other.
+var SettlementLinks = func() [][]string {
+	out := [][]string{{euroclearBank, clearstreamLux}}
+	t2s := []string{clearstreamDE, euroclearFR, euroclearNL, oekb, monteTitoli}
+	for i := range t2s {
+		for _, b := range t2s[i+1:] {
+			out = append(out, []string{t2s[i], b})
+		}
+	}
+	return out
+}()
 
 // lei is the firm's LEI: its prefix with the check digits.
 func (f firm) lei() string { return f.leiPrefix + venue.LEICheckDigits(f.leiPrefix) }
@@ -38,7 +68,7 @@ func (f firm) input() trading.ParticipantInput {
 		LEI: &lei, Name: ptr(f.name), CategoryName: ptr(f.category), Country: ptr(f.country), City: ptr(f.city),
 		PostalCode: ptr(f.postal), Address: ptr(f.address), State: ptr(""), LegalForm: ptr(f.legal),
 		RegistrationNumber: ptr(f.regNo), TaxNumber: ptr(f.country + "8" + f.regNo[len(f.regNo)-8:]),
-		CSD: ptr("Clearstream Banking AG"), CSDBIC11: ptr("DAKVDEFFXXX"),
+		CSD: ptr(f.csd), CSDBIC11: ptr(f.csdBIC),
 		CustodyAccountNumber: ptr(f.code + "-7100"), CustodyAccountBeneficiaryBIC8: ptr(f.bic[:8]),
 	}
 }
@@ -47,16 +77,20 @@ func (f firm) input() trading.ParticipantInput {
 var demoFirms = []firm{
 	{name: "Hanseatic Capital Markets AG", code: "HCM", domain: "hanseatic-cm.example", bic: "HCMKDEHHXXX",
 		leiPrefix: "529900HCMK7Q2L4T3N", country: "DE", city: "Hamburg", postal: "20457", address: "Am Sandtorkai 41",
-		legal: "AG", regNo: "HRB 158234", category: "professional"},
+		legal: "AG", regNo: "HRB 158234", category: "professional",
+		csd: "Clearstream Banking AG", csdBIC: clearstreamDE, safe: "CBF"},
 	{name: "Banque Lumière S.A.", code: "BLU", domain: "banque-lumiere.example", bic: "BLUMFRPPXXX",
 		leiPrefix: "969500BLUM3RE8P2K7", country: "FR", city: "Paris", postal: "75008", address: "12 rue de la Boétie",
-		legal: "SA", regNo: "RCS 552 120 222", category: "professional"},
+		legal: "SA", regNo: "RCS 552 120 222", category: "professional",
+		csd: "Euroclear France", csdBIC: euroclearFR, safe: "EF"},
 	{name: "Amstel Securities N.V.", code: "AMS", domain: "amstel-securities.example", bic: "AMSTNL2AXXX",
 		leiPrefix: "724500AMST9L3SEC0N", country: "NL", city: "Amsterdam", postal: "1017 CE", address: "Herengracht 450",
-		legal: "NV", regNo: "KvK 33206911", category: "wholesale"},
+		legal: "NV", regNo: "KvK 33206911", category: "wholesale",
+		csd: "Euroclear Nederland", csdBIC: euroclearNL, safe: "ENL"},
 	{name: "Danube Asset Management GmbH", code: "DAM", domain: "danube-am.example", bic: "DANUATWWXXX",
 		leiPrefix: "529900DANU8BE4AM6G", country: "AT", city: "Vienna", postal: "1010", address: "Kärntner Ring 5",
-		legal: "GmbH", regNo: "FN 412733 d", category: "professional"},
+		legal: "GmbH", regNo: "FN 412733 d", category: "professional",
+		csd: "OeKB CSD", csdBIC: oekb, safe: "OEKB"},
 }
 
 type bond struct {

@@ -133,6 +133,9 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 		c.Participants = append(c.Participants, dp)
 	}
 	// Participants 1–3 trade with each other; participant 4 has no relation.
+	if _, err := svc.SetSettlementLinks(ctx, sys, SettlementLinks); err != nil {
+		return c, fmt.Errorf("settlement links: %w", err)
+	}
 	for i := 0; i < 3; i++ {
 		for j := i + 1; j < 3; j++ {
 			if _, err := svc.SetCounterparty(ctx, sys, c.Participants[i].ID, c.Participants[j].ID, ptr(true)); err != nil {
@@ -153,9 +156,9 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 	return c, nil
 }
 
-// addFirm creates one demo firm: the participant, an account, a user of
+// addFirm creates one demo firm: the participant, three accounts, a user of
 // every participant role (with an API credential when issue is set), the
-// risk limits and a default settlement provider. i numbers its agent and
+// risk limits and a default settlement provider at its CSD. i numbers its agent and
 // codes apart from the other firms'.
 func addFirm(ctx context.Context, svc *trading.Service, f firm, i int, issue bool) (Participant, error) {
 	sys := trading.System
@@ -164,11 +167,16 @@ func addFirm(ctx context.Context, svc *trading.Service, f firm, i int, issue boo
 		return Participant{}, fmt.Errorf("participant %s: %w", f.name, err)
 	}
 	dp := Participant{ID: p.ID, Name: p.Name, LEI: p.LEI}
-	acc, err := svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: p.ID, Number: fmt.Sprintf("%s-0001", f.code), Type: "agent"})
-	if err != nil {
-		return dp, err
+	// Three accounts: the firm's own book and two funds it allocates to.
+	var accs []string
+	for n, typ := range []string{"agent", "principal", "principal"} {
+		acc, err := svc.CreateAccount(ctx, sys, trading.AccountInput{ParticipantID: p.ID, Number: fmt.Sprintf("%s-%04d", f.code, n+1), Type: typ})
+		if err != nil {
+			return dp, err
+		}
+		accs = append(accs, acc.ID)
 	}
-	dp.AccountIDs = append(dp.AccountIDs, acc.ID)
+	dp.AccountIDs = accs
 	for _, role := range venue.ParticipantRoles {
 		email := fmt.Sprintf("%s@%s", roleMailbox[role], f.domain)
 		u, err := svc.CreateUser(ctx, sys, trading.UserInput{ParticipantID: &p.ID, Email: &email, Role: ptr(role)})
@@ -192,10 +200,10 @@ func addFirm(ctx context.Context, svc *trading.Service, f firm, i int, issue boo
 		}
 	}
 	sp, err := svc.CreateSettlementProvider(ctx, sys, venue.SettlementProvider{
-		ParticipantID: p.ID, AccountID: acc.ID, Provider: "Clearstream Banking Frankfurt", Type: "custodian", Enabled: true,
-		PSET: "DAKVDEFFXXX", AgentName: f.name, AgentBIC: f.bic, AgentNumber: fmt.Sprintf("7%03d", 101+i),
-		LocalCode: fmt.Sprintf("%04d", 7101+i), CSDBIC11: "DAKVDEFFXXX", CustodyAccountNumber: fmt.Sprintf("%s-CUST-01", f.code),
-		BeneficiaryBIC8: f.bic[:8], BuyrSellName: f.name, BuyrSellBIC: f.bic, Safe: "CBF", SwiatID: f.bic, D7ID: fmt.Sprintf("D7%05d", 4101+i),
+		ParticipantID: p.ID, AccountID: accs[0], Provider: f.csd, Type: "custodian", Enabled: true,
+		PSET: f.csdBIC, AgentName: f.name, AgentBIC: f.bic, AgentNumber: fmt.Sprintf("7%03d", 101+i),
+		LocalCode: fmt.Sprintf("%04d", 7101+i), CSDBIC11: f.csdBIC, CustodyAccountNumber: fmt.Sprintf("%s-CUST-01", f.code),
+		BeneficiaryBIC8: f.bic[:8], BuyrSellName: f.name, BuyrSellBIC: f.bic, Safe: f.safe, SwiatID: f.bic, D7ID: fmt.Sprintf("D7%05d", 4101+i),
 	})
 	if err != nil {
 		return dp, err
@@ -203,8 +211,10 @@ func addFirm(ctx context.Context, svc *trading.Service, f firm, i int, issue boo
 	if _, err := svc.SetParticipantDefaultProvider(ctx, sys, sp.ID, p.ID); err != nil {
 		return dp, err
 	}
-	if _, err := svc.SetAccountDefaultProvider(ctx, sys, sp.ID, acc.ID); err != nil {
-		return dp, err
+	for _, acc := range accs {
+		if _, err := svc.SetAccountDefaultProvider(ctx, sys, sp.ID, acc); err != nil {
+			return dp, err
+		}
 	}
 	return dp, nil
 }

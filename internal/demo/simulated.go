@@ -19,10 +19,12 @@ import (
 var simulatedFirms = []firm{
 	{name: "Meridian Liquidity Partners Ltd", code: "MLP", domain: "meridian-lp.example", bic: "MLPTIE2DXXX",
 		leiPrefix: "635400MLPX4R7Q2D9K", country: "IE", city: "Dublin", postal: "D02 R296", address: "1 Grand Canal Square",
-		legal: "Ltd", regNo: "CRO 648213", category: "wholesale"},
+		legal: "Ltd", regNo: "CRO 648213", category: "wholesale",
+		csd: "Clearstream Banking AG", csdBIC: clearstreamDE, safe: "CBF"},
 	{name: "Alpine Rates Trading AG", code: "ART", domain: "alpine-rates.example", bic: "ALRTCHZZXXX",
 		leiPrefix: "506700ALRT5T8Q3W1M", country: "CH", city: "Zurich", postal: "8001", address: "Bahnhofstrasse 45",
-		legal: "AG", regNo: "CHE 115284903", category: "wholesale"},
+		legal: "AG", regNo: "CHE 115284903", category: "wholesale",
+		csd: "Euronext Securities Milan", csdBIC: monteTitoli, safe: "ESM"},
 }
 
 // SimulatedFirm is a simulated participant with what acting as it takes.

@@ -184,6 +184,9 @@ type LimitEntry struct {
 	IsExecutable          bool
 	IsMarketOrder         bool
 	IsOffer               bool
+	// CSD is where the offer settles ("" when unknown): whether a reader
+	// can trade with it depends on it (IsCounterpartyEnabled). Not shown.
+	CSD string
 }
 
 // DefaultDepth is the number of book entries per side shown by default.

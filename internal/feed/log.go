@@ -400,6 +400,7 @@ type logBest struct {
 	Limit         logNum `json:"limit"`
 	Quantity      logNum `json:"quantity"`
 	MarketOrder   bool   `json:"is_market_order"`
+	CSD           string `json:"csd,omitempty"`
 }
 
 type logPriceChange struct {
@@ -422,7 +423,7 @@ func toLogBest(e *LimitEntry) *logBest {
 		return nil
 	}
 	return &logBest{OfferID: e.OfferID, ParticipantID: e.ParticipantID, Limit: toLogNum(e.Limit),
-		Quantity: toLogNum(e.Quantity), MarketOrder: e.IsMarketOrder}
+		Quantity: toLogNum(e.Quantity), MarketOrder: e.IsMarketOrder, CSD: e.CSD}
 }
 
 func (l *logBest) entry(d *logDecoder, market string) *LimitEntry {
@@ -430,7 +431,7 @@ func (l *logBest) entry(d *logDecoder, market string) *LimitEntry {
 		return nil
 	}
 	return &LimitEntry{Limit: d.num(l.Limit), Quantity: d.num(l.Quantity), MarketID: market, ParticipantID: l.ParticipantID,
-		OfferID: l.OfferID, IsExecutable: true, IsMarketOrder: l.MarketOrder, IsOffer: true}
+		OfferID: l.OfferID, IsExecutable: true, IsMarketOrder: l.MarketOrder, IsOffer: true, CSD: l.CSD}
 }
 
 func toLogPriceChange(pc *PriceChange) logPriceChange {

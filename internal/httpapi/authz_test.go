@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/bondvenue/bondvenue/internal/demo"
+
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -415,6 +417,11 @@ func authzTable() []authzRow {
 		{"DELETE /api/v1/admin/credentials/{clientId}", userAdmin,
 			func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/admin/credentials/" + f.newCredential(t, obj), nil
+			}},
+		{"GET /api/v1/admin/settlement-links", map[string]statuses{noObject: operator200}, static("/api/v1/admin/settlement-links")},
+		{"PUT /api/v1/admin/settlement-links", map[string]statuses{noObject: operator200},
+			func(_ *testing.T, _ *fixture, _ string, _ who) (string, any) {
+				return "/api/v1/admin/settlement-links", map[string]any{"links": demo.SettlementLinks}
 			}},
 		{"PUT /api/v1/admin/counterparties", map[string]statuses{noObject: operator200},
 			func(_ *testing.T, f *fixture, _ string, _ who) (string, any) {

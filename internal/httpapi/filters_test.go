@@ -52,12 +52,13 @@ func wantIDs(t *testing.T, v *env, w who, path string, want ...string) {
 func TestListFilters(t *testing.T) {
 	shared(t, func(t *testing.T, v *env) {
 		t.Run("accounts", func(t *testing.T) {
-			wantIDs(t, v, operator, "/api/v1/accounts?participant_id="+v.participant(1), v.account(1))
-			wantIDs(t, v, viewer(0), "/api/v1/accounts?participant_id="+v.participant(0), v.account(0))
+			wantIDs(t, v, operator, "/api/v1/accounts?participant_id="+v.participant(1), v.accountsListed(1)...)
+			wantIDs(t, v, viewer(0), "/api/v1/accounts?participant_id="+v.participant(0), v.accountsListed(0)...)
 			wantIDs(t, v, operator, "/api/v1/accounts?status=active&type=agent",
 				v.account(0), v.account(1), v.account(2), v.account(3))
 			wantIDs(t, v, operator, "/api/v1/accounts?status=closed")
-			wantIDs(t, v, viewer(2), "/api/v1/accounts?type=principal")
+			wantIDs(t, v, viewer(2), "/api/v1/accounts?type=principal", v.creds.Participants[2].AccountIDs[1:]...)
+			wantIDs(t, v, viewer(2), "/api/v1/accounts?type=omnibus")
 			v.runAll(t, []call{
 				{name: "filters_participant_other_firm", as: viewer(0), method: "GET", path: "/api/v1/accounts?participant_id=" + v.participant(1), want: 404},
 				{as: operator, method: "GET", path: "/api/v1/accounts?participant_id=" + missingID, want: 404},
@@ -193,7 +194,7 @@ func TestNestedRecords(t *testing.T) {
 				t.Errorf("user participant = %v, want firm 0's full record", u["participant"])
 			}
 			accounts := toObjects(u["accounts"])
-			if diff := cmp.Diff([]string{v.account(0)}, ids(accounts)); diff != "" {
+			if diff := cmp.Diff(v.accountsListed(0), ids(accounts)); diff != "" {
 				t.Errorf("user accounts (-want +got):\n%s", diff)
 			}
 			for _, a := range accounts {
@@ -208,8 +209,8 @@ func TestNestedRecords(t *testing.T) {
 					if u["participant"] != nil || len(toObjects(u["accounts"])) != 0 {
 						t.Errorf("operator user: participant %v, accounts %v; want null and none", u["participant"], u["accounts"])
 					}
-				case p == nil || p["id"] != u["participant_id"] || len(toObjects(u["accounts"])) != 1:
-					t.Errorf("listed user %v: participant %v, accounts %v; want its firm and the firm's account", u["id"], u["participant"], u["accounts"])
+				case p == nil || p["id"] != u["participant_id"] || len(toObjects(u["accounts"])) != 3:
+					t.Errorf("listed user %v: participant %v, accounts %v; want its firm and the firm's 3 accounts", u["id"], u["participant"], u["accounts"])
 				}
 			}
 		})

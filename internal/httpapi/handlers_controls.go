@@ -64,3 +64,39 @@ func (s *Server) priceCollar(w http.ResponseWriter, r *http.Request, p venue.Pri
 	writeJSON(w, http.StatusOK, wire.CollarOf(c))
 	return nil
 }
+
+// settlementLinks is the settlement links' body and answer: pairs of CSD
+// BIC11s.
+type settlementLinks struct {
+	Links [][]string `json:"links"`
+}
+
+func settlementLinksOf(ls []venue.SettlementLink) settlementLinks {
+	out := settlementLinks{Links: make([][]string, len(ls))}
+	for i, l := range ls {
+		out.Links[i] = []string{l.A, l.B}
+	}
+	return out
+}
+
+func (s *Server) getSettlementLinks(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	ls, err := s.use(r).SettlementLinks(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, settlementLinksOf(ls))
+	return nil
+}
+
+func (s *Server) setSettlementLinks(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body settlementLinks
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	ls, err := s.use(r).SetSettlementLinks(r.Context(), p, body.Links)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, settlementLinksOf(ls))
+	return nil
+}

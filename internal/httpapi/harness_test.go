@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -179,6 +180,13 @@ func fresh(t *testing.T, fn func(t *testing.T, v *env)) { shared(t, fn) }
 
 func (v *env) participant(i int) string { return v.creds.Participants[i].ID }
 func (v *env) account(i int) string     { return v.creds.Participants[i].AccountIDs[0] }
+
+// accountsListed are firm i's accounts as lists show them, newest first.
+func (v *env) accountsListed(i int) []string {
+	out := slices.Clone(v.creds.Participants[i].AccountIDs)
+	slices.Reverse(out)
+	return out
+}
 
 func (v *env) userCred(w who) demo.UserCred {
 	if w.firm < 0 {

@@ -69,7 +69,11 @@ func TestSettlementProviders(t *testing.T) {
 			if status[sp] != "default" || status[demoProvider] != "active" {
 				t.Errorf("statuses = %v, want the new default and the old one active", status)
 			}
-			// The former default may now be disabled; the new one may not.
+			// The former default may now be disabled, once no account
+			// has it as its default; the new one may not.
+			for _, acc := range v.creds.Participants[0].AccountIDs[1:] {
+				v.run(t, call{as: admin(0), method: "PUT", path: path + "/account/" + acc + "/default", want: 200})
+			}
 			v.run(t, call{as: admin(0), method: "PUT", path: "/api/v1/settlement-providers/" + demoProvider + "/toggle", want: 200})
 			v.run(t, call{as: admin(0), method: "PUT", path: path + "/toggle", want: 409})
 		})

@@ -137,12 +137,12 @@ func testAccounts(t *testing.T, v *env) {
 	t.Run("scoped to the firm", func(t *testing.T) {
 		for i := range 4 {
 			got := ids(v.get(t, trader(i), "/api/v1/accounts", http.StatusOK).array(t))
-			if diff := cmp.Diff([]string{v.account(i)}, got); diff != "" {
+			if diff := cmp.Diff(v.accountsListed(i), got); diff != "" {
 				t.Errorf("accounts of %d (-want +got):\n%s", i, diff)
 			}
 		}
-		if n := len(v.get(t, operator, "/api/v1/accounts", http.StatusOK).array(t)); n != 4 {
-			t.Errorf("operator sees %d accounts, want 4", n)
+		if n := len(v.get(t, operator, "/api/v1/accounts", http.StatusOK).array(t)); n != 12 {
+			t.Errorf("operator sees %d accounts, want the 4 firms' 3 each", n)
 		}
 		v.get(t, operator, "/api/v1/accounts/"+v.account(3), http.StatusOK)
 	})

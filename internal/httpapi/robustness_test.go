@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -226,15 +227,16 @@ func (s *sweep) sweepBodies() map[string]map[string]any {
 	offer["price"] = offer["price_per_unit"]
 	delete(offer, "price_per_unit")
 	return map[string]map[string]any{
-		"issueToken":         {"grant_type": "client_credentials", "client_id": token.ClientID, "client_secret": token.ClientSecret},
-		"createBucket":       {"name": f.unique("Sweep"), "instruments": []map[string]string{{"id": f.ins[0]}}},
-		"updateBucket":       entity(map[string]any{"name": f.unique("Sweep")}),
-		"createOffer":        offer,
-		"updateOffer":        entity(map[string]any{"notes": "amended"}),
-		"createRFQ":          f.rfqBody(),
-		"createPortfolioRFQ": f.portfolioBody(),
-		"quotePortfolioRFQ":  portfolioQuoteBody,
-		"updateRFQ":          entity(map[string]any{"notes": "amended"}),
+		"issueToken":              {"grant_type": "client_credentials", "client_id": token.ClientID, "client_secret": token.ClientSecret},
+		"createBucket":            {"name": f.unique("Sweep"), "instruments": []map[string]string{{"id": f.ins[0]}}},
+		"updateBucket":            entity(map[string]any{"name": f.unique("Sweep")}),
+		"createOffer":             offer,
+		"updateOffer":             entity(map[string]any{"notes": "amended"}),
+		"createRFQ":               f.rfqBody(),
+		"createPortfolioRFQ":      f.portfolioBody(),
+		"adminSetSettlementLinks": {"links": demo.SettlementLinks},
+		"quotePortfolioRFQ":       portfolioQuoteBody,
+		"updateRFQ":               entity(map[string]any{"notes": "amended"}),
 		"createIndicativePrice": {"instrument_id": f.ins[0], "account_id": v.account(0), "bid_price": "99.1",
 			"ask_price": "99.3"},
 		"updateIndicativePrice":  entity(map[string]any{"bid_price": "99.2"}),

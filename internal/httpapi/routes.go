@@ -125,6 +125,8 @@ func (s *Server) routes() {
 	m.Handle("PUT "+v1+"/admin/counterparties", s.authed(s.adminSetCounterparty))
 	m.Handle("PUT "+v1+"/admin/participants/{participantId}/risk-limits/{name}", s.authed(s.adminSetRiskLimit))
 	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.adminCreateProvider))
+	m.Handle("GET "+v1+"/admin/settlement-links", s.authed(s.getSettlementLinks))
+	m.Handle("PUT "+v1+"/admin/settlement-links", s.authed(s.setSettlementLinks))
 	m.Handle("POST "+v1+"/admin/markets", s.authed(s.adminCreateMarket))
 	m.Handle("PUT "+v1+"/admin/markets/{marketId}", s.authed(s.adminUpdateMarket))
 	m.Handle("PUT "+v1+"/admin/markets/{marketId}/instruments/{instrument_id}/halt", s.authed(s.adminSetHalt))

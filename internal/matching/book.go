@@ -20,6 +20,12 @@ type Config struct {
 	// time, at most once per resting participant and incoming order, so a
 	// change of relations applies from the next command on.
 	Eligible func(a, b uint32) bool
+	// Settles reports whether orders settling at a and b (Order.Settlement,
+	// distinct and both known) can trade: the CSDs of their sides can
+	// settle with each other. Nil means any two can. Like Eligible it is
+	// asked at match time, at most once per resting participant and
+	// settlement for an incoming order.
+	Settles func(a, b uint16) bool
 	// Capacity, when positive, is how many orders the caller expects to
 	// rest at once: New reserves and touches the slots and the id index
 	// for that many, so that the book grows to that size with no
@@ -40,6 +46,7 @@ type Config struct {
 type Book struct {
 	allOrNone bool
 	eligible  func(a, b uint32) bool
+	settles   func(a, b uint16) bool
 
 	bids, asks side
 	seq        uint64
@@ -67,6 +74,7 @@ type slot struct {
 	prev, next  uint32 // neighbours in the level's queue (next also links the free list)
 	level       uint32
 	part, user  uint32
+	settle      uint16
 	side        Side
 }
 
@@ -102,6 +110,7 @@ func New(cfg Config) *Book {
 	b := &Book{
 		allOrNone: cfg.AllOrNone,
 		eligible:  cfg.Eligible,
+		settles:   cfg.Settles,
 		bids:      side{bid: true},
 		nslots:    1,
 		levels:    make([]level, 1),
@@ -380,31 +389,35 @@ func (in *incoming) crosses(p Fixed) bool {
 }
 
 // counterparties remembers eligibility answers during one match: asking
-// Config.Eligible (typically a map lookup) costs more than comparing a few
-// participant numbers.
+// Config.Eligible and Config.Settles (typically map lookups) costs more
+// than comparing a few numbers.
 type counterparties struct {
-	n    int
-	part [8]uint32
-	ok   [8]bool
+	n   int
+	key [8]uint64 // participant << 16 | settlement
+	ok  [8]bool
 }
 
-// canTrade reports whether incoming in may trade with a resting order of
-// participant part.
-func (b *Book) canTrade(in *incoming, part uint32, c *counterparties) bool {
+// canTrade reports whether incoming in may trade with resting order sl.
+func (b *Book) canTrade(in *incoming, sl *slot, c *counterparties) bool {
+	part := sl.part
 	if part == in.o.Participant {
 		return false
 	}
-	if b.eligible == nil {
+	if b.eligible == nil && b.settles == nil {
 		return true
 	}
+	key := uint64(part)<<16 | uint64(sl.settle)
 	for i := range c.n {
-		if c.part[i] == part {
+		if c.key[i] == key {
 			return c.ok[i]
 		}
 	}
-	ok := b.eligible(in.o.Participant, part)
-	if c.n < len(c.part) {
-		c.part[c.n], c.ok[c.n] = part, ok
+	ok := b.eligible == nil || b.eligible(in.o.Participant, part)
+	if ok && b.settles != nil && sl.settle != 0 && in.o.Settlement != 0 && sl.settle != in.o.Settlement {
+		ok = b.settles(in.o.Settlement, sl.settle)
+	}
+	if c.n < len(c.key) {
+		c.key[c.n], c.ok[c.n] = key, ok
 		c.n++
 	}
 	return ok
@@ -424,7 +437,7 @@ func (b *Book) match(in *incoming, dst []Fill) []Fill {
 		for h := b.levels[pl.lv].head; h != 0; {
 			sl := b.slot(h)
 			next := sl.next
-			if b.canTrade(in, sl.part, &cp) {
+			if b.canTrade(in, sl, &cp) {
 				q := sl.rem
 				if in.rem.Cmp(q) < 0 {
 					q = in.rem
@@ -462,7 +475,7 @@ walk:
 		}
 		for h := b.levels[pl.lv].head; h != 0; {
 			sl := b.slot(h)
-			if sl.rem.Cmp(left) <= 0 && b.canTrade(in, sl.part, &cp) {
+			if sl.rem.Cmp(left) <= 0 && b.canTrade(in, sl, &cp) {
 				takes = append(takes, h)
 				left = left.sub(sl.rem)
 				if left.IsZero() {
@@ -508,7 +521,7 @@ func (b *Book) fill(in *incoming, sl *slot, price, q Fixed) Fill {
 
 // order returns resting order sl as an Order.
 func (b *Book) order(sl *slot) Order {
-	return Order{ID: sl.id, Participant: sl.part, User: sl.user, Side: sl.side,
+	return Order{ID: sl.id, Participant: sl.part, User: sl.user, Settlement: sl.settle, Side: sl.side,
 		Price: b.levels[sl.level].price, Quantity: sl.filled.add(sl.rem), Filled: sl.filled, Seq: sl.seq}
 }
 
@@ -572,7 +585,7 @@ func (b *Book) rest(o *Order, rem Fixed) {
 		sd.levels = slices.Insert(sd.levels, i, pricedLevel{price: o.Price, lv: lv})
 	}
 	h, sl := b.newSlot()
-	*sl = slot{rem: rem, filled: o.Filled, seq: o.Seq, id: o.ID, level: lv, part: o.Participant, user: o.User, side: o.Side}
+	*sl = slot{rem: rem, filled: o.Filled, seq: o.Seq, id: o.ID, level: lv, part: o.Participant, user: o.User, settle: o.Settlement, side: o.Side}
 	// Append, or walk back to keep the queue in sequence order when a
 	// restore comes out of order.
 	q := &b.levels[lv]

@@ -818,3 +818,41 @@ func TestCapacity(t *testing.T) {
 		t.Errorf("unsized: no allocation while growing to %d orders; the check above cannot tell", n)
 	}
 }
+
+// TestSettles: a resting order whose settlement cannot settle with the
+// incoming one's is skipped like an ineligible participant, in both
+// continuous modes, and an unknown settlement (0) trades with any.
+func TestSettles(t *testing.T) {
+	at := func(o Order, s uint16) Order { o.Settlement = s; return o }
+	// Settlements 1 and 2 are linked, 3 is linked with none.
+	settles := func(a, b uint16) bool { return (a == 1 && b == 2) || (a == 2 && b == 1) }
+	for _, aon := range []bool{false, true} {
+		t.Run(fmt.Sprintf("all or none %v", aon), func(t *testing.T) {
+			b := New(Config{AllOrNone: aon, Settles: settles})
+			mustAdd(t, b, at(lim("a1 p2 ask 5@100"), 3), at(lim("a2 p3 ask 5@100"), 2), at(lim("a3 p4 ask 5@100"), 0),
+				at(lim("a4 p5 ask 5@100"), 1))
+			got, err := b.Add(at(lim("b1 p1 bid 20@100"), 1))
+			if err != nil {
+				t.Fatalf("Add(b1) = %v", err)
+			}
+			want := []string{"a2<-b1 5@100 rem 0", "a3<-b1 5@100 rem 0", "a4<-b1 5@100 rem 0"}
+			if aon {
+				want = nil // 20 cannot fill in full without a1
+			}
+			if diff := cmp.Diff(want, fillStrings(got.Fills)); diff != "" {
+				t.Errorf("fills (-want +got):\n%s", diff)
+			}
+			if !aon {
+				if diff := cmp.Diff([]string{"a1 5@100"}, bookStrings(b, Ask)); diff != "" {
+					t.Errorf("asks (-want +got):\n%s", diff)
+				}
+			}
+			// The resting order keeps its settlement.
+			for o := range b.Orders(Ask) {
+				if o.ID == tid("a1") && o.Settlement != 3 {
+					t.Errorf("a1 settlement = %d, want 3", o.Settlement)
+				}
+			}
+		})
+	}
+}

@@ -63,6 +63,9 @@ type Order struct {
 	Participant uint32
 	// User is the user who entered the order, carried into fills.
 	User uint32
+	// Settlement is where the order would settle (the caller numbers
+	// CSDs; 0 is unknown): Config.Settles says which two can trade.
+	Settlement uint16
 	// Side is Bid or Ask.
 	Side Side
 	// Market marks a market order: it trades at the best eligible prices

@@ -2,6 +2,7 @@ package sequencer
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/quagmt/udecimal"
 
@@ -78,6 +79,27 @@ func (st *State) eligibleParties(a, b uint32) bool {
 	return st.eligible(st.parties.name(a), st.parties.name(b))
 }
 
+// csdNumber returns the books' number of the CSD o settles at: 0 when
+// unknown (or beyond the books' range, which no venue reaches).
+func (st *State) csdNumber(o *venue.Offer) uint16 {
+	csd := st.settlement.OfferCSD(o)
+	if csd == "" {
+		return 0
+	}
+	st.csds.number("") // "" is 0
+	n := st.csds.number(csd)
+	if n > math.MaxUint16 {
+		return 0
+	}
+	return uint16(n)
+}
+
+// settlesNumbers is settles for the books' CSD numbers:
+// matching.Config.Settles.
+func (st *State) settlesNumbers(a, b uint16) bool {
+	return st.settlement.Compatible(st.csds.name(uint32(a)), st.csds.name(uint32(b)))
+}
+
 // bookFixed returns d as the books' fixed point, or an invalid-field error
 // when it does not fit (negative or beyond ~3.4·10^19: never after the
 // venue's own validation, which bounds amounts to 18 integer digits).
@@ -108,7 +130,7 @@ func (st *State) bookOrder(o *venue.Offer) (matching.Order, error) {
 		return matching.Order{}, err
 	}
 	bo.ID = st.bookID(o)
-	bo.Participant, bo.User = st.party(o.ParticipantID), st.party(o.UserID)
+	bo.Participant, bo.User, bo.Settlement = st.party(o.ParticipantID), st.party(o.UserID), st.csdNumber(o)
 	return bo, nil
 }
 

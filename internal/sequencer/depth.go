@@ -95,7 +95,7 @@ func (st *State) ladder(k bookKey, dir string, prev []feed.LimitEntry, prevOrder
 		orders = append(make([]matching.Order, 0, len(st.depthBuf)), prevOrders[:kept]...)
 		for _, bo := range st.depthBuf[kept:] {
 			if o := st.bookedOffer(bo.ID); o != nil {
-				entries = append(entries, limitEntry(k, o))
+				entries = append(entries, st.limitEntry(k, o))
 				orders = append(orders, bo)
 			}
 		}
@@ -112,13 +112,13 @@ func (st *State) ladder(k bookKey, dir string, prev []feed.LimitEntry, prevOrder
 	}
 	out := make([]feed.LimitEntry, 0, len(offers))
 	for _, o := range offers {
-		out = append(out, limitEntry(k, o))
+		out = append(out, st.limitEntry(k, o))
 	}
 	return out, nil, false
 }
 
 // limitEntry is offer o as an entry of book k's ladder.
-func limitEntry(k bookKey, o *venue.Offer) feed.LimitEntry {
+func (st *State) limitEntry(k bookKey, o *venue.Offer) feed.LimitEntry {
 	return feed.LimitEntry{Limit: o.Price, Quantity: o.Remaining(), MarketID: k.market, ParticipantID: o.ParticipantID,
-		OfferID: o.ID, IsExecutable: true, IsMarketOrder: o.MarketOrder, IsOffer: true}
+		OfferID: o.ID, IsExecutable: true, IsMarketOrder: o.MarketOrder, IsOffer: true, CSD: st.settlement.OfferCSD(o)}
 }

@@ -417,7 +417,8 @@ func (st *State) AmendOffer(b *Batch, p venue.Principal, id string, ch OfferChan
 		st.unlist(o)
 	}
 	st.emit(b, o, "update")
-	if rfq := st.open.get(o.MatchedOfferID); o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil && o.Open() && executable(rfq, o) {
+	if rfq := st.open.get(o.MatchedOfferID); o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil && o.Open() && executable(rfq, o) &&
+		st.settles(rfq, o) == nil {
 		res.Trades = []venue.Trade{st.execute(b, rfq, o)} // its new price meets an executable request's limit
 	}
 	res.Offer = *o
@@ -466,7 +467,8 @@ func (e *Sequencer) BookEntries(ctx context.Context, instrumentIDs []string, mar
 		add := func(o *venue.Offer) {
 			out = append(out, store.BookEntry{OfferID: o.ID, InstrumentID: o.InstrumentID, MarketID: o.MarketID,
 				Direction: o.Direction, Price: venue.Offer{Price: o.Price, HasPrice: o.HasPrice, Quantity: o.Quantity, Filled: o.Filled},
-				ParticipantID: o.ParticipantID, MarketOrder: o.MarketOrder, Priority: o.Priority})
+				ParticipantID: o.ParticipantID, MarketOrder: o.MarketOrder, Priority: o.Priority, AccountID: o.AccountID,
+				SettlementProviderID: o.SettlementProviderID})
 		}
 		var orders []matching.Order
 		for _, id := range instrumentIDs {

@@ -137,6 +137,9 @@ func (st *State) QuotePortfolio(b *Batch, p venue.Principal, id string, q venue.
 	if !st.eligible(r.ParticipantID, p.ParticipantID) {
 		return PortfolioResult{}, errNotCounterparties
 	}
+	if err := st.settlesAccounts(r.ParticipantID, r.AccountID, p.ParticipantID, q.AccountID); err != nil {
+		return PortfolioResult{}, err
+	}
 	if len(r.Quotes) >= venue.MaxPortfolioQuotes {
 		return PortfolioResult{}, venue.Conflict("the portfolio request for quote has had %d quotes, the most it keeps", venue.MaxPortfolioQuotes)
 	}
@@ -298,6 +301,9 @@ func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID s
 	}
 	if !st.eligible(r.ParticipantID, q.ParticipantID) {
 		return PortfolioResult{}, errNotCounterparties
+	}
+	if err := st.settlesAccounts(r.ParticipantID, r.AccountID, q.ParticipantID, q.AccountID); err != nil {
+		return PortfolioResult{}, err
 	}
 	if err := st.checkTrading(r.ParticipantID); err != nil {
 		return PortfolioResult{}, err

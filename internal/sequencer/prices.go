@@ -119,7 +119,7 @@ func (st *State) best(k bookKey, dir string) *feed.LimitEntry {
 		return nil
 	}
 	return &feed.LimitEntry{Limit: top.Price, Quantity: top.Remaining(), MarketID: k.market, ParticipantID: top.ParticipantID, OfferID: top.ID,
-		IsExecutable: true, IsMarketOrder: top.MarketOrder, IsOffer: true}
+		IsExecutable: true, IsMarketOrder: top.MarketOrder, IsOffer: true, CSD: st.settlement.OfferCSD(top)}
 }
 
 func opposite(dir string) string {

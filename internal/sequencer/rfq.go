@@ -107,6 +107,9 @@ func (st *State) CreateQuote(b *Batch, q *venue.Offer) (OfferResult, error) {
 	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
 		return OfferResult{}, errNotCounterparties
 	}
+	if err := st.settles(rfq, q); err != nil {
+		return OfferResult{}, err
+	}
 	var v venue.Validator
 	v.Check(q.Direction != rfq.Direction, "direction", "must be the opposite of the request's direction "+rfq.Direction)
 	v.Check(q.Quantity.Equal(rfq.Quantity), "quantity", "must equal the request's quantity "+rfq.Quantity.String())
@@ -160,7 +163,7 @@ func (st *State) executeBest(b *Batch, rfq *venue.Offer) []venue.Trade {
 	var best *venue.Offer
 	for _, id := range st.quotes[rfq.ID] {
 		q := st.open.get(id)
-		if q == nil || !executable(rfq, q) || !st.eligible(rfq.ParticipantID, q.ParticipantID) {
+		if q == nil || !executable(rfq, q) || !st.eligible(rfq.ParticipantID, q.ParticipantID) || st.settles(rfq, q) != nil {
 			continue
 		}
 		if best == nil || better(rfq.Direction, q, best) {
@@ -266,6 +269,9 @@ func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string) (Offer
 	}
 	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
 		return OfferResult{}, errNotCounterparties
+	}
+	if err := st.settles(rfq, q); err != nil {
+		return OfferResult{}, err
 	}
 	if err := st.checkTrading(p.ParticipantID); err != nil {
 		return OfferResult{}, err

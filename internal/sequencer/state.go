@@ -43,17 +43,21 @@ type bookKey struct{ market, instrument string }
 // State is everything the sequencer owns. Commands read and change it
 // through its methods, on the sequencer's goroutine only.
 type State struct {
-	now         time.Time
-	books       map[bookKey]*matching.Book
-	open        *openStore                         // open offers, quotes and RFQs (open.go)
-	otc         map[string]map[string]*venue.Offer // instrument → open firm offers on OTC markets
-	recipients  map[string]map[string]bool         // open RFQ → recipient → declined
-	rfqOwner    map[string]string                  // RFQ → requester participant
-	quotes      map[string]map[string]string       // open RFQ → dealer → its open quote
-	used        map[string]udecimal.Decimal        // open offer+quote quantity per participant
-	usedUser    map[string]udecimal.Decimal        // … per user
-	limits      map[string]map[string]udecimal.Decimal
-	cps         map[[2]string]bool
+	now        time.Time
+	books      map[bookKey]*matching.Book
+	open       *openStore                         // open offers, quotes and RFQs (open.go)
+	otc        map[string]map[string]*venue.Offer // instrument → open firm offers on OTC markets
+	recipients map[string]map[string]bool         // open RFQ → recipient → declined
+	rfqOwner   map[string]string                  // RFQ → requester participant
+	quotes     map[string]map[string]string       // open RFQ → dealer → its open quote
+	used       map[string]udecimal.Decimal        // open offer+quote quantity per participant
+	usedUser   map[string]udecimal.Decimal        // … per user
+	limits     map[string]map[string]udecimal.Decimal
+	cps        map[[2]string]bool
+	// settlement answers which CSDs can settle together; csds numbers the
+	// CSDs for the books (book.go), "" (unknown) as 0.
+	settlement  *venue.Settlement
+	csds        interner
 	markets     map[string]venue.Market
 	instruments map[string]venue.Instrument
 	refVersion  int64 // the database's reference version the reference data is of
@@ -191,6 +195,9 @@ func (st *State) loadReference(ctx context.Context, tx *store.Tx) error {
 			st.bonds[in.ID] = b
 		}
 	}
+	if st.settlement, err = tx.Settlement(ctx); err != nil {
+		return err
+	}
 	rels, err := tx.CounterpartyRelations(ctx)
 	if err != nil {
 		return err
@@ -213,6 +220,25 @@ func (st *State) loadReference(ctx context.Context, tx *store.Tx) error {
 	return nil
 }
 
+// settles refuses a trade between offers a and b whose CSDs cannot settle
+// with each other (docs/guide.md, "Settlement compatibility").
+func (st *State) settles(a, b *venue.Offer) error {
+	return st.compatible(st.settlement.OfferCSD(a), st.settlement.OfferCSD(b))
+}
+
+// settlesAccounts is settles for two firms' accounts (a portfolio list's
+// and a quote's, which name no provider).
+func (st *State) settlesAccounts(partA, accA, partB, accB string) error {
+	return st.compatible(st.settlement.CSD(partA, accA, ""), st.settlement.CSD(partB, accB, ""))
+}
+
+func (st *State) compatible(ca, cb string) error {
+	if !st.settlement.Compatible(ca, cb) {
+		return venue.IncompatibleCSDs(ca, cb)
+	}
+	return nil
+}
+
 // eligible reports whether a and b are enabled counterparties of each
 // other.
 func (st *State) eligible(a, b string) bool {
@@ -227,7 +253,7 @@ func (st *State) book(market, instrument string) *matching.Book {
 	k := bookKey{market, instrument}
 	b := st.books[k]
 	if b == nil {
-		b = matching.New(matching.Config{AllOrNone: !st.markets[market].IsPartialFillAllowed, Eligible: st.eligibleParties})
+		b = matching.New(matching.Config{AllOrNone: !st.markets[market].IsPartialFillAllowed, Eligible: st.eligibleParties, Settles: st.settlesNumbers})
 		st.books[k] = b
 	}
 	return b

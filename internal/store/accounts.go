@@ -38,7 +38,7 @@ func (tx *Tx) SetAccountDefaultProvider(ctx context.Context, accountID, provider
 	if err != nil {
 		return fmt.Errorf("set account default provider: %w", normalize(err))
 	}
-	return nil
+	return tx.referenceChanged(ctx) // settlement compatibility
 }
 
 // Account returns one account.

@@ -134,7 +134,7 @@ func (tx *Tx) Markets(ctx context.Context, f MarketFilter, page Page) ([]venue.M
 
 // referenceChanged counts a change of the trading engine's reference data
 // (markets, instruments and listings, counterparty relations, risk
-// limits) in the transaction that makes it, so an engine of another
+// limits, what settlement compatibility reads) in the transaction that makes it, so an engine of another
 // process notices (ReferenceVersion).
 func (tx *Tx) referenceChanged(ctx context.Context) error {
 	if _, err := tx.exec(ctx, "UPDATE reference_version SET version = version + 1 WHERE id = 1"); err != nil {

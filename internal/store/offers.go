@@ -250,6 +250,8 @@ type BookEntry struct {
 	ParticipantLEI  string
 	MarketOrder     bool
 	Priority        uint64
+	// The offer's account and settlement provider: where it settles.
+	AccountID, SettlementProviderID string
 }
 
 // BookEntries returns the open firm offers of the instruments, in time
@@ -265,10 +267,12 @@ func (tx *Tx) BookEntries(ctx context.Context, instrumentIDs []string) ([]BookEn
 	}
 	out, err := selectAll(ctx, tx, func(r *sql.Rows) (BookEntry, error) {
 		var e BookEntry
-		var price sql.NullString
+		var price, sp sql.NullString
 		var prio int64
 		err := r.Scan(&e.OfferID, &e.InstrumentID, &e.MarketID, &e.Direction, &price, decimal{&e.Price.Quantity},
-			decimal{&e.Price.Filled}, &e.ParticipantID, &e.ParticipantName, &e.ParticipantLEI, &e.MarketOrder, &prio)
+			decimal{&e.Price.Filled}, &e.ParticipantID, &e.ParticipantName, &e.ParticipantLEI, &e.MarketOrder, &prio,
+			&e.AccountID, &sp)
+		e.SettlementProviderID = sp.String
 		if err == nil && price.Valid {
 			e.Price.HasPrice = true
 			err = (decimal{&e.Price.Price}).Scan(price.String)
@@ -276,7 +280,7 @@ func (tx *Tx) BookEntries(ctx context.Context, instrumentIDs []string) ([]BookEn
 		e.Priority = uint64(prio)
 		return e, err
 	}, `SELECT o.id, o.instrument_id, o.market_id, o.direction, o.price, o.quantity, o.filled_quantity,
-		o.participant_id, p.name, p.lei, o.market_order, o.priority
+		o.participant_id, p.name, p.lei, o.market_order, o.priority, o.account_id, o.settlement_provider_id
 		FROM offers o JOIN participants p ON p.id = o.participant_id
 		WHERE o.type = ? AND o.status = ? AND o.instrument_id IN (`+placeholders(len(instrumentIDs))+`)
 		ORDER BY o.priority`, args...)

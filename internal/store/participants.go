@@ -41,7 +41,7 @@ func (tx *Tx) CreateParticipant(ctx context.Context, p *venue.Participant) error
 	if err != nil {
 		return fmt.Errorf("create participant: %w", normalize(err))
 	}
-	return nil
+	return tx.referenceChanged(ctx) // settlement compatibility
 }
 
 // UpdateParticipant writes every field of p except id and created_at.
@@ -55,7 +55,7 @@ func (tx *Tx) UpdateParticipant(ctx context.Context, p *venue.Participant) error
 	if err != nil {
 		return fmt.Errorf("update participant: %w", normalize(err))
 	}
-	return nil
+	return tx.referenceChanged(ctx) // settlement compatibility
 }
 
 // Participant returns one participant.

@@ -33,7 +33,7 @@ func (tx *Tx) CreateSettlementProvider(ctx context.Context, s *venue.SettlementP
 	if err != nil {
 		return fmt.Errorf("create settlement provider: %w", normalize(err))
 	}
-	return nil
+	return tx.referenceChanged(ctx) // settlement compatibility
 }
 
 // SetSettlementProviderEnabled sets the provider's enabled flag.
@@ -53,7 +53,7 @@ func (tx *Tx) SetParticipantDefaultProvider(ctx context.Context, participantID, 
 	if err != nil {
 		return fmt.Errorf("set participant default provider: %w", normalize(err))
 	}
-	return nil
+	return tx.referenceChanged(ctx) // settlement compatibility
 }
 
 // SettlementProvider returns one provider.
@@ -96,4 +96,76 @@ func (tx *Tx) SettlementProviders(ctx context.Context, f SettlementProviderFilte
 	}
 	out, next := trimPage(out, page, func(s venue.SettlementProvider) string { return s.ID })
 	return out, next, nil
+}
+
+// Settlement reads what settlement compatibility needs: every provider's
+// CSD, every participant's default provider and CSD, every account's default
+// provider, and the links.
+func (tx *Tx) Settlement(ctx context.Context) (*venue.Settlement, error) {
+	pairs, err := selectAll(ctx, tx, func(r *sql.Rows) ([2]string, error) {
+		var p [2]string
+		return p, r.Scan(&p[0], &p[1])
+	}, "SELECT id, csd_bic11 FROM settlement_providers")
+	if err != nil {
+		return nil, fmt.Errorf("settlement providers: %w", err)
+	}
+	providers := make(map[string]string, len(pairs))
+	for _, p := range pairs {
+		providers[p[0]] = p[1]
+	}
+	parties, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.SettlementParty, error) {
+		var p venue.SettlementParty
+		var def sql.NullString
+		err := r.Scan(&p.ID, &def, &p.CSDBIC11)
+		p.DefaultProviderID = def.String
+		return p, err
+	}, "SELECT id, default_settlement_provider_id, csd_bic_11 FROM participants")
+	if err != nil {
+		return nil, fmt.Errorf("settlement parties: %w", err)
+	}
+	accounts, err := selectAll(ctx, tx, func(r *sql.Rows) ([2]string, error) {
+		var a [2]string
+		var def sql.NullString
+		err := r.Scan(&a[0], &def)
+		a[1] = def.String
+		return a, err
+	}, "SELECT id, default_settlement_provider_id FROM accounts")
+	if err != nil {
+		return nil, fmt.Errorf("settlement accounts: %w", err)
+	}
+	accountDefaults := make(map[string]string, len(accounts))
+	for _, a := range accounts {
+		accountDefaults[a[0]] = a[1]
+	}
+	links, err := tx.SettlementLinks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return venue.NewSettlement(providers, parties, accountDefaults, links), nil
+}
+
+// SettlementLinks returns the venue's links, in order.
+func (tx *Tx) SettlementLinks(ctx context.Context) ([]venue.SettlementLink, error) {
+	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.SettlementLink, error) {
+		var l venue.SettlementLink
+		return l, r.Scan(&l.A, &l.B)
+	}, "SELECT csd_a, csd_b FROM settlement_links ORDER BY csd_a, csd_b")
+	if err != nil {
+		return nil, fmt.Errorf("settlement links: %w", err)
+	}
+	return out, nil
+}
+
+// ReplaceSettlementLinks makes links the venue's whole link table.
+func (tx *Tx) ReplaceSettlementLinks(ctx context.Context, links []venue.SettlementLink) error {
+	if _, err := tx.exec(ctx, "DELETE FROM settlement_links"); err != nil {
+		return fmt.Errorf("replace settlement links: %w", normalize(err))
+	}
+	for _, l := range links {
+		l = venue.LinkOf(l.A, l.B)
+		if _, err := tx.exec(ctx, "INSERT INTO settlement_links (csd_a, csd_b, created_at) VALUES (?, ?, ?)", l.A, l.B, ms(tx.now)); err != nil {
+			return fmt.Errorf("replace settlement links: %w", normalize(err))
+		}
+	}
+	return tx.referenceChanged(ctx)
 }

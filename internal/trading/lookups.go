@@ -51,6 +51,9 @@ type lookups struct {
 	// cps holds participants' enabled counterparties, for the feed's
 	// readers (shared, never changed once remembered).
 	cps map[string]remembered[map[string]bool]
+	// settlement holds, under "", which CSDs can settle together, for
+	// the book entries readers see.
+	settlement map[string]remembered[*venue.Settlement]
 	// isins and instruments hold instruments by ISIN and by id, markets
 	// the venue's markets (under ""), for DefaultMarket and
 	// InstrumentByISIN.
@@ -73,6 +76,7 @@ func newLookups() *lookups {
 		providers:   map[string]remembered[venue.SettlementProvider]{},
 		names:       map[string]remembered[[2]string]{},
 		cps:         map[string]remembered[map[string]bool]{},
+		settlement:  map[string]remembered[*venue.Settlement]{},
 		isins:       map[string]remembered[venue.Instrument]{},
 		instruments: map[string]remembered[venue.Instrument]{},
 		markets:     map[string]remembered[[]venue.Market]{},
@@ -106,6 +110,7 @@ func remember[T any](l *lookups, m map[string]remembered[T], key string, v T, un
 // changed one.
 func (l *lookups) forgetReference() {
 	l.mu.Lock()
+	clear(l.settlement)
 	clear(l.isins)
 	clear(l.instruments)
 	clear(l.markets)
@@ -116,6 +121,7 @@ func (l *lookups) forgetParties() {
 	l.mu.Lock()
 	clear(l.accounts)
 	clear(l.providers)
+	clear(l.settlement)
 	l.mu.Unlock()
 }
 

@@ -142,14 +142,10 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 			return err
 		}
 		if in.AccountID == "" {
-			as, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{p.ParticipantID}}, venue.Page{Limit: 1})
-			if err != nil {
+			var err error
+			if in.AccountID, err = defaultAccount(ctx, tx, p.ParticipantID); err != nil {
 				return err
 			}
-			if len(as) == 0 {
-				return venue.InvalidField("account_id", "is required: the participant has no account")
-			}
-			in.AccountID = as[len(as)-1].ID
 		}
 		if !validID(in.AccountID) {
 			return venue.NotFound("account")

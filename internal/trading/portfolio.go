@@ -2,6 +2,7 @@ package trading
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -158,14 +159,7 @@ func (s *Service) submitPortfolio(ctx context.Context, p venue.Principal,
 // p's.
 func ownAccount(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (string, error) {
 	if id == "" {
-		as, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{p.ParticipantID}}, venue.Page{Limit: 1})
-		if err != nil {
-			return "", err
-		}
-		if len(as) == 0 {
-			return "", venue.InvalidField("account_id", "is required: the participant has no account")
-		}
-		return as[len(as)-1].ID, nil
+		return defaultAccount(ctx, tx, p.ParticipantID)
 	}
 	if !validID(id) {
 		return "", venue.NotFound("account")
@@ -426,4 +420,14 @@ func (s *Service) OpenPortfolioOfQuote(ctx context.Context, p venue.Principal, q
 		return "", fmt.Errorf("find the list of quote %s: %w", quoteID, err)
 	}
 	return out, nil
+}
+
+// defaultAccount is the account a record that names none is entered on:
+// the firm's oldest active account.
+func defaultAccount(ctx context.Context, tx *store.Tx, participantID string) (string, error) {
+	id, err := tx.FirstActiveAccount(ctx, participantID)
+	if errors.Is(err, venue.ErrNotFound) {
+		return "", venue.InvalidField("account_id", "is required: the participant has no active account")
+	}
+	return id, err
 }

@@ -214,11 +214,16 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 		return nil, err
 	}
 	var cps []string
+	var settlement *venue.Settlement
 	if p.ParticipantID != "" && len(entries) > 0 {
 		if cps, err = tx.Counterparties(ctx, p.ParticipantID); err != nil {
 			return nil, err
 		}
+		if settlement, err = s.settlementIn(ctx, tx); err != nil {
+			return nil, err
+		}
 	}
+	csd := settlement.CSD(p.ParticipantID, "", "")
 	byInstrument := map[string][]store.BookEntry{}
 	for _, e := range entries {
 		byInstrument[e.InstrumentID] = append(byInstrument[e.InstrumentID], e)
@@ -229,7 +234,9 @@ func (s *Service) instrumentViews(ctx context.Context, tx *store.Tx, p venue.Pri
 		for _, e := range byInstrument[in.ID] {
 			le := feed.LimitEntry{Limit: e.Price.Price, Quantity: e.Price.Quantity.Sub(e.Price.Filled), MarketID: e.MarketID, ParticipantID: e.ParticipantID,
 				ParticipantName: e.ParticipantName, ParticipantLEI: e.ParticipantLEI, OfferID: e.OfferID,
-				IsCounterpartyEnabled: contains(cps, e.ParticipantID), IsExecutable: true, IsMarketOrder: e.MarketOrder, IsOffer: true}
+				IsCounterpartyEnabled: contains(cps, e.ParticipantID) &&
+					settlement.Compatible(csd, settlement.CSD(e.ParticipantID, e.AccountID, e.SettlementProviderID)),
+				IsExecutable: true, IsMarketOrder: e.MarketOrder, IsOffer: true}
 			if !p.IsOperator() && e.ParticipantID != p.ParticipantID && !le.IsCounterpartyEnabled {
 				// A firm that is not the caller's counterparty stays
 				// anonymous (docs/decisions.md, "Decisions where the spec leaves room"): the entry shows its price only.

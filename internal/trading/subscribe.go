@@ -312,6 +312,10 @@ type reader struct {
 	p venue.Principal
 	// cps are the reader's enabled counterparties.
 	cps map[string]bool
+	// settlement says which CSDs settle together; csd is the reader's
+	// firm's (docs/guide.md, "Settlement compatibility").
+	settlement *venue.Settlement
+	csd        string
 	// names are participants' public names and LEIs, for book entries.
 	names func(id string) (name, lei string)
 }
@@ -329,12 +333,17 @@ func (s *Service) refreshReader(ctx context.Context, r *reader) error {
 		return nil
 	}
 	now := s.now()
+	settlement, err := s.settlement(ctx)
+	if err != nil {
+		return err
+	}
+	r.settlement, r.csd = settlement, settlement.CSD(r.p.ParticipantID, "", "")
 	if cps, ok := recall(s.lookups, s.lookups.cps, r.p.ParticipantID, now); ok {
 		r.cps = cps
 		return nil
 	}
 	cps := map[string]bool{}
-	err := s.db.View(ctx, func(tx *store.Tx) error {
+	err = s.db.View(ctx, func(tx *store.Tx) error {
 		ids, err := tx.Counterparties(ctx, r.p.ParticipantID)
 		clear(cps)
 		for _, id := range ids {
@@ -348,6 +357,35 @@ func (s *Service) refreshReader(ctx context.Context, r *reader) error {
 	remember(s.lookups, s.lookups.cps, r.p.ParticipantID, cps, now.Add(lookupTTL))
 	r.cps = cps
 	return nil
+}
+
+// settlement returns which CSDs settle together (remembered for
+// lookupTTL).
+func (s *Service) settlement(ctx context.Context) (*venue.Settlement, error) {
+	if st, ok := recall(s.lookups, s.lookups.settlement, "", s.now()); ok {
+		return st, nil
+	}
+	var st *venue.Settlement
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		st, err = s.settlementIn(ctx, tx)
+		return err
+	})
+	return st, err
+}
+
+// settlementIn is settlement read in tx when not remembered.
+func (s *Service) settlementIn(ctx context.Context, tx *store.Tx) (*venue.Settlement, error) {
+	now := s.now()
+	if st, ok := recall(s.lookups, s.lookups.settlement, "", now); ok {
+		return st, nil
+	}
+	st, err := tx.Settlement(ctx)
+	if err != nil {
+		return nil, err
+	}
+	remember(s.lookups, s.lookups.settlement, "", st, now.Add(lookupTTL))
+	return st, nil
 }
 
 // scope is the participant whose events the reader may read, "" for all.
@@ -406,7 +444,7 @@ func (r *reader) entry(le *feed.LimitEntry) *feed.LimitEntry {
 		return nil
 	}
 	out := *le
-	out.IsCounterpartyEnabled = r.cps[le.ParticipantID]
+	out.IsCounterpartyEnabled = r.cps[le.ParticipantID] && r.settlement.Compatible(r.csd, le.CSD)
 	if !r.p.IsOperator() && le.ParticipantID != r.p.ParticipantID && !out.IsCounterpartyEnabled {
 		out.ParticipantID = ""
 		return &out
