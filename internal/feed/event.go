@@ -34,6 +34,9 @@ const (
 	EventKillSwitch   = "participant.kill_switch"
 	EventHalt         = "instrument.halt"
 	EventMarketUpdate = "market.update"
+	// EventAllocationCreate is one side's allocation of a trade to its
+	// firm's accounts, for that firm only.
+	EventAllocationCreate = "allocation.create"
 )
 
 // Control is the record of a pre-trade control's event. A kill switch
@@ -72,6 +75,7 @@ type Event struct {
 	Depth           *Depth                 // instrument.depth
 	Control         *Control               // participant.kill_switch, instrument.halt, market.update
 	Portfolio       *venue.PortfolioRFQ    // portfolio_rfq.*: the list with every quote (redacted per reader)
+	Allocation      *venue.AllocationSet   // allocation.create
 
 	// Owner is the participant whose change it is ("" for a public
 	// event); Audience are further participants who may read it. Readers
@@ -119,6 +123,8 @@ func (e *Event) InstrumentID() string {
 		return e.Depth.InstrumentID
 	case e.Control != nil:
 		return e.Control.InstrumentID
+	case e.Allocation != nil:
+		return e.Allocation.InstrumentID
 	}
 	return ""
 }
@@ -141,6 +147,8 @@ func (e *Event) MarketID() string {
 		return e.Control.MarketID
 	case e.Portfolio != nil:
 		return e.Portfolio.MarketID
+	case e.Allocation != nil:
+		return e.Allocation.MarketID
 	}
 	return ""
 }

@@ -519,6 +519,8 @@ func encodeRecord(e *Event) ([]byte, error) {
 		v = toLogControl(e.Control)
 	case e.Portfolio != nil:
 		return store.EncodePortfolio(e.Portfolio)
+	case e.Allocation != nil:
+		return store.EncodeAllocation(e.Allocation)
 	default:
 		return nil, fmt.Errorf("event %s has no record", e.Type)
 	}
@@ -562,6 +564,10 @@ func decodeRecord(e *Event, data []byte) error {
 		r, err := store.DecodePortfolio(data)
 		d.keep(err)
 		e.Portfolio = &r
+	case "allocation":
+		a, err := store.DecodeAllocation(data)
+		d.keep(err)
+		e.Allocation = &a
 	default:
 		return fmt.Errorf("unknown event type %q", e.Type)
 	}

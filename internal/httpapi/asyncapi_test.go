@@ -175,8 +175,9 @@ func TestAsyncAPIDocument(t *testing.T) {
 
 // TestAsyncAPIRecords follows the operator's feed through a scenario that
 // produces every kind of event the venue has (offers, RFQs and quotes
-// created, updated and deleted; trades and their orders; price changes; an
-// indicative price created, updated and deleted; news) and checks each
+// created, updated and deleted; trades and their orders; an allocation;
+// price changes; an indicative price created, updated and deleted; news)
+// and checks each
 // event against the document on every namespace that delivers it
 // (socketio.Namespaces): the channel has its message, and the record and
 // its meta validate against the message's payload and headers. An OHLC bar
@@ -215,7 +216,11 @@ func TestAsyncAPIRecords(t *testing.T) {
 		}
 		q1, q2 := quote(trader(1), r, "100"), quote(trader(2), r, "101")
 		x.obj(t, trader(2), "PUT", offersPath+"/"+id(q2), entity("price_per_unit", "100.5"), http.StatusOK)
-		x.send(t, trader(0), "PUT", offersPath+"/"+id(q1)+"/accept", nil, http.StatusOK, nil)
+		tr := x.obj(t, trader(0), "PUT", offersPath+"/"+id(q1)+"/accept", nil, http.StatusOK)
+		// The buyer allocates its side to two accounts.
+		x.obj(t, trader(0), "POST", "/api/v1/trades/"+id(tr)+"/allocations", obj{"allocations": []obj{
+			{"account_id": v.creds.Participants[0].AccountIDs[1], "quantity": "600000"},
+			{"account_id": v.creds.Participants[0].AccountIDs[2], "quantity": "400000"}}}, http.StatusOK)
 		// Another RFQ: its quote withdrawn, then the RFQ cancelled.
 		r2 := x.rfq(t, trader(0), rfq)
 		x.obj(t, trader(1), "DELETE", offersPath+"/"+id(quote(trader(1), r2, "100")), nil, http.StatusOK)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -346,6 +347,27 @@ func authzTable() []authzRow {
 			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/trades/" + f.trade(obj), nil
 			}},
+		{"POST /api/v1/trades/{tradeId}/allocations", map[string]statuses{ownObject: tradersOnly, otherObject: tradersNotFound,
+			missing: {403, 404, 404, 403, 401}},
+			func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+				id := missingID
+				switch obj {
+				case ownObject:
+					id = f.newTrade(t, 0, 1) // a side allocates once: a new trade per caller
+				case otherObject:
+					id = f.trade(obj)
+				}
+				return "/api/v1/trades/" + id + "/allocations", map[string]any{"allocations": []map[string]any{
+					{"account_id": f.v.account(0), "quantity": "1000"}}}
+			}},
+		{"GET /api/v1/trades/{tradeId}/allocations", map[string]statuses{ownObject: {403, 200, 200, 200, 401},
+			otherObject: {403, 404, 404, 404, 401}, missing: {403, 404, 404, 404, 401}},
+			func(t *testing.T, f *fixture, obj string, _ who) (string, any) {
+				if obj == ownObject {
+					return "/api/v1/trades/" + f.allocatedTrade(t) + "/allocations", nil
+				}
+				return "/api/v1/trades/" + f.trade(obj) + "/allocations", nil
+			}},
 		{"GET /api/v1/events", map[string]statuses{noObject: readers200}, static("/api/v1/events")},
 		{"GET /api/v1/participant/indicative-price", map[string]statuses{noObject: readers200}, static("/api/v1/participant/indicative-price")},
 		{"POST /api/v1/participant/indicative-price", map[string]statuses{noObject: tradersOnly, otherObject: tradersNotFound},
@@ -551,6 +573,8 @@ type fixture struct {
 	trades   map[string]string // object → trade id
 	asset    string            // the web app's script
 	n        atomic.Int64
+	// allocateOnce allocates firm 0's side of its trade, for the reads.
+	allocateOnce sync.Once
 }
 
 func newFixture(t *testing.T, v *env) *fixture {
@@ -743,6 +767,18 @@ func (f *fixture) newTrade(t *testing.T, requester, dealer int) string {
 		t.Fatalf("AcceptQuote = %v", err)
 	}
 	return tr.ID
+}
+
+// allocatedTrade is firm 0's trade with firm 0's side allocated.
+func (f *fixture) allocatedTrade(t *testing.T) string {
+	f.allocateOnce.Do(func() {
+		acc := f.v.account(0)
+		if _, err := f.v.svc.AllocateTrade(ctx, f.v.principal(trader(0)), f.trade(ownObject), []trading.AllocationInput{
+			{AccountID: &acc, Quantity: dec("1000")}}); err != nil {
+			t.Fatalf("AllocateTrade = %v", err)
+		}
+	})
+	return f.trade(ownObject)
 }
 
 func (f *fixture) trade(obj string) string {

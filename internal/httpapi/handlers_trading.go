@@ -248,3 +248,33 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request, p venue.Prin
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
+
+func (s *Server) allocateTrade(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body struct {
+		Allocations []struct {
+			AccountID *string     `json:"account_id"`
+			Quantity  amountInput `json:"quantity"`
+		} `json:"allocations"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	var f fields
+	var parts []trading.AllocationInput
+	if body.Allocations != nil {
+		parts = make([]trading.AllocationInput, len(body.Allocations))
+		for i, a := range body.Allocations {
+			f.decimal(fmt.Sprintf("allocations[%d].quantity", i), a.Quantity.decimalInput, false)
+			parts[i] = trading.AllocationInput{AccountID: a.AccountID, Quantity: a.Quantity.ptr()}
+		}
+	}
+	if err := f.v.Err(); err != nil {
+		return err
+	}
+	a, err := s.use(r).AllocateTrade(r.Context(), p, r.PathValue("tradeId"), parts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.AllocationOf(a))
+	return nil
+}

@@ -272,6 +272,14 @@ func (v *env) privateBucket(t *testing.T, w who, name string) string {
 
 // --- tokens ---
 
+// signInAgain forgets w's access token: the next request signs in anew
+// (after the clock moved past the token's expiry).
+func (v *env) signInAgain(w who) {
+	v.mu.Lock()
+	delete(v.tokens, w)
+	v.mu.Unlock()
+}
+
 // token returns an access token for w, obtained once through the token
 // endpoint.
 func (v *env) token(t *testing.T, w who) string {

@@ -235,6 +235,7 @@ func (s *sweep) sweepBodies() map[string]map[string]any {
 		"createRFQ":               f.rfqBody(),
 		"createPortfolioRFQ":      f.portfolioBody(),
 		"adminSetSettlementLinks": {"links": demo.SettlementLinks},
+		"allocateTrade":           {"allocations": []map[string]any{{"account_id": v.account(0), "quantity": "1000"}}},
 		"quotePortfolioRFQ":       portfolioQuoteBody,
 		"updateRFQ":               entity(map[string]any{"notes": "amended"}),
 		"createIndicativePrice": {"instrument_id": f.ins[0], "account_id": v.account(0), "bid_price": "99.1",
@@ -328,6 +329,12 @@ func (s *sweep) pathValue(t *testing.T, o sweptOp, name, obj string) string {
 	case "quoteId":
 		return s.quoteOf
 	case "tradeId":
+		switch {
+		case obj == ownObject && o.method == "POST" && strings.HasSuffix(o.path, "/allocations"):
+			return f.newTrade(t, 0, 1) // a side allocates once
+		case obj == ownObject && strings.HasSuffix(o.path, "/allocations"):
+			return f.allocatedTrade(t)
+		}
 		return f.trade(obj)
 	case "indicativePriceId":
 		return f.indicative(t, obj)

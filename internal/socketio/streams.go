@@ -24,7 +24,7 @@ import (
 var namespaces = map[string][]string{
 	"/offers":            {"offer.", "rfq.", "quote.", "portfolio_rfq."},
 	"/orders":            {feed.EventOrderCreate},
-	"/trades":            {feed.EventTradeCreate},
+	"/trades":            {feed.EventTradeCreate, feed.EventAllocationCreate},
 	"/instruments":       {feed.EventPriceChange, feed.EventDepth, feed.EventHalt},
 	"/ohlc":              {feed.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // LimitEntry is one resting offer of instrument_limits.
@@ -127,6 +128,8 @@ func RecordOf(e feed.Event) any {
 		return ControlOf(e)
 	case e.Portfolio != nil:
 		return PortfolioRFQOf(*e.Portfolio)
+	case e.Allocation != nil:
+		return AllocationOf(*e.Allocation)
 	}
 	return struct{}{}
 }
@@ -242,4 +245,37 @@ func CollarOf(c trading.CollarView) Collar {
 // KillSwitchOf renders a firm's kill switch as its answer shows it.
 func KillSwitchOf(k trading.KillSwitchResult) KillSwitch {
 	return KillSwitch{ParticipantID: k.ParticipantID, Enabled: k.Enabled, Cancelled: k.Cancelled, UpdatedAt: TimeOrNil(k.UpdatedAt)}
+}
+
+// Allocation is one side's split of a trade to its firm's accounts (the
+// answer of the allocation endpoints and the allocation.create record).
+type Allocation struct {
+	TradeID       string           `json:"trade_id"`
+	ParticipantID string           `json:"participant_id"`
+	Direction     string           `json:"direction"`
+	Late          bool             `json:"late"`
+	CreatedAt     string           `json:"createdAt"`
+	Allocations   []AllocationPart `json:"allocations"`
+}
+
+// AllocationPart is one account's part; price is its settlement amount,
+// as a trade's price is.
+type AllocationPart struct {
+	ID              string `json:"id"`
+	AccountID       string `json:"account_id"`
+	Quantity        Num    `json:"quantity"`
+	AccruedInterest Num    `json:"accrued_interest"`
+	Price           Num    `json:"price"`
+	Late            bool   `json:"late"`
+}
+
+// AllocationOf renders a.
+func AllocationOf(a venue.AllocationSet) Allocation {
+	out := Allocation{TradeID: a.TradeID, ParticipantID: a.ParticipantID, Direction: a.Direction, Late: a.Late,
+		CreatedAt: Time(a.CreatedAt), Allocations: make([]AllocationPart, len(a.Allocations))}
+	for i, p := range a.Allocations {
+		out.Allocations[i] = AllocationPart{ID: p.ID, AccountID: p.AccountID, Quantity: NumOf(p.Quantity),
+			AccruedInterest: NumOf(p.AccruedInterest), Price: NumOf(p.SettlementAmount), Late: a.Late}
+	}
+	return out
 }
