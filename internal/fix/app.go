@@ -250,6 +250,8 @@ func (g *Gateway) FromApp(msg *quickfix.Message, id quickfix.SessionID) quickfix
 		return s.massQuote(ctx, msg)
 	case "q":
 		return s.massCancel(ctx, msg)
+	case "J":
+		return s.allocationInstruction(ctx, msg)
 	}
 	return quickfix.UnsupportedMessageType()
 }

@@ -6,7 +6,7 @@
 // FIXT11.xml is quickfixgo's standard FIXT.1.1 dictionary, unchanged.
 // FIX50SP2.xml is cut from quickfixgo's standard FIX 5.0 SP2 dictionary by
 // ./gen (run with go generate ./internal/fix/spec; see specgen for the
-// lists): it keeps the 28 messages the venue supports with their full
+// lists): it keeps the 30 messages the venue supports with their full
 // standard definitions and the components and fields they use, so that any
 // other application message is unknown to the engine, and it adds what the
 // venue's clients send that the SP2 base lacks:

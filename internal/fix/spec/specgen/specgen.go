@@ -65,6 +65,8 @@ var Messages = []Message{
 	{"SecurityStatus", "f"},
 	{"MassQuote", "i"},
 	{"MassQuoteAcknowledgement", "b"},
+	{"AllocationInstruction", "J"},
+	{"AllocationInstructionAck", "P"},
 }
 
 // Field is a field definition the venue adds to the dictionary.
