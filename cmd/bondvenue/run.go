@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/fix"
 	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
+	"github.com/bondvenue/bondvenue/internal/transparency"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/demomarket"
@@ -127,6 +130,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	tokenTTL := fs.Duration("token-ttl", envflag.Getenv(getenv).Duration("BONDVENUE_TOKEN_TTL", 15*time.Minute), "access token lifetime (env BONDVENUE_TOKEN_TTL)")
 	queueBudget := fs.Duration("queue-budget", envflag.Getenv(getenv).Duration("BONDVENUE_QUEUE_BUDGET", sequencer.DefaultQueueBudget),
 		"how long a new order, amendment, RFQ, quote or accept may wait for the sequencer before it is refused with 503 and Retry-After; 0: no bound (env BONDVENUE_QUEUE_BUDGET)")
+	mic := fs.String("mic", envflag.Getenv(getenv).String("BONDVENUE_MIC", sequencer.DefaultMIC),
+		"the venue's ISO 10383 market identifier code on the public tape (env BONDVENUE_MIC)")
+	deferralTable := fs.String("deferral-table", envflag.Getenv(getenv).String("BONDVENUE_DEFERRAL_TABLE", ""),
+		"a JSON deferral table for the public tape instead of the built-in one (docs/guide.md, \"The public tape\") (env BONDVENUE_DEFERRAL_TABLE)")
 	advertise := fs.String("advertise-url", envflag.Getenv(getenv).String("BONDVENUE_ADVERTISE_URL", ""),
 		"the URL other instances reach this one at (default http://<listen address>) (env BONDVENUE_ADVERTISE_URL)")
 	fixAddr := fs.String("fix-addr", envflag.Getenv(getenv).String("BONDVENUE_FIX_ADDR", "127.0.0.1:5005"),
@@ -155,7 +162,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if len(applied) > 0 {
 		log.Info("migrations applied", "versions", applied)
 	}
-	svc := trading.New(database, trading.Config{TokenTTL: *tokenTTL, Logger: log, RateLimit: *rateLimit, QueueBudget: *queueBudget})
+	deferrals := transparency.Default()
+	if *deferralTable != "" {
+		b, err := os.ReadFile(*deferralTable)
+		if err == nil {
+			deferrals, err = transparency.Parse(b)
+		}
+		if err != nil {
+			return fmt.Errorf("--deferral-table: %w", err)
+		}
+	}
+	if !regexp.MustCompile(`^[A-Z0-9]{4}$`).MatchString(*mic) {
+		return fmt.Errorf("--mic %q: want four capital letters or digits (ISO 10383)", *mic)
+	}
+	svc := trading.New(database, trading.Config{TokenTTL: *tokenTTL, Logger: log, RateLimit: *rateLimit, QueueBudget: *queueBudget,
+		MIC: *mic, Deferrals: deferrals})
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

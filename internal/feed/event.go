@@ -37,6 +37,9 @@ const (
 	// EventAllocationCreate is one side's allocation of a trade to its
 	// firm's accounts, for that firm only.
 	EventAllocationCreate = "allocation.create"
+	// EventTapePublish is a trade on the public tape: its price, and its
+	// size once due (venue.TapeEntry). Every reader reads it.
+	EventTapePublish = "tape.publish"
 )
 
 // Control is the record of a pre-trade control's event. A kill switch
@@ -76,6 +79,7 @@ type Event struct {
 	Control         *Control               // participant.kill_switch, instrument.halt, market.update
 	Portfolio       *venue.PortfolioRFQ    // portfolio_rfq.*: the list with every quote (redacted per reader)
 	Allocation      *venue.AllocationSet   // allocation.create
+	Tape            *venue.TapeEntry       // tape.publish
 
 	// Owner is the participant whose change it is ("" for a public
 	// event); Audience are further participants who may read it. Readers
@@ -125,6 +129,8 @@ func (e *Event) InstrumentID() string {
 		return e.Control.InstrumentID
 	case e.Allocation != nil:
 		return e.Allocation.InstrumentID
+	case e.Tape != nil:
+		return e.Tape.InstrumentID
 	}
 	return ""
 }
@@ -149,6 +155,8 @@ func (e *Event) MarketID() string {
 		return e.Portfolio.MarketID
 	case e.Allocation != nil:
 		return e.Allocation.MarketID
+	case e.Tape != nil:
+		return e.Tape.MarketID
 	}
 	return ""
 }

@@ -280,6 +280,9 @@ type logTrade struct {
 	UpdatedAt                     string   `json:"updatedAt"`
 	AskOrder                      logOrder `json:"ask_order"`
 	BidOrder                      logOrder `json:"bid_order"`
+	// Publication is the trade's on the public tape (absent on events
+	// written before it had one: published at once).
+	Publication *logPublication `json:"publication,omitempty"`
 	// Moved is the book's top after the batch (Event.Moved).
 	Moved *logPriceChange `json:"price_change,omitempty"`
 	// Depth is the book's ladder after the batch (Event.Ladder).
@@ -296,11 +299,38 @@ func toLogTrade(t *venue.Trade) logTrade {
 		PricePerUnit: toLogNum(t.PricePerUnit), AccruedInterest: t.AccruedInterest.String(), Fee: toLogNum(t.Fee),
 		SettlementDate: orNull(t.SettlementDate.String()), ExecutionType: t.ExecutionType, PortfolioRFQID: t.PortfolioRFQID,
 		CreatedAt: toLogTime(t.CreatedAt), UpdatedAt: toLogTime(t.UpdatedAt),
-		AskOrder: toLogOrder(&t.AskOrder), BidOrder: toLogOrder(&t.BidOrder)}
+		AskOrder: toLogOrder(&t.AskOrder), BidOrder: toLogOrder(&t.BidOrder), Publication: toLogPublication(t.Publication)}
+}
+
+type logPublication struct {
+	Deferral          string  `json:"deferral"`
+	PriceDueAt        string  `json:"price_due_at"`
+	VolumeDueAt       string  `json:"volume_due_at"`
+	PublishedPriceAt  *string `json:"published_price_at"`
+	PublishedVolumeAt *string `json:"published_volume_at"`
+}
+
+func toLogPublication(p venue.Publication) *logPublication {
+	if p.PriceDueAt.IsZero() {
+		return nil
+	}
+	return &logPublication{Deferral: p.Deferral, PriceDueAt: toLogTime(p.PriceDueAt), VolumeDueAt: toLogTime(p.VolumeDueAt),
+		PublishedPriceAt: toLogTimePtr(p.PublishedPriceAt), PublishedVolumeAt: toLogTimePtr(p.PublishedVolumeAt)}
+}
+
+// publication reads a trade's publication; none is one published at
+// once, at created.
+func (l *logPublication) publication(d *logDecoder, created time.Time) venue.Publication {
+	if l == nil {
+		return venue.Publication{PriceDueAt: created, VolumeDueAt: created, PublishedPriceAt: &created, PublishedVolumeAt: &created}
+	}
+	return venue.Publication{Deferral: l.Deferral, PriceDueAt: d.time(l.PriceDueAt), VolumeDueAt: d.time(l.VolumeDueAt),
+		PublishedPriceAt: d.timePtr(l.PublishedPriceAt), PublishedVolumeAt: d.timePtr(l.PublishedVolumeAt)}
 }
 
 func (l *logTrade) trade(d *logDecoder) *venue.Trade {
-	return &venue.Trade{ID: l.ID, TransactionIdentificationCode: l.TransactionIdentificationCode, MarketID: l.MarketID,
+	created := d.time(l.CreatedAt)
+	return &venue.Trade{Publication: l.Publication.publication(d, created), ID: l.ID, TransactionIdentificationCode: l.TransactionIdentificationCode, MarketID: l.MarketID,
 		InstrumentID: l.InstrumentID, AskOrder: l.AskOrder.order(d), BidOrder: l.BidOrder.order(d), Status: l.Status,
 		Quantity: d.num(l.Quantity), PricePerUnit: d.num(l.PricePerUnit), AccruedInterest: d.text(l.AccruedInterest),
 		SettlementAmount: d.num(l.Price), Fee: d.num(l.Fee), SettlementDate: d.date(l.SettlementDate),
@@ -521,6 +551,8 @@ func encodeRecord(e *Event) ([]byte, error) {
 		return store.EncodePortfolio(e.Portfolio)
 	case e.Allocation != nil:
 		return store.EncodeAllocation(e.Allocation)
+	case e.Tape != nil:
+		v = toLogTape(e.Tape)
 	default:
 		return nil, fmt.Errorf("event %s has no record", e.Type)
 	}
@@ -568,6 +600,10 @@ func decodeRecord(e *Event, data []byte) error {
 		a, err := store.DecodeAllocation(data)
 		d.keep(err)
 		e.Allocation = &a
+	case "tape":
+		var l logTape
+		unmarshal(&l)
+		e.Tape = l.entry(&d)
 	default:
 		return fmt.Errorf("unknown event type %q", e.Type)
 	}
@@ -662,4 +698,44 @@ func Read(ctx context.Context, db *store.DB, scope Scope, after int64, limit int
 		return nil
 	})
 	return out, covered, err
+}
+
+// logTape is a tape entry as the log keeps it: as REST renders it.
+type logTape struct {
+	TradeID       string          `json:"trade_id"`
+	InstrumentID  string          `json:"instrument_id"`
+	ISIN          string          `json:"isin"`
+	MarketID      string          `json:"market_id"`
+	MIC           string          `json:"mic"`
+	TVTIC         string          `json:"tvtic"`
+	Price         *logNum         `json:"price"`
+	Quantity      *logNum         `json:"quantity"`
+	ExecutionType string          `json:"execution_type"`
+	OccurredAt    string          `json:"occurred_at"`
+	Flags         []string        `json:"flags"`
+	Publication   *logPublication `json:"publication"`
+}
+
+func toLogTape(e *venue.TapeEntry) logTape {
+	return logTape{TradeID: e.TradeID, InstrumentID: e.InstrumentID, ISIN: e.ISIN, MarketID: e.MarketID, MIC: e.MIC, TVTIC: e.TVTIC,
+		Price: toLogNumPtr(e.Price), Quantity: toLogNumPtr(e.Quantity), ExecutionType: e.ExecutionType,
+		OccurredAt: toLogTime(e.TradedAt), Flags: e.Flags, Publication: toLogPublication(e.Publication)}
+}
+
+func (l *logTape) entry(d *logDecoder) *venue.TapeEntry {
+	at := d.time(l.OccurredAt)
+	e := &venue.TapeEntry{TradeID: l.TradeID, InstrumentID: l.InstrumentID, ISIN: l.ISIN, MarketID: l.MarketID, MIC: l.MIC,
+		TVTIC: l.TVTIC, ExecutionType: l.ExecutionType, TradedAt: at, Flags: l.Flags, Publication: l.Publication.publication(d, at)}
+	if l.Price != nil {
+		v := d.num(*l.Price)
+		e.Price = &v
+	}
+	if l.Quantity != nil {
+		v := d.num(*l.Quantity)
+		e.Quantity = &v
+	}
+	if e.Flags == nil {
+		e.Flags = []string{}
+	}
+	return e
 }

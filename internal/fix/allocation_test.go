@@ -18,7 +18,7 @@ import (
 // AllocationInstructionAck P 87=0; the allocation reads back over REST
 // with the parts summing to the trade exactly. A wrong split, a wrong
 // side and a second allocation are answered 87=1 with 88 and 58 naming
-// why.
+// why. The trade's drop copy carries 1390=2: its publication is deferred.
 func TestAllocationInstruction(t *testing.T) {
 	d := startDriver(t)
 	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
@@ -31,7 +31,8 @@ func TestAllocationInstruction(t *testing.T) {
 			accs := v.creds.Participants[0].AccountIDs
 			s := v.logon(t, d, "alloc-"+string(e), "ALLOC0-"+string(e), 0, true)
 
-			qty := in.MinPiece.Mul(udecimal.MustFromInt64(3, 0))
+			// 20 m: a size every class of the deferral table defers.
+			qty := udecimal.MustFromInt64(20_000_000, 0)
 			px := udecimal.MustParse("99.5")
 			if _, err := v.svc.CreateOffer(ctx, p1, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
 				AccountID: v.creds.Participants[1].AccountIDs[0], Direction: venue.Ask, Price: &px, Quantity: &qty}); err != nil {
@@ -41,6 +42,11 @@ func TestAllocationInstruction(t *testing.T) {
 				40, 2, 44, "99.5", 60, fixNow(), 1301, market)
 			fill := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "ALLOC-BUY" && l.field(150) == "F" })
 			match := fill.field(880)
+			// The drop copy says the trade's publication is deferred.
+			s.send(t, "AD", 568, "DC-ALLOC", 569, 0, 263, 0)
+			if dc := s.msg(t, "AE", func(l fixLine) bool { return l.field(568) == "DC-ALLOC" && l.field(880) == match }); dc.field(1390) != "2" {
+				t.Errorf("drop copy of a deferred trade: 1390 = %q, want 2: %s", dc.field(1390), dc.Raw)
+			}
 			third := in.MinPiece.String()
 			rest := qty.Sub(in.MinPiece).String()
 			j := func(allocID, side, q string, parts ...any) {

@@ -726,7 +726,7 @@ func TestMarketDataNewsDropCopy(t *testing.T) {
 			dc := s.msg(t, "AE", func(l fixLine) bool { return l.field(571) == tr.ID })
 			golden(t, "AE", dc)
 			if dc.field(568) != "DC1" || dc.field(880) != tr.TransactionIdentificationCode || dc.field(31) != ask.String() ||
-				dc.field(54) != "1" || dc.field(37) != lift.ID || dc.field(1) != acc0 {
+				dc.field(54) != "1" || dc.field(37) != lift.ID || dc.field(1) != acc0 || dc.field(1390) != "1" {
 				t.Errorf("drop copy: %s", dc.Raw)
 			}
 			// A snapshot request now lists that trade among today's.

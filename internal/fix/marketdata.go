@@ -19,32 +19,33 @@ import (
 // Market data, news and drop copies, all from the committed-event feed.
 
 const (
-	tagMDReqID          quickfix.Tag = 262
-	tagSubscriptionType quickfix.Tag = 263
-	tagMarketDepth      quickfix.Tag = 264
-	tagNoMDEntryTypes   quickfix.Tag = 267
-	tagNoMDEntries      quickfix.Tag = 268
-	tagMDEntryType      quickfix.Tag = 269
-	tagMDEntryPx        quickfix.Tag = 270
-	tagMDEntrySize      quickfix.Tag = 271
-	tagMDUpdateAction   quickfix.Tag = 279
-	tagMDReqRejReason   quickfix.Tag = 281
-	tagMDEntryPosNo     quickfix.Tag = 290
-	tagOrigTime         quickfix.Tag = 42
-	tagNoLinesOfText    quickfix.Tag = 33
-	tagHeadline         quickfix.Tag = 148
-	tagURLLink          quickfix.Tag = 149
-	tagTradeRequestID   quickfix.Tag = 568
-	tagTradeRequestType quickfix.Tag = 569
-	tagTradeReportID    quickfix.Tag = 571
-	tagTradeReqResult   quickfix.Tag = 749
-	tagTradeReqStatus   quickfix.Tag = 750
-	tagTradeReportType  quickfix.Tag = 856
-	tagTradeReportTrans quickfix.Tag = 487
-	tagTradeDate        quickfix.Tag = 75
-	tagNoSides          quickfix.Tag = 552
-	tagTotNumReports    quickfix.Tag = 748
-	tagLastRptRequested quickfix.Tag = 912
+	tagMDReqID               quickfix.Tag = 262
+	tagSubscriptionType      quickfix.Tag = 263
+	tagMarketDepth           quickfix.Tag = 264
+	tagNoMDEntryTypes        quickfix.Tag = 267
+	tagNoMDEntries           quickfix.Tag = 268
+	tagMDEntryType           quickfix.Tag = 269
+	tagMDEntryPx             quickfix.Tag = 270
+	tagMDEntrySize           quickfix.Tag = 271
+	tagMDUpdateAction        quickfix.Tag = 279
+	tagMDReqRejReason        quickfix.Tag = 281
+	tagMDEntryPosNo          quickfix.Tag = 290
+	tagOrigTime              quickfix.Tag = 42
+	tagNoLinesOfText         quickfix.Tag = 33
+	tagHeadline              quickfix.Tag = 148
+	tagURLLink               quickfix.Tag = 149
+	tagTradeRequestID        quickfix.Tag = 568
+	tagTradeRequestType      quickfix.Tag = 569
+	tagTradeReportID         quickfix.Tag = 571
+	tagTradeReqResult        quickfix.Tag = 749
+	tagTradeReqStatus        quickfix.Tag = 750
+	tagTradeReportType       quickfix.Tag = 856
+	tagTradeReportTrans      quickfix.Tag = 487
+	tagTradeDate             quickfix.Tag = 75
+	tagTradePublishIndicator quickfix.Tag = 1390
+	tagNoSides               quickfix.Tag = 552
+	tagTotNumReports         quickfix.Tag = 748
+	tagLastRptRequested      quickfix.Tag = 912
 )
 
 // mdSub is one market data subscription of a session.
@@ -549,6 +550,13 @@ func (s *session) captureReport(reqID string, t *venue.Trade) *quickfix.Message 
 	m.Body.SetString(tagTrdMatchID, t.TransactionIdentificationCode)
 	m.Body.SetString(tagLastQty, t.Quantity.String())
 	m.Body.SetString(tagLastPx, t.PricePerUnit.String())
+	// 1390 TradePublishIndicator: 1 published at once, 2 deferred (the
+	// public tape's deferral table).
+	publish := "1"
+	if t.Publication.VolumeDueAt.After(t.CreatedAt) {
+		publish = "2"
+	}
+	m.Body.SetString(tagTradePublishIndicator, publish)
 	m.Body.SetString(tagTradeDate, t.CreatedAt.UTC().Format("20060102"))
 	m.Body.SetString(tagTransactTime, t.CreatedAt.UTC().Format("20060102-15:04:05.000"))
 	m.Body.SetString(tagSettlDate, fixDate(t.SettlementDate))

@@ -183,6 +183,9 @@ func recordKey(e feed.Event) string {
 	if e.Depth != nil {
 		return "depth " + e.Depth.InstrumentID + " " + e.Depth.MarketID
 	}
+	if e.Tape != nil {
+		return "tape " + e.Tape.TradeID
+	}
 	return e.Type[:strings.Index(e.Type, ".")] + " " + fmt.Sprint(rec["id"])
 }
 
@@ -295,6 +298,16 @@ func (x *tv) sameAsREST(t *testing.T, w who, e feed.Event) {
 			}
 		}
 		t.Errorf("news %v as %s: not in REST's list", rec["id"], w)
+	case "tape":
+		// The trade on the public tape as REST's tape shows it (published
+		// whole at once in this scenario).
+		for _, p := range x.list(t, w, "/api/v1/tape?limit=1000&instrument_id="+fmt.Sprint(rec["instrument_id"])) {
+			if p["trade_id"] == rec["trade_id"] {
+				compare(e.Type, p)
+				return
+			}
+		}
+		t.Errorf("tape entry of trade %v as %s: not on REST's tape", rec["trade_id"], w)
 	default:
 		t.Errorf("event type %s not compared", e.Type)
 	}

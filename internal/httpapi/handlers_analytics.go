@@ -330,33 +330,32 @@ func (s *Server) instrumentOHLC(w http.ResponseWriter, r *http.Request, p venue.
 	return nil
 }
 
-// printJSON is a trade on the tape: market data, no party.
-type printJSON struct {
-	InstrumentID  string   `json:"instrument_id"`
-	MarketID      string   `json:"market_id"`
-	Price         wire.Num `json:"price"`
-	Quantity      wire.Num `json:"quantity"`
-	ExecutionType string   `json:"execution_type"`
-	OccurredAt    string   `json:"occurred_at"`
-}
-
 func (s *Server) tape(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := r.URL.Query()
-	limit := 100
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return venue.InvalidField("limit", "must be an integer between 1 and 1000")
-		}
-		limit = n
+	f := trading.TapeFilter{InstrumentID: q.Get("instrument_id"), Limit: 100}
+	var v venue.Validator
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		v.Check(err == nil, "limit", "must be an integer between 1 and 1000")
+		f.Limit = n
 	}
-	prints, err := s.use(r).Tape(r.Context(), p, q.Get("instrument_id"), limit)
+	for _, b := range []struct {
+		name string
+		at   *time.Time
+	}{{"from", &f.From}, {"to", &f.To}} {
+		if t := q.Get(b.name); t != "" {
+			at, err := time.Parse(time.RFC3339Nano, t)
+			v.Check(err == nil, b.name, "must be a timestamp (RFC 3339, e.g. 2027-01-13T10:00:00Z)")
+			*b.at = at
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	entries, err := s.use(r).Tape(r.Context(), p, f)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, mapSlice(prints, func(t trading.Print) printJSON {
-		return printJSON{InstrumentID: t.InstrumentID, MarketID: t.MarketID, Price: wire.NumOf(t.Price),
-			Quantity: wire.NumOf(t.Quantity), ExecutionType: t.ExecutionType, OccurredAt: wire.Time(t.At)}
-	}))
+	writeJSON(w, http.StatusOK, mapSlice(entries, wire.TapeEntryOf))
 	return nil
 }

@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,8 +104,16 @@ func TestQuoteOutcomes(t *testing.T) {
 					offersPath + "/" + id(q2), "/api/v1/trades?limit=100",
 					fmt.Sprintf("/api/v1/events?after=%d&limit=1000", seq)} {
 					r := x.do(t, c.w, "GET", path, nil, nil)
+					body := string(r.body)
+					if strings.HasPrefix(path, "/api/v1/events") { // less the public tape's events
+						var evs []obj
+						decodeExact(t, r, &evs)
+						evs = slices.DeleteFunc(evs, func(e obj) bool { return e["type"] == "tape.publish" })
+						b, _ := json.Marshal(evs)
+						body = string(b)
+					}
 					for _, s := range c.secret {
-						if strings.Contains(strings.ReplaceAll(string(r.body), "\"", ""), strings.TrimRight(s, "0")) {
+						if strings.Contains(strings.ReplaceAll(body, "\"", ""), strings.TrimRight(s, "0")) {
 							t.Errorf("GET %s as %s (status %d) shows %s", path, c.w, r.status, s)
 						}
 					}

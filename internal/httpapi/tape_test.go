@@ -44,7 +44,13 @@ func TestTape(t *testing.T) {
 					if at, _ := g["occurred_at"].(string); at == "" {
 						t.Errorf("GET /tape%s as %s: a print without occurred_at: %v", tt.query, w, g)
 					}
-					delete(g, "occurred_at")
+					// Small trades: on the public tape at once, whole.
+					if fl, _ := g["flags"].([]any); len(fl) != 0 || g["mic"] != "BVEN" || g["isin"] == "" || g["tvtic"] == "" {
+						t.Errorf("GET /tape%s as %s: %v, want an unflagged print with ISIN, MIC and TVTIC", tt.query, w, g)
+					}
+					for _, k := range []string{"occurred_at", "trade_id", "isin", "mic", "tvtic", "flags", "publication"} {
+						delete(g, k)
+					}
 				}
 				if d := gocmp.Diff(tt.want, got); d != "" {
 					t.Errorf("GET /tape%s as %s (-want +got):\n%s", tt.query, w, d)

@@ -1317,21 +1317,29 @@ func TestTransitionsEvents(t *testing.T) {
 			var out []ev
 			for _, e := range events(w, base) {
 				d := e["data"].(obj)
+				if e["type"] == "tape.publish" { // the public tape: every reader's, by trade
+					out = append(out, ev{"tape.publish", d["trade_id"].(string)})
+					continue
+				}
 				out = append(out, ev{e["type"].(string), id(d)})
 			}
 			return out
 		}
 		trade := func(offerID string) string { return id(x.tradesOf(t, operator, offerID)[0]) }
 		t1, t2, t3 := trade(id(e1)), trade(id(q)), trade(id(e4))
+		// Each trade is on the public tape at once (small sizes), right
+		// after its trade.create, for every reader.
+		p1, p2, p3 := ev{"tape.publish", t1}, ev{"tape.publish", t2}, ev{"tape.publish", t3}
 		want := map[who][]ev{
-			viewer(0): {{"offer.create", id(e1)}, {"trade.create", t1}, {"offer.update", id(e1)},
-				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, {"quote.update", id(q)}, {"rfq.update", id(r)},
-				{"offer.create", id(e5)}, {"offer.delete", id(e5)}},
-			viewer(1): {{"offer.create", id(e2)}, {"trade.create", t1}, {"offer.update", id(e2)},
-				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, {"quote.update", id(q)}, {"rfq.update", id(r)},
-				{"trade.create", t3}, {"offer.update", id(e2)}},
-			viewer(2): {{"rfq.create", id(r)}, {"rfq.update", id(r)}, {"offer.create", id(e4)}, {"trade.create", t3}, {"offer.update", id(e4)}},
-			viewer(3): {{"offer.create", id(e3)}},
+			viewer(0): {{"offer.create", id(e1)}, {"trade.create", t1}, p1, {"offer.update", id(e1)},
+				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, p2, {"quote.update", id(q)}, {"rfq.update", id(r)},
+				p3, {"offer.create", id(e5)}, {"offer.delete", id(e5)}},
+			viewer(1): {{"offer.create", id(e2)}, {"trade.create", t1}, p1, {"offer.update", id(e2)},
+				{"rfq.create", id(r)}, {"quote.create", id(q)}, {"trade.create", t2}, p2, {"quote.update", id(q)}, {"rfq.update", id(r)},
+				{"trade.create", t3}, p3, {"offer.update", id(e2)}},
+			viewer(2): {p1, {"rfq.create", id(r)}, p2, {"rfq.update", id(r)}, {"offer.create", id(e4)}, {"trade.create", t3}, p3,
+				{"offer.update", id(e4)}},
+			viewer(3): {p1, {"offer.create", id(e3)}, p2, p3},
 		}
 		for w, evs := range want {
 			if got := seen(w); !slices.Equal(got, evs) {
@@ -1346,8 +1354,8 @@ func TestTransitionsEvents(t *testing.T) {
 					t.Fatalf("event %d has seq %d", i, n)
 				}
 			}
-			if len(all)-base != 17 {
-				t.Errorf("%d events since the baseline, want 17", len(all)-base)
+			if len(all)-base != 20 {
+				t.Errorf("%d events since the baseline, want 20", len(all)-base)
 			}
 		})
 

@@ -172,10 +172,12 @@ func (st *State) tradeIn(b *Batch, ask, bid *venue.Offer, qty, price udecimal.De
 			ExpiresAt: o.ExpiresAt(), CreatedAt: st.now, UpdatedAt: st.now}
 	}
 	t.AskOrder, t.BidOrder = order(ask), order(bid)
+	st.publish(&t)
 	b.trades = append(b.trades, t)
 	st.lastPrints[t.InstrumentID] = printAt{price: price, at: st.now}
 	rec := t
 	b.event(feed.Event{Type: feed.EventTradeCreate, Trade: &rec, Owner: ask.ParticipantID, Audience: []string{bid.ParticipantID}})
+	st.tapeNew(b, t)
 	b.traded(t)
 	return t
 }

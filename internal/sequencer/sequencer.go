@@ -18,6 +18,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/transparency"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -82,6 +83,9 @@ type Sequencer struct {
 	quit chan struct{}
 	done chan struct{}
 	st   *State
+	// deferrals and mic are the public tape's (publish.go).
+	deferrals *transparency.Table
+	mic       string
 	// epoch is the sequencer lease this engine holds; every batch checks it.
 	epoch int64
 	// leaseLost is set when a commit found that another engine took the
@@ -110,7 +114,7 @@ type Sequencer struct {
 // start within budget (0: never), not yet started (Start).
 func New(db *store.DB, log *slog.Logger, now func() time.Time, budget time.Duration) *Sequencer {
 	return &Sequencer{db: db, log: log, now: now, in: make(chan *command, queueCap), pri: make(chan *command, queueCap),
-		quit: make(chan struct{}), done: make(chan struct{}), budget: budget}
+		quit: make(chan struct{}), done: make(chan struct{}), budget: budget, deferrals: transparency.Default(), mic: DefaultMIC}
 }
 
 // Start takes the sequencer lease, rebuilds the state from the database
@@ -368,6 +372,9 @@ func (e *Sequencer) arm(t *time.Timer) {
 	if next, ok := e.st.expiries.next(); ok {
 		d = max(next.Sub(e.now()), time.Millisecond)
 	}
+	if next, ok := e.st.publications.next(); ok {
+		d = min(d, max(next.Sub(e.now()), time.Millisecond))
+	}
 	t.Reset(d)
 }
 
@@ -425,6 +432,14 @@ func (e *Sequencer) runBatch(cmds []*command) {
 	// never trades with, accepts or amends what expired before it (the
 	// timer may fire late under load, and after a restart the rebuilt state
 	// holds records that expired while the venue was down).
+	if at, due := e.st.publications.next(); due && !at.After(b.now) {
+		if _, err := e.apply(&command{run: publishDue}, b); err != nil {
+			for _, c := range cmds {
+				c.refusal = result{err: err}
+			}
+			refused, cmds = cmds, nil
+		}
+	}
 	if at, due := e.st.expiries.next(); due && !at.After(b.now) {
 		if _, err := e.apply(&command{run: expireDue}, b); err != nil {
 			// The state may be half changed: the batch fails as poisoned.
@@ -557,17 +572,20 @@ type Batch struct {
 	portfolios       map[string]*venue.PortfolioRFQ
 	portfolioOrder   []string
 	portfolioParties []string
+	// published are the stored trades whose price or volume the batch
+	// published.
+	published []store.PublicationWrite
 }
 
 // size counts the batch's writes.
 func (b *Batch) size() int {
 	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts) + len(b.marks) +
-		len(b.portfolioOrder)
+		len(b.portfolioOrder) + len(b.published)
 }
 
 func (b *Batch) empty() bool {
 	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
-		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0 && len(b.portfolioOrder) == 0
+		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0 && len(b.portfolioOrder) == 0 && len(b.published) == 0
 }
 
 // save records o's current state to be written.
@@ -619,5 +637,5 @@ func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 		portfolios[i] = store.PortfolioWrite{Portfolio: b.portfolios[id], New: slices.Contains(b.portfolioParties, id)}
 	}
 	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Portfolios: portfolios, Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks})
+		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks, Published: b.published})
 }

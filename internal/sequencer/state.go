@@ -11,6 +11,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/transparency"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -89,13 +90,20 @@ type State struct {
 	halts      map[bookKey]store.Halt
 	// portfolios are the open portfolio RFQs (portfolio.go).
 	portfolios map[string]*venue.PortfolioRFQ
+	// The public tape (publish.go): the deferral table, the venue's MIC,
+	// the trades not yet published in full and their next due times.
+	deferrals    *transparency.Table
+	mic          string
+	pending      map[string]*pending
+	publications publicationHeap
 }
 
 func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
 	st := &State{books: map[bookKey]*matching.Book{}, open: newOpenStore(), otc: map[string]map[string]*venue.Offer{},
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}, ladders: map[bookKey]bookLadder{},
-		bookIDs: map[string]uint64{}, booked: map[uint64]string{}, portfolios: map[string]*venue.PortfolioRFQ{}}
+		bookIDs: map[string]uint64{}, booked: map[uint64]string{}, portfolios: map[string]*venue.PortfolioRFQ{},
+		deferrals: e.deferrals, mic: e.mic, pending: map[string]*pending{}}
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err
@@ -112,6 +120,9 @@ func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
 			return err
 		}
 		if err := st.loadPortfolios(ctx, tx); err != nil {
+			return err
+		}
+		if err := st.loadPublications(ctx, tx); err != nil {
 			return err
 		}
 		offers, err := tx.OpenOffers(ctx)

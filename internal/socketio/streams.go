@@ -29,6 +29,7 @@ var namespaces = map[string][]string{
 	"/ohlc":              {feed.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},
+	"/tape":              {"tape."},
 }
 
 // eventOHLCUpdate is what /ohlc emits: the bar a price change's trades

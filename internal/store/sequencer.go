@@ -34,6 +34,8 @@ type BatchWrite struct {
 	Halts        []Halt
 	// Marks are the market around the RFQs the batch sent or traded.
 	Marks []RFQMark
+	// Published are the trades whose price or volume the batch published.
+	Published []PublicationWrite
 }
 
 // statements returns the writes of w other than its events, in the order
@@ -49,6 +51,9 @@ func (w BatchWrite) statements(e Engine, now time.Time) ([]statement, error) {
 		out = append(out, recipientUpsert(r))
 	}
 	out = append(out, tradeInserts(e, w.Trades)...)
+	for _, p := range w.Published {
+		out = append(out, publicationUpdate(p))
+	}
 	for _, m := range w.Marks {
 		out = append(out, rfqMarkUpsert(m))
 	}

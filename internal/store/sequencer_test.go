@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -84,7 +85,9 @@ func (v *batchVenue) batch(t *testing.T, label string, priority int) store.Batch
 	trade := venue.Trade{ID: newID(t), TransactionIdentificationCode: "TIC" + randomHex(t), MarketID: v.market.ID,
 		InstrumentID: v.instrument.ID, AskOrder: order(ask), BidOrder: order(bid), Status: "pending", Quantity: dec("40000"),
 		PricePerUnit: dec("99.125"), AccruedInterest: dec("312.33"), SettlementAmount: dec("39962.33"), Fee: dec("0"),
-		SettlementDate: bondmath.MustDate(2030, 1, 15), ExecutionType: "continuous", CreatedAt: at(2), UpdatedAt: at(2)}
+		SettlementDate: bondmath.MustDate(2030, 1, 15), ExecutionType: "continuous", CreatedAt: at(2), UpdatedAt: at(2),
+		// Its price published, its size due later.
+		Publication: venue.Publication{Deferral: "SL1", PriceDueAt: at(2), VolumeDueAt: at(2).Add(8 * time.Hour), PublishedPriceAt: ptrTime(at(2))}}
 	w := store.BatchWrite{Offers: []*venue.Offer{rfq, ask, bid},
 		Recipients: []store.RecipientWrite{{RFQID: rfq.ID, Recipient: store.Recipient{ParticipantID: v.dealer.ID}}},
 		Trades:     []venue.Trade{trade}}
@@ -482,3 +485,5 @@ func (p *waitCounter) relay(client, server net.Conn) {
 		}
 	}
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -18,17 +19,20 @@ import (
 func tradeInserts(e Engine, trades []venue.Trade) []statement {
 	var out []statement
 	inChunks(e, len(trades), func(from, n int) {
-		args := make([]any, 0, n*19)
+		args := make([]any, 0, n*24)
 		for _, t := range trades[from : from+n] {
+			p := publicationOf(t)
 			args = append(args, t.ID, t.TransactionIdentificationCode, t.MarketID, t.InstrumentID, t.AskOrder.ID,
 				t.BidOrder.ID, t.AskOrder.ParticipantID, t.BidOrder.ParticipantID, t.Status, t.Quantity.String(),
 				t.PricePerUnit.String(), t.AccruedInterest.String(), t.SettlementAmount.String(), t.Fee.String(),
-				t.SettlementDate.String(), t.ExecutionType, ms(t.CreatedAt), ms(t.UpdatedAt), nullStr(t.PortfolioRFQID))
+				t.SettlementDate.String(), t.ExecutionType, ms(t.CreatedAt), ms(t.UpdatedAt), nullStr(t.PortfolioRFQID),
+				p.Deferral, ms(p.PriceDueAt), ms(p.VolumeDueAt), nullMS(p.PublishedPriceAt), nullMS(p.PublishedVolumeAt))
 		}
 		out = append(out, statement{query: `INSERT INTO trades (id, transaction_identification_code, market_id, instrument_id,
 		ask_order_id, bid_order_id, ask_participant_id, bid_participant_id, status, quantity, price_per_unit,
-		accrued_interest, price, fee, settlement_date, execution_type, created_at, updated_at, portfolio_rfq_id)
-		VALUES ` + valueRows(n, 19), args: args, what: "insert trade"})
+		accrued_interest, price, fee, settlement_date, execution_type, created_at, updated_at, portfolio_rfq_id,
+		deferral, price_due_at, volume_due_at, published_price_at, published_volume_at)
+		VALUES ` + valueRows(n, 24), args: args, what: "insert trade"})
 	})
 	inChunks(e, 2*len(trades), func(from, n int) {
 		args := make([]any, 0, n*15)
@@ -54,7 +58,7 @@ func tradeInserts(e Engine, trades []venue.Trade) []statement {
 // key, so a list of any length is one query.
 var tradeFrom = `SELECT t.id, t.transaction_identification_code, t.market_id, t.instrument_id, t.status, t.quantity,
 	t.price_per_unit, t.accrued_interest, t.price, t.fee, t.settlement_date, t.execution_type, t.created_at, t.updated_at,
-	t.portfolio_rfq_id,
+	t.portfolio_rfq_id, t.deferral, t.price_due_at, t.volume_due_at, t.published_price_at, t.published_volume_at,
 	` + orderCols("a") + `,
 	` + orderCols("b") + `
 	FROM trades t JOIN orders a ON a.id = t.ask_order_id JOIN orders b ON b.id = t.bid_order_id WHERE 1 = 1`
@@ -71,10 +75,12 @@ func scanTrade(r *sql.Rows) (venue.Trade, error) {
 	var settle string
 	var portfolio sql.NullString
 	var created, updated, aCreated, aUpdated, bCreated, bUpdated int64
+	var priceDue, volumeDue, pricePub, volumePub sql.NullInt64
 	a, b := &t.AskOrder, &t.BidOrder
 	err := r.Scan(&t.ID, &t.TransactionIdentificationCode, &t.MarketID, &t.InstrumentID, &t.Status,
 		decimal{&t.Quantity}, decimal{&t.PricePerUnit}, decimal{&t.AccruedInterest}, decimal{&t.SettlementAmount}, decimal{&t.Fee},
 		&settle, &t.ExecutionType, &created, &updated, &portfolio,
+		&t.Publication.Deferral, &priceDue, &volumeDue, &pricePub, &volumePub,
 		&a.ID, &a.OfferID, &a.Direction, &a.ParticipantID, &a.AccountID, &a.MarketID, &a.InstrumentID,
 		decimal{&a.Quantity}, decimal{&a.PricePerUnit}, decimal{&a.Filled}, &a.Status, &a.Type, &aCreated, &aUpdated,
 		&b.ID, &b.OfferID, &b.Direction, &b.ParticipantID, &b.AccountID, &b.MarketID, &b.InstrumentID,
@@ -83,10 +89,54 @@ func scanTrade(r *sql.Rows) (venue.Trade, error) {
 		return t, err
 	}
 	t.CreatedAt, t.UpdatedAt, t.PortfolioRFQID = fromMS(created), fromMS(updated), portfolio.String
+	t.Publication.PriceDueAt, t.Publication.VolumeDueAt = fromMS(cmp.Or(priceDue.Int64, created)), fromMS(cmp.Or(volumeDue.Int64, created))
+	t.Publication.PublishedPriceAt, t.Publication.PublishedVolumeAt = fromNullMS(pricePub), fromNullMS(volumePub)
 	a.CreatedAt, a.UpdatedAt = fromMS(aCreated), fromMS(aUpdated)
 	b.CreatedAt, b.UpdatedAt = fromMS(bCreated), fromMS(bUpdated)
 	t.SettlementDate, err = bondmath.ParseDate(settle)
 	return t, err
+}
+
+// publicationOf is t's publication as written: a trade made without one
+// (the engine always sets it) is published at once.
+func publicationOf(t venue.Trade) venue.Publication {
+	p := t.Publication
+	if p.PriceDueAt.IsZero() {
+		at := t.CreatedAt
+		p = venue.Publication{PriceDueAt: at, VolumeDueAt: at, PublishedPriceAt: &at, PublishedVolumeAt: &at}
+	}
+	return p
+}
+
+// PublicationWrite records that the venue published a trade's price or
+// volume (or both) at a time.
+type PublicationWrite struct {
+	TradeID       string
+	Price, Volume bool
+	At            time.Time
+}
+
+func publicationUpdate(p PublicationWrite) statement {
+	q := "UPDATE trades SET "
+	var set []string
+	var args []any
+	if p.Price {
+		set, args = append(set, "published_price_at = ?"), append(args, ms(p.At))
+	}
+	if p.Volume {
+		set, args = append(set, "published_volume_at = ?"), append(args, ms(p.At))
+	}
+	return statement{query: q + strings.Join(set, ", ") + " WHERE id = ?", args: append(args, p.TradeID), what: "publish trade"}
+}
+
+// Unpublished returns the trades whose volume the venue has not yet
+// published, by due time: what the engine publishes when due.
+func (tx *Tx) Unpublished(ctx context.Context) ([]venue.Trade, error) {
+	ts, err := selectAll(ctx, tx, scanTrade, tradeFrom+" AND t.published_volume_at IS NULL ORDER BY t.volume_due_at")
+	if err != nil {
+		return nil, fmt.Errorf("unpublished trades: %w", normalize(err))
+	}
+	return ts, nil
 }
 
 // Trade returns one trade with its orders.
@@ -109,6 +159,10 @@ type TradeFilter struct {
 	OfferID       string // an order of this offer
 	ExecutionType string // otc or continuous
 	PortfolioRFQ  string // the lines of this portfolio RFQ
+	// PriceDueBy keeps the trades whose price is due on the public tape
+	// by then; From and To bound the trade time (From inclusive, To
+	// exclusive). Zero: no bound.
+	PriceDueBy, From, To time.Time
 }
 
 // Trades lists trades matching f, newest first.
@@ -137,6 +191,18 @@ func (tx *Tx) Trades(ctx context.Context, f TradeFilter, page Page) ([]venue.Tra
 	if f.PortfolioRFQ != "" {
 		q += " AND t.portfolio_rfq_id = ?"
 		args = append(args, f.PortfolioRFQ)
+	}
+	if !f.PriceDueBy.IsZero() {
+		q += " AND t.price_due_at <= ?"
+		args = append(args, ms(f.PriceDueBy))
+	}
+	if !f.From.IsZero() {
+		q += " AND t.created_at >= ?"
+		args = append(args, ms(f.From))
+	}
+	if !f.To.IsZero() {
+		q += " AND t.created_at < ?"
+		args = append(args, ms(f.To))
 	}
 	q, args = pageSQL(q, args, page, "t.id", "t.created_at")
 	ts, err := selectAll(ctx, tx, scanTrade, q, args...)

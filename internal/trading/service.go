@@ -5,6 +5,7 @@
 package trading
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/transparency"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -50,6 +52,12 @@ type Config struct {
 	// negative: never refused; the serve command's default is
 	// DefaultQueueBudget). See admission.go.
 	QueueBudget time.Duration
+	// MIC is the venue's ISO 10383 market identifier code on the public
+	// tape (default sequencer.DefaultMIC, a placeholder).
+	MIC string
+	// Deferrals is the public tape's deferral table (default
+	// transparency.Default()).
+	Deferrals *transparency.Table
 }
 
 // Service is the venue's application layer. A Service bound to an
@@ -68,6 +76,7 @@ type Service struct {
 
 // core is a Service's state, shared by its claim-bound copies.
 type core struct {
+	mic      string
 	db       *store.DB
 	tokenTTL time.Duration
 	hasher   auth.Hasher
@@ -111,6 +120,12 @@ func New(db *store.DB, cfg Config) *Service {
 	}
 	s.dummyHash, _ = s.hasher.Hash(auth.NewSecret())
 	s.eng = sequencer.New(db, s.log, s.now, max(cfg.QueueBudget, 0))
+	s.mic = cmp.Or(cfg.MIC, sequencer.DefaultMIC)
+	deferrals := cfg.Deferrals
+	if deferrals == nil {
+		deferrals = transparency.Default()
+	}
+	s.eng.SetPostTrade(deferrals, s.mic)
 	s.feedBuffer = cfg.FeedBuffer
 	if s.feedBuffer <= 0 {
 		s.feedBuffer = DefaultFeedBuffer

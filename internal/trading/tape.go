@@ -7,46 +7,56 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
-	"github.com/quagmt/udecimal"
 )
 
-// Print is a trade as market data: where, when, at what clean price and
-// size. It names no party.
-type Print struct {
-	InstrumentID  string
-	MarketID      string
-	Price         udecimal.Decimal // clean, percent of par
-	Quantity      udecimal.Decimal
-	ExecutionType string
-	At            time.Time
+// TapeFilter selects the public tape: one instrument's trades or all,
+// within [From, To) of the trade time (zero: no bound), the newest Limit.
+type TapeFilter struct {
+	InstrumentID string
+	From, To     time.Time
+	Limit        int
 }
 
-// Tape lists the venue's latest trades as market data, newest first, of
-// one instrument or of all: a screen that connects shows the trades made
-// before it (its tape and last prices), which the instruments stream's
-// price changes then extend. Every reader sees it, like the OHLC bars.
-func (s *Service) Tape(ctx context.Context, p venue.Principal, instrumentID string, limit int) ([]Print, error) {
+// Tape is the venue's public tape, newest first: each trade once its price
+// is due under the deferral table, with its size once that is due too
+// (venue.TapeEntryOf; docs/guide.md, "The public tape"). It names no party;
+// every authenticated caller reads it, and the screen reads its trades
+// from it when it connects.
+func (s *Service) Tape(ctx context.Context, p venue.Principal, f TapeFilter) ([]venue.TapeEntry, error) {
 	if err := require(p, readers...); err != nil {
 		return nil, err
 	}
 	var v venue.Validator
-	checkFilterID(&v, "instrument_id", instrumentID, "an instrument")
-	v.Check(limit >= 1 && limit <= 1000, "limit", "must be an integer between 1 and 1000")
+	checkFilterID(&v, "instrument_id", f.InstrumentID, "an instrument")
+	v.Check(f.Limit >= 1 && f.Limit <= 1000, "limit", "must be an integer between 1 and 1000")
+	v.Check(f.From.IsZero() || f.To.IsZero() || f.From.Before(f.To), "to", "must be after from")
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	out := []Print{}
+	now := s.now()
+	out := []venue.TapeEntry{}
 	err := s.db.View(ctx, func(tx *store.Tx) error {
-		if err := checkFilterRecords(ctx, tx, instrumentID, ""); err != nil {
+		if err := checkFilterRecords(ctx, tx, f.InstrumentID, ""); err != nil {
 			return err
 		}
-		ts, _, err := tx.Trades(ctx, store.TradeFilter{InstrumentID: instrumentID}, venue.Page{Limit: limit})
+		ts, _, err := tx.Trades(ctx, store.TradeFilter{InstrumentID: f.InstrumentID, PriceDueBy: now, From: f.From, To: f.To},
+			venue.Page{Limit: f.Limit})
 		if err != nil {
 			return err
 		}
+		isins := map[string]string{}
 		for _, t := range ts {
-			out = append(out, Print{InstrumentID: t.InstrumentID, MarketID: t.MarketID, Price: t.PricePerUnit,
-				Quantity: t.Quantity, ExecutionType: t.ExecutionType, At: t.CreatedAt})
+			isin, ok := isins[t.InstrumentID]
+			if !ok {
+				in, err := tx.Instrument(ctx, t.InstrumentID)
+				if err != nil {
+					return err
+				}
+				isin, isins[t.InstrumentID] = in.Terms.ISIN, in.Terms.ISIN
+			}
+			if e, ok := venue.TapeEntryOf(t, isin, s.mic, now); ok {
+				out = append(out, e)
+			}
 		}
 		return nil
 	})

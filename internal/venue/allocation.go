@@ -90,12 +90,14 @@ func share(figure, part, total udecimal.Decimal) (udecimal.Decimal, error) {
 // due: 23:00 Central European time on its trade date there. One made
 // after it is accepted and marked late.
 func AllocationDeadline(tradeTime time.Time) time.Time {
-	local := tradeTime.In(centralEurope)
+	local := tradeTime.In(CentralEurope)
 	y, m, d := local.Date()
-	return time.Date(y, m, d, 23, 0, 0, 0, centralEurope)
+	return time.Date(y, m, d, 23, 0, 0, 0, CentralEurope)
 }
 
-var centralEurope = func() *time.Location {
+// CentralEurope is Central European time (CET, CEST in summer), of the
+// post-trade deadlines.
+var CentralEurope = func() *time.Location {
 	loc, err := time.LoadLocation("Europe/Brussels")
 	if err != nil {
 		panic(err) // the binary embeds the zone database (time/tzdata)

@@ -140,8 +140,19 @@ type Trade struct {
 	ExecutionType    string
 	// PortfolioRFQID is the portfolio RFQ the trade is a line of ("" for
 	// none).
-	PortfolioRFQID       string
+	PortfolioRFQID string
+	// Publication is when the public tape shows the trade.
+	Publication          Publication
 	CreatedAt, UpdatedAt time.Time
+}
+
+// Publication is a trade's post-trade transparency: when its price and its
+// size are due on the public tape (the deferral band that says so), and
+// when the venue published them (nil until then).
+type Publication struct {
+	Deferral                            string
+	PriceDueAt, VolumeDueAt             time.Time
+	PublishedPriceAt, PublishedVolumeAt *time.Time
 }
 
 // Order is one side of a trade: the offer's part in the fill.

@@ -130,6 +130,8 @@ func RecordOf(e feed.Event) any {
 		return PortfolioRFQOf(*e.Portfolio)
 	case e.Allocation != nil:
 		return AllocationOf(*e.Allocation)
+	case e.Tape != nil:
+		return TapeEntryOf(*e.Tape)
 	}
 	return struct{}{}
 }
@@ -276,6 +278,64 @@ func AllocationOf(a venue.AllocationSet) Allocation {
 	for i, p := range a.Allocations {
 		out.Allocations[i] = AllocationPart{ID: p.ID, AccountID: p.AccountID, Quantity: NumOf(p.Quantity),
 			AccruedInterest: NumOf(p.AccruedInterest), Price: NumOf(p.SettlementAmount), Late: a.Late}
+	}
+	return out
+}
+
+// TapeEntry is a trade on the public tape (GET /api/v1/tape and the
+// tape.publish record): no party; price and quantity null until due.
+type TapeEntry struct {
+	TradeID       string      `json:"trade_id"`
+	InstrumentID  string      `json:"instrument_id"`
+	ISIN          string      `json:"isin"`
+	MarketID      string      `json:"market_id"`
+	MIC           string      `json:"mic"`
+	TVTIC         string      `json:"tvtic"`
+	Price         *Num        `json:"price"`
+	Quantity      *Num        `json:"quantity"`
+	ExecutionType string      `json:"execution_type"`
+	OccurredAt    string      `json:"occurred_at"`
+	Flags         []string    `json:"flags"`
+	Publication   Publication `json:"publication"`
+}
+
+// Publication is a trade's post-trade transparency.
+type Publication struct {
+	Deferral          string  `json:"deferral"`
+	PriceDueAt        string  `json:"price_due_at"`
+	VolumeDueAt       string  `json:"volume_due_at"`
+	PublishedPriceAt  *string `json:"published_price_at"`
+	PublishedVolumeAt *string `json:"published_volume_at"`
+}
+
+// PublicationOf renders p.
+func PublicationOf(p venue.Publication) Publication {
+	return Publication{Deferral: p.Deferral, PriceDueAt: Time(p.PriceDueAt), VolumeDueAt: Time(p.VolumeDueAt),
+		PublishedPriceAt: timePtr(p.PublishedPriceAt), PublishedVolumeAt: timePtr(p.PublishedVolumeAt)}
+}
+
+func timePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := Time(*t)
+	return &s
+}
+
+// TapeEntryOf renders e.
+func TapeEntryOf(e venue.TapeEntry) TapeEntry {
+	out := TapeEntry{TradeID: e.TradeID, InstrumentID: e.InstrumentID, ISIN: e.ISIN, MarketID: e.MarketID, MIC: e.MIC, TVTIC: e.TVTIC,
+		ExecutionType: e.ExecutionType, OccurredAt: Time(e.TradedAt), Flags: e.Flags, Publication: PublicationOf(e.Publication)}
+	if out.Flags == nil {
+		out.Flags = []string{}
+	}
+	if e.Price != nil {
+		n := NumOf(*e.Price)
+		out.Price = &n
+	}
+	if e.Quantity != nil {
+		n := NumOf(*e.Quantity)
+		out.Quantity = &n
 	}
 	return out
 }

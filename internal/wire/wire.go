@@ -165,8 +165,10 @@ type Trade struct {
 	// PortfolioRFQID names the portfolio RFQ of a traded line (absent on
 	// other trades).
 	PortfolioRFQID *string `json:"portfolio_rfq_id,omitempty"`
-	CreatedAt      string  `json:"createdAt"`
-	UpdatedAt      string  `json:"updatedAt"`
+	// Publication is when the public tape shows the trade.
+	Publication Publication `json:"publication"`
+	CreatedAt   string      `json:"createdAt"`
+	UpdatedAt   string      `json:"updatedAt"`
 }
 
 // TradeOf renders t.
@@ -175,7 +177,8 @@ func TradeOf(t venue.Trade) Trade {
 		BidOrderID: t.BidOrder.ID, MarketID: t.MarketID, InstrumentID: t.InstrumentID, Status: t.Status,
 		Quantity: NumOf(t.Quantity), Price: NumOf(t.SettlementAmount), PricePerUnit: NumOf(t.PricePerUnit),
 		AccruedInterest: t.AccruedInterest.String(), Fee: NumOf(t.Fee), SettlementDate: t.SettlementDate.String(),
-		ExecutionType: t.ExecutionType, PortfolioRFQID: Nullable(t.PortfolioRFQID), CreatedAt: Time(t.CreatedAt), UpdatedAt: Time(t.UpdatedAt)}
+		ExecutionType: t.ExecutionType, PortfolioRFQID: Nullable(t.PortfolioRFQID), Publication: PublicationOf(t.Publication),
+		CreatedAt: Time(t.CreatedAt), UpdatedAt: Time(t.UpdatedAt)}
 }
 
 // TradeRecord is a trade with its two orders flat (nested objects by id):
