@@ -95,6 +95,14 @@ func TestAllocations(t *testing.T) {
 			t.Errorf("allocation read back = %v", back)
 		}
 		x.refused(t, trader(1), "GET", path, nil, http.StatusNotFound) // firm 1 has not allocated its side
+		var mine []obj
+		decodeExact(t, v.run(t, call{name: "allocations_list", as: viewer(0), method: "GET", path: "/api/v1/allocations", want: http.StatusOK}), &mine)
+		if len(mine) != 1 || mine[0]["trade_id"] != tradeID {
+			t.Errorf("firm 0's allocations = %v, want the one", mine)
+		}
+		if theirs := x.list(t, viewer(1), "/api/v1/allocations"); len(theirs) != 0 {
+			t.Errorf("firm 1's allocations before it allocates = %v, want none", theirs)
+		}
 		x.refused(t, trader(2), "GET", path, nil, http.StatusNotFound)
 		allocEvents := func(w who) []obj {
 			var out []obj

@@ -360,6 +360,7 @@ func authzTable() []authzRow {
 				return "/api/v1/trades/" + id + "/allocations", map[string]any{"allocations": []map[string]any{
 					{"account_id": f.v.account(0), "quantity": "1000"}}}
 			}},
+		{"GET /api/v1/allocations", map[string]statuses{noObject: {403, 200, 200, 200, 401}}, static("/api/v1/allocations")},
 		{"GET /api/v1/trades/{tradeId}/allocations", map[string]statuses{ownObject: {403, 200, 200, 200, 401},
 			otherObject: {403, 404, 404, 404, 401}, missing: {403, 404, 404, 404, 401}},
 			func(t *testing.T, f *fixture, obj string, _ who) (string, any) {

@@ -278,3 +278,16 @@ func (s *Server) allocateTrade(w http.ResponseWriter, r *http.Request, p venue.P
 	writeJSON(w, http.StatusOK, wire.AllocationOf(a))
 	return nil
 }
+
+func (s *Server) listAllocations(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	page, err := pageParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	l, err := s.use(r).Allocations(r.Context(), p, page)
+	if err != nil {
+		return err
+	}
+	writeList(w, r, l.Items, l.Next, wire.AllocationOf)
+	return nil
+}

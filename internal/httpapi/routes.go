@@ -100,6 +100,7 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/trades", s.authed(s.listTrades))
 	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(onPathID(s, "tradeId", (*trading.Service).Trade, wire.TradeNestedOf)))
 	m.Handle("POST "+v1+"/trades/{tradeId}/allocations", s.authed(s.allocateTrade))
+	m.Handle("GET "+v1+"/allocations", s.authed(s.listAllocations))
 	m.Handle("GET "+v1+"/trades/{tradeId}/allocations", s.authed(onPathID(s, "tradeId", (*trading.Service).TradeAllocation, wire.AllocationOf)))
 	m.Handle("GET "+v1+"/events", s.authed(s.listEvents))
 

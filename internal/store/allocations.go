@@ -93,3 +93,26 @@ func (tx *Tx) Allocation(ctx context.Context, tradeID, participantID string) (ve
 	}
 	return DecodeAllocation([]byte(rec))
 }
+
+// Allocations lists a firm's allocations, newest trade first, a page at a
+// time.
+func (tx *Tx) Allocations(ctx context.Context, participantID string, page Page) ([]venue.AllocationSet, string, error) {
+	q, args := pageSQL("SELECT record FROM trade_allocations WHERE participant_id = ?", []any{participantID}, page, "trade_id", "created_at")
+	recs, err := selectAll(ctx, tx, func(r *sql.Rows) (string, error) {
+		var s string
+		return s, r.Scan(&s)
+	}, q, args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("allocations: %w", normalize(err))
+	}
+	out := make([]venue.AllocationSet, 0, len(recs))
+	for _, rec := range recs {
+		a, err := DecodeAllocation([]byte(rec))
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, a)
+	}
+	out, next := trimPage(out, page, func(a venue.AllocationSet) string { return a.TradeID })
+	return out, next, nil
+}

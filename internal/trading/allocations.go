@@ -163,3 +163,21 @@ func (s *Service) TradeAllocation(ctx context.Context, p venue.Principal, tradeI
 	}
 	return out, nil
 }
+
+// Allocations lists the caller's firm's allocations, newest trade first:
+// what the blotter shows of each trade's allocation.
+func (s *Service) Allocations(ctx context.Context, p venue.Principal, page venue.Page) (List[venue.AllocationSet], error) {
+	var out List[venue.AllocationSet]
+	if err := require(p, venue.RoleAdmin, venue.RoleTrader, venue.RoleViewer); err != nil {
+		return out, err
+	}
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		out.Items, out.Next, err = tx.Allocations(ctx, p.ParticipantID, page)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("allocations: %w", err)
+	}
+	return out, nil
+}
