@@ -346,12 +346,35 @@ async function main(): Promise<void> {
         assert.match(cells[8] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
         assert.match(cells[9] ?? "", /^\d{4}-\d\d-\d\d$/, "settlement date");
         assert.match(cells[11] ?? "", /\S{10,}/, "TVTIC");
+        // 1 m in the Bund is below the smallest deferred size: on the public tape at once.
+        assert.equal(cells[12], "On tape");
+        assert.equal(cells[13], "Allocate");
         // The yield at the trade's price and settlement date, once the venue answered.
         await expectText(row.first().locator("td").nth(5), /^-?\d+\.\d{3} %$/);
         const title = await row.first().locator("time").first().getAttribute("title");
         assert.match(title ?? "", / UTC$/, "UTC on hover");
       }
       await shot(a, "04-blotter");
+    });
+
+    await step("the buyer splits the trade to two of its accounts from the blotter", async () => {
+      const row = a.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: bond }).first();
+      await row.getByRole("button", { name: /^Allocate Bought 1,000,000/ }).click();
+      const form = a.getByRole("form", { name: /^Allocation of Bought 1,000,000/ });
+      const [first, second] = [form.getByLabel(/^Quantity for account .*-0001$/), form.getByLabel(/^Quantity for account .*-0002$/)];
+      assert.equal(await first.inputValue(), "1000000", "all on the firm's own account first");
+      await first.fill("600000");
+      // The parts must add up before it can be sent.
+      await form.getByText("600,000 of 1,000,000").waitFor();
+      assert.ok(await form.getByRole("button", { name: /^Confirm allocation/ }).isDisabled(), "confirm waits for the parts to add up");
+      await second.fill("400000");
+      await form.getByRole("button", { name: /^Confirm allocation/ }).click();
+      await row.locator("td.allocation").getByText("2 accounts").waitFor();
+      await shot(a, "04b-allocated");
+      // The seller's blotter keeps its own side to allocate; a reload reads the buyer's back.
+      await b.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: bond }).first().getByRole("button", { name: /^Allocate Sold/ }).waitFor();
+      await a.reload();
+      await a.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: bond }).first().locator("td.allocation").getByText("2 accounts").waitFor();
     });
 
     await step("the ticket warns of a price outside the collar before sending it", async () => {

@@ -9,9 +9,9 @@ import type { TicketFill } from "./levels";
 import { type Pref, browserPrefs, loadPref, savePref } from "./prefs";
 import { awaitingQuote } from "./rfq";
 import { Stream, type StreamStatus } from "./stream";
-import { type Print, type TapePrint, participantName, tapeOf } from "./trades";
+import { type Print, type TapePrint, participantName, tapeOf, withPrint } from "./trades";
 import type {
-  Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PortfolioRFQ, PriceChange,
+  Account, Allocation, Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PortfolioRFQ, PriceChange,
   RiskLimit, Trade, User,
 } from "./types";
 
@@ -41,7 +41,7 @@ export interface Notice {
 
 type Listener = () => void;
 
-const namespaces = ["/offers", "/trades", "/instruments", "/news", "/indicative-prices"] as const;
+const namespaces = ["/offers", "/trades", "/instruments", "/news", "/indicative-prices", "/tape"] as const;
 
 export class Venue {
   readonly api = new Api();
@@ -65,6 +65,8 @@ export class Venue {
   /** declined holds the RFQs declined from this tab until the venue's decline record (a quote without price) arrives. */
   declined = new Set<string>();
   trades = new Map<string, Trade>();
+  /** allocations are the firm's allocations of its side of its trades, by trade. */
+  allocations = new Map<string, Allocation>();
   news: News[] = [];
   indicative = new Map<string, IndicativePrice>();
   risk: RiskLimit[] = [];
@@ -124,8 +126,19 @@ export class Venue {
   get isOperator(): boolean {
     return this.role === "VENUE_OPERATOR";
   }
+  /** accountNumber names one of the firm's accounts by its number. */
+  accountNumber(id: string): string {
+    const a = (this.user?.accounts ?? []).find((x) => x.id === id) ?? (this.participant?.accounts ?? []).find((x) => x.id === id);
+    return a?.number ?? "account " + id;
+  }
+  /** accounts are the firm's accounts, by number. */
+  get accounts(): Account[] {
+    const list = this.user?.accounts?.length ? this.user.accounts : (this.participant?.accounts ?? []);
+    return [...list].sort((a, b) => a.number.localeCompare(b.number));
+  }
+  /** accountId is the account the screen trades on: the firm's first by number (its own book in the demo). */
   get accountId(): string {
-    return this.user?.accounts?.[0]?.id ?? this.participant?.accounts?.[0]?.id ?? "";
+    return this.accounts[0]?.id ?? "";
   }
 
   /** notify shows a notice: at most four stacked, an error for 6 s and an info for 4 s, each dismissible. */
@@ -236,6 +249,7 @@ export class Venue {
     this.lists.clear();
     this.declined = new Set();
     this.trades.clear();
+    this.allocations.clear();
     this.best.clear();
     this.depth.clear();
     this.indicative.clear();
@@ -290,8 +304,16 @@ export class Venue {
         case "/trades": {
           const trades = await this.api.get<Trade[]>("/trades" + query({ limit: 500 }));
           this.trades = new Map(trades.map((t) => [t.id, t]));
+          // The firm's allocations (the operator allocates nothing).
+          if (!this.isOperator) {
+            const allocs = await this.api.get<Allocation[]>("/allocations" + query({ limit: 500 }));
+            this.allocations = new Map(allocs.map((a) => [a.trade_id, a]));
+          }
           break;
         }
+        case "/tape":
+          this.tape = tapeOf(await this.api.get<TapePrint[]>("/tape" + query({ limit: 500 }))).prints;
+          break;
         case "/instruments": {
           const best = new Map<string, Map<string, Best>>();
           // The trades before this moment: the tape and each book's last
@@ -314,7 +336,6 @@ export class Venue {
             }),
           );
           this.best = best;
-          this.tape = tape.prints;
           // The books shown level by level, reloaded in the same window:
           // their events meanwhile apply after.
           await Promise.all([...this.depth.keys()].map(async (id) => this.depth.set(id, await this.fetchDepth(id))));
@@ -387,6 +408,14 @@ export class Venue {
         if (type === "portfolio_rfq.create" && !prev && l.participant_id !== this.user?.participant_id) this.rfqsArrived++;
         break;
       }
+      case "allocation": {
+        const a = record as Allocation;
+        this.allocations.set(a.trade_id, a);
+        break;
+      }
+      case "tape":
+        this.tape = withPrint(this.tape, record as TapePrint);
+        break;
       case "trade": {
         const t = record as Trade;
         const known = this.trades.has(t.id);
@@ -446,15 +475,7 @@ export class Venue {
     const per = this.best.get(pc.instrument_id) ?? new Map<string, Best>();
     per.set(pc.market_id, { bid: pc.bid, ask: pc.ask, lastPrice: pc.last_price, lastQuantity: pc.last_quantity });
     this.best.set(pc.instrument_id, per);
-    for (const t of pc.trades ?? []) {
-      const at = pc.occurred_at || meta.occurred_at;
-      // Already on the tape read at sign-in (the event was held back meanwhile).
-      if (this.tape.slice(0, 50).some((p) => p.seq === 0 && p.instrumentId === pc.instrument_id && p.marketId === pc.market_id && p.at === at && String(p.price) === String(t.price) && String(p.quantity) === String(t.quantity))) continue;
-      this.tape = [
-        { instrumentId: pc.instrument_id, marketId: pc.market_id, price: t.price, quantity: t.quantity, at: pc.occurred_at || meta.occurred_at, seq: meta.seq },
-        ...this.tape,
-      ].slice(0, 500);
-    }
+    // The trades are on the screen's tape when the public tape shows them (tape.publish).
   }
 
   /** applyDepth keeps a book's levels, for an instrument the screen shows level by level. */

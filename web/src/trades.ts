@@ -26,33 +26,53 @@ export function participantName(id: string | null | undefined, names: ReadonlyMa
   return names.get(id) ?? "participant " + id;
 }
 
-/** TapePrint is a trade as GET /tape answers it: market data, no party. */
+/** TapePrint is a trade on the public tape, as GET /tape and tape.publish give it: no party; price and quantity null until due. */
 export interface TapePrint {
+  trade_id: string;
   instrument_id: string;
   market_id: string;
-  price: string | number;
-  quantity: string | number;
+  price: string | number | null;
+  quantity: string | number | null;
   execution_type: string;
   occurred_at: string;
+  flags: string[];
+  publication: { volume_due_at: string };
 }
 
-/** Print is a trade on the screen's tape. */
+/** Print is a trade on the screen's tape: the public tape. */
 export interface Print {
+  tradeId: string;
   instrumentId: string;
   marketId: string;
-  price: string | number;
-  quantity: string | number;
+  price: string | number | null;
+  /** quantity is null while the size is deferred (sizeDueAt says until when). */
+  quantity: string | number | null;
+  sizeDueAt: string;
   at: string;
-  seq: number;
+}
+
+/** printOf is a tape entry as the screen shows it. */
+export function printOf(t: TapePrint): Print {
+  return { tradeId: t.trade_id, instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, sizeDueAt: t.publication?.volume_due_at ?? "", at: t.occurred_at };
 }
 
 /** tapeOf turns the tape read at sign-in (newest first) into the screen's prints and each book's last trade, keyed instrument/market. */
-export function tapeOf(list: TapePrint[]): { prints: Print[]; last: Map<string, { price: string | number; quantity: string | number }> } {
-  const prints = list.map((t) => ({ instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, at: t.occurred_at, seq: 0 }));
-  const last = new Map<string, { price: string | number; quantity: string | number }>();
+export function tapeOf(list: TapePrint[]): { prints: Print[]; last: Map<string, { price: string | number | null; quantity: string | number | null }> } {
+  const prints = list.map(printOf);
+  const last = new Map<string, { price: string | number | null; quantity: string | number | null }>();
   for (const t of list) {
     const k = t.instrument_id + "/" + t.market_id;
     if (!last.has(k)) last.set(k, { price: t.price, quantity: t.quantity });
   }
   return { prints, last };
+}
+
+/** withPrint puts a tape entry on the screen's tape, newest first: a later publication of the same trade (its size) replaces the earlier. */
+export function withPrint(tape: Print[], t: TapePrint, max = 500): Print[] {
+  const p = printOf(t);
+  const i = tape.findIndex((x) => x.tradeId === p.tradeId);
+  if (i >= 0) return tape.map((x, j) => (j === i ? p : x));
+  const out = [p, ...tape];
+  out.sort((a, b) => b.at.localeCompare(a.at));
+  return out.slice(0, max);
 }

@@ -182,6 +182,27 @@ export interface Trade {
   execution_type: string;
   createdAt: string;
   instrument_id?: string;
+  /** publication is when the public tape shows the trade. */
+  publication?: Publication;
+}
+
+/** Publication is a trade's post-trade transparency: when its price and size are due on the public tape, and when published. */
+export interface Publication {
+  deferral: string;
+  price_due_at: string;
+  volume_due_at: string;
+  published_price_at: string | null;
+  published_volume_at: string | null;
+}
+
+/** Allocation is the firm's split of its side of a trade to its accounts. */
+export interface Allocation {
+  trade_id: string;
+  participant_id: string;
+  direction: string;
+  late: boolean;
+  createdAt: string;
+  allocations: { id: string; account_id: string; quantity: Num; accrued_interest: Num; price: Num; late: boolean }[];
 }
 
 export interface RiskLimit {

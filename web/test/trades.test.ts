@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { participantName, tapeOf, tradeSides } from "../src/trades";
+import { participantName, tapeOf, tradeSides, withPrint } from "../src/trades";
 import type { Trade } from "../src/types";
 
 const names = new Map([
@@ -25,12 +25,17 @@ describe("trades in the blotter", () => {
   });
 });
 
+const pub = { volume_due_at: "2026-11-27T18:00:00.000Z" };
+const print = (trade_id: string, instrument_id: string, market_id: string, price: number, quantity: number | null, occurred_at: string) => ({
+  trade_id, instrument_id, market_id, price, quantity, execution_type: "continuous", occurred_at, flags: quantity === null ? ["LMTF"] : [], publication: pub,
+});
+
 describe("the tape read at sign-in", () => {
   it("gives the prints newest first and each book's last price", () => {
     const got = tapeOf([
-      { instrument_id: "i1", market_id: "m1", price: 99.6, quantity: 100000, execution_type: "continuous", occurred_at: "2026-11-27T10:02:00.000Z" },
-      { instrument_id: "i1", market_id: "m1", price: 99.5, quantity: 200000, execution_type: "continuous", occurred_at: "2026-11-27T10:01:00.000Z" },
-      { instrument_id: "i2", market_id: "m2", price: 101, quantity: 1000000, execution_type: "otc", occurred_at: "2026-11-27T10:00:00.000Z" },
+      print("t3", "i1", "m1", 99.6, 100000, "2026-11-27T10:02:00.000Z"),
+      print("t2", "i1", "m1", 99.5, 200000, "2026-11-27T10:01:00.000Z"),
+      print("t1", "i2", "m2", 101, 1000000, "2026-11-27T10:00:00.000Z"),
     ]);
     expect(got.prints.map((p) => [p.instrumentId, p.price, p.at])).toEqual([
       ["i1", 99.6, "2026-11-27T10:02:00.000Z"],
@@ -39,5 +44,24 @@ describe("the tape read at sign-in", () => {
     ]);
     expect(got.last.get("i1/m1")).toEqual({ price: 99.6, quantity: 100000 });
     expect(got.last.get("i2/m2")).toEqual({ price: 101, quantity: 1000000 });
+  });
+});
+
+describe("a publication on the tape", () => {
+  it("adds a trade's price, then replaces it with its size when that is due", () => {
+    let tape = tapeOf([print("t1", "i1", "m1", 99.5, 200000, "2026-11-27T10:01:00.000Z")]).prints;
+    tape = withPrint(tape, print("t2", "i1", "m1", 99.7, null, "2026-11-27T10:03:00.000Z"));
+    expect(tape.map((p) => [p.tradeId, p.quantity, p.sizeDueAt])).toEqual([
+      ["t2", null, "2026-11-27T18:00:00.000Z"],
+      ["t1", 200000, "2026-11-27T18:00:00.000Z"],
+    ]);
+    tape = withPrint(tape, print("t2", "i1", "m1", 99.7, 25000000, "2026-11-27T10:03:00.000Z"));
+    expect(tape.map((p) => [p.tradeId, p.quantity])).toEqual([
+      ["t2", 25000000],
+      ["t1", 200000],
+    ]);
+    // A deferred trade published later than newer trades keeps its place by trade time.
+    tape = withPrint(tape, print("t0", "i1", "m1", 99.1, 30000000, "2026-11-27T09:00:00.000Z"));
+    expect(tape.map((p) => p.tradeId)).toEqual(["t2", "t1", "t0"]);
   });
 });

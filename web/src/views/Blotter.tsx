@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { newKey } from "../api";
-import { cmp, mul, parse, shift, sub, text } from "../decimal";
+import { add as addDec, cmp, mul, parse, shift, sub, text } from "../decimal";
 import * as f from "../format";
 import type { Venue } from "../store";
 import { tradeSides } from "../trades";
@@ -177,38 +177,142 @@ export function Trades(props: { venue: Venue; limit?: number }) {
             <th scope="col">Settles</th>
             <th scope="col">Type</th>
             <th scope="col">TVTIC</th>
+            <th scope="col">Public tape</th>
+            {mine && <th scope="col">Allocation</th>}
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={12}>No trades yet.</Empty>}
-          {rows.map((t: Trade, i) => {
-            const s = tradeSides(t, mine, (id) => v.counterpartyName(id));
-            const ins = v.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? "");
-            const accrued = accruedOf(t);
-            return (
-              <tr key={t.id} data-trade={t.id}>
-                <td>
-                  <Time at={t.createdAt} />
-                </td>
-                {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}
-                <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
-                <td>{mine ? s.counterparty : s.seller}</td>
-                <Num>{f.price(t.price_per_unit, ins?.precision ?? 4)}</Num>
-                <Num>{ins && i < yieldRows ? f.yieldPct(v.yieldAt(ins.id, t.price_per_unit, t.settlement_date)) : "–"}</Num>
-                <Num>{f.quantity(t.quantity)}</Num>
-                <Num>{f.amount(accrued)}</Num>
-                <Num>{f.amount(t.price)}</Num>
-                <td>{f.date(t.settlement_date)}</td>
-                <td>{t.execution_type}</td>
-                <td class="mono small tvtic" title={t.transaction_identification_code}>
-                  {t.transaction_identification_code}
-                </td>
-              </tr>
-            );
-          })}
+          {rows.length === 0 && <Empty cols={mine ? 14 : 13}>No trades yet.</Empty>}
+          {rows.map((t: Trade, i) => (
+            <TradeRow key={t.id} venue={v} t={t} withYield={i < yieldRows} />
+          ))}
         </tbody>
       </table>
     </Section>
+  );
+}
+
+function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
+  const v = props.venue;
+  const { t } = props;
+  const mine = v.user?.participant_id;
+  const s = tradeSides(t, mine, (id) => v.counterpartyName(id));
+  const ins = v.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? "");
+  const accrued = accruedOf(t);
+  const [allocating, setAllocating] = useState(false);
+  const label = `${s.side} ${f.quantity(t.quantity)} ${ins?.name ?? ""} at ${f.price(t.price_per_unit, ins?.precision ?? 4)}`;
+  return (
+    <>
+      <tr data-trade={t.id}>
+        <td>
+          <Time at={t.createdAt} />
+        </td>
+        {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}
+        <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
+        <td>{mine ? s.counterparty : s.seller}</td>
+        <Num>{f.price(t.price_per_unit, ins?.precision ?? 4)}</Num>
+        <Num>{ins && props.withYield ? f.yieldPct(v.yieldAt(ins.id, t.price_per_unit, t.settlement_date)) : "–"}</Num>
+        <Num>{f.quantity(t.quantity)}</Num>
+        <Num>{f.amount(accrued)}</Num>
+        <Num>{f.amount(t.price)}</Num>
+        <td>{f.date(t.settlement_date)}</td>
+        <td>{t.execution_type}</td>
+        <td class="mono small tvtic" title={t.transaction_identification_code}>
+          {t.transaction_identification_code}
+        </td>
+        <td class="small publication">
+          <PublicationStatus t={t} now={v.now} />
+        </td>
+        {mine && (
+          <td class="small allocation">
+            <AllocationStatus venue={v} t={t} label={label} onAllocate={() => setAllocating(true)} allocating={allocating} />
+          </td>
+        )}
+      </tr>
+      {allocating && (
+        <tr class="allocate">
+          <td colSpan={14}>
+            <AllocationForm venue={v} t={t} label={label} close={() => setAllocating(false)} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/** PublicationStatus says when the public tape shows the trade: on it, its price with the size due later, or due. */
+function PublicationStatus(props: { t: Trade; now: number }) {
+  const p = props.t.publication;
+  if (!p) return <span class="muted">–</span>;
+  const due = (at: string) => Date.parse(at) <= props.now;
+  if (p.published_volume_at || due(p.volume_due_at)) return <span title={"Deferral band " + p.deferral}>On tape</span>;
+  if (p.published_price_at || due(p.price_due_at))
+    return (
+      <span title={"Deferral band " + p.deferral}>
+        Price on tape; size at <Time at={p.volume_due_at} />
+      </span>
+    );
+  return (
+    <span title={"Deferral band " + p.deferral}>
+      Deferred to <Time at={p.price_due_at} />
+    </span>
+  );
+}
+
+function AllocationStatus(props: { venue: Venue; t: Trade; label: string; allocating: boolean; onAllocate: () => void }) {
+  const v = props.venue;
+  const a = v.allocations.get(props.t.id);
+  if (a) {
+    const accounts = a.allocations.map((x) => `${v.accountNumber(x.account_id)} ${f.quantity(x.quantity)} (${f.amount(x.price)})`).join("; ");
+    return (
+      <span title={accounts} class={a.late ? "late" : ""}>
+        {a.allocations.length === 1 ? v.accountNumber(a.allocations[0]!.account_id) : `${a.allocations.length} accounts`}
+        {a.late ? " · late" : ""}
+      </span>
+    );
+  }
+  if (!v.canTrade) return <span class="muted">Not allocated</span>;
+  return (
+    <button type="button" aria-label={"Allocate " + props.label} disabled={props.allocating} onClick={props.onAllocate}>
+      Allocate
+    </button>
+  );
+}
+
+/** AllocationForm splits the firm's side of a trade to its accounts: all on the first by default. */
+function AllocationForm(props: { venue: Venue; t: Trade; label: string; close: () => void }) {
+  const v = props.venue;
+  const { t } = props;
+  const accounts = v.accounts;
+  const [qty, setQty] = useState<Record<string, string>>(() => (accounts[0] ? { [accounts[0].id]: String(t.quantity) } : {}));
+  const total = accounts.reduce((sum, a) => {
+    const q = parse((qty[a.id] ?? "").trim() || "0");
+    return q && sum ? addDec(sum, q) : null;
+  }, parse("0") as ReturnType<typeof parse>);
+  const matches = total !== null && cmp(total, parse(String(t.quantity))!) === 0;
+  const submit = async () => {
+    const parts = accounts.filter((a) => (qty[a.id] ?? "").trim() !== "" && (qty[a.id] ?? "").trim() !== "0").map((a) => ({ account_id: a.id, quantity: qty[a.id]!.trim() }));
+    await v.api.call("POST", `/trades/${t.id}/allocations`, { allocations: parts }, newKey());
+    props.close();
+  };
+  return (
+    <form class="allocate" aria-label={"Allocation of " + props.label} onSubmit={(e) => e.preventDefault()}>
+      <span class="muted small">Split {f.quantity(t.quantity)} to the firm's accounts (accrued and amounts are worked out to the cent):</span>
+      {accounts.map((a) => (
+        <Field key={a.id} label={"Quantity for account " + a.number}>
+          <input class="num" value={qty[a.id] ?? ""} onInput={(e) => setQty({ ...qty, [a.id]: e.currentTarget.value })} />
+        </Field>
+      ))}
+      <span class={matches ? "muted small" : "error small"}>
+        {total === null ? "Quantities must be numbers" : `${f.quantity(text(total))} of ${f.quantity(t.quantity)}`}
+      </span>
+      <Action venue={v} type="submit" label={"Confirm allocation of " + props.label} disabled={!matches} run={submit} done="Trade allocated">
+        Confirm
+      </Action>
+      <button type="button" aria-label="Discard allocation" onClick={props.close}>
+        Discard
+      </button>
+    </form>
   );
 }
 

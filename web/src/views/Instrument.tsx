@@ -186,14 +186,20 @@ function Tape(props: { venue: Venue; ins: Ins }) {
         </thead>
         <tbody>
           {prints.length === 0 && <Empty cols={4}>No trades yet.</Empty>}
-          {prints.map((p, i) => (
-            <tr key={p.seq + ":" + i}>
+          {prints.map((p) => (
+            <tr key={p.tradeId}>
               <td>
                 <Time at={p.at} />
               </td>
               <td>{v.market(p.marketId)?.name ?? ""}</td>
               <Num>{f.price(p.price, props.ins.precision)}</Num>
-              <Num>{f.quantity(p.quantity)}</Num>
+              {p.quantity === null ? (
+                <td class="num muted small deferred" title="The size is deferred under the venue's transparency rules">
+                  size at <Time at={p.sizeDueAt} />
+                </td>
+              ) : (
+                <Num>{f.quantity(p.quantity)}</Num>
+              )}
             </tr>
           ))}
         </tbody>
