@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/bondvenue/bondvenue/internal/feed"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
 )
@@ -60,8 +63,40 @@ func TestSettlementCompatibility(t *testing.T) {
 		x.send(t, trader(0), "PUT", offersPath+"/"+id(q2)+"/accept", nil, http.StatusOK, nil)
 		x.state(t, trader(2), id(q2), "closed", "1000000", "1000000")
 
-		// The book: firm 1's ask is not tradable for firm 0, and is for firm 2.
+		// The book: firm 1's ask is not tradable for firm 0, and is for firm 2,
+		// on REST and on the stream (the price change each reads).
+		after, err := v.svc.LastEventSeq(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams := map[who]*feedLog{}
+		for _, w := range []who{trader(0), trader(2)} {
+			sub, err := v.svc.Subscribe(t.Context(), v.principal(w), after, feed.EventFilter{Types: []string{feed.EventPriceChange}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(sub.Close)
+			streams[w] = &feedLog{}
+			go streams[w].read(sub)
+		}
 		ask := x.create(t, trader(1), offer(in, x.book, "ask", "99", "1000000"))
+		for w, want := range map[who]bool{trader(0): false, trader(2): true} {
+			var seen *feed.LimitEntry
+			deadline := time.Now().Add(20 * time.Second)
+			for seen == nil && time.Now().Before(deadline) {
+				streams[w].mu.Lock()
+				for _, e := range streams[w].events {
+					if e.PriceChange != nil && e.PriceChange.Ask != nil && e.PriceChange.Ask.OfferID == id(ask) {
+						seen = e.PriceChange.Ask
+					}
+				}
+				streams[w].mu.Unlock()
+				time.Sleep(10 * time.Millisecond)
+			}
+			if seen == nil || seen.IsCounterpartyEnabled != want || (!want && seen.ParticipantID != "") {
+				t.Errorf("the ask on %s's stream: %+v, want is_counterparty_enabled %v", w, seen, want)
+			}
+		}
 		a0, _ := x.depth(t, trader(0), in, 0)
 		a2, _ := x.depth(t, trader(2), in, 0)
 		if len(a0) != 1 || a0[0].cp || a0[0].participant != "" || len(a2) != 1 || !a2[0].cp {
