@@ -149,6 +149,20 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	envflag.Getenv(getenv).TuneGC()
+	// The public tape's settings are checked before the database is touched.
+	deferrals := transparency.Default()
+	if *deferralTable != "" {
+		b, err := os.ReadFile(*deferralTable)
+		if err == nil {
+			deferrals, err = transparency.Parse(b)
+		}
+		if err != nil {
+			return usageError{Msg: fmt.Sprintf("--deferral-table: %v", err)}
+		}
+	}
+	if !regexp.MustCompile(`^[A-Z0-9]{4}$`).MatchString(*mic) {
+		return usageError{Msg: fmt.Sprintf("--mic %q: want four capital letters or digits (ISO 10383)", *mic)}
+	}
 
 	database, err := db.openAs(ctx, true)
 	if err != nil {
@@ -161,19 +175,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	if len(applied) > 0 {
 		log.Info("migrations applied", "versions", applied)
-	}
-	deferrals := transparency.Default()
-	if *deferralTable != "" {
-		b, err := os.ReadFile(*deferralTable)
-		if err == nil {
-			deferrals, err = transparency.Parse(b)
-		}
-		if err != nil {
-			return fmt.Errorf("--deferral-table: %w", err)
-		}
-	}
-	if !regexp.MustCompile(`^[A-Z0-9]{4}$`).MatchString(*mic) {
-		return fmt.Errorf("--mic %q: want four capital letters or digits (ISO 10383)", *mic)
 	}
 	svc := trading.New(database, trading.Config{TokenTTL: *tokenTTL, Logger: log, RateLimit: *rateLimit, QueueBudget: *queueBudget,
 		MIC: *mic, Deferrals: deferrals})

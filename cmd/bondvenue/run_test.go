@@ -360,7 +360,10 @@ func TestUsage(t *testing.T) {
 		{[]string{"admin"}, 2},
 		{[]string{"admin", "nope"}, 2},
 		{[]string{"serve", "--log-level", "loud"}, 2},
-		{[]string{"serve", "-h"}, 0}, // the usage was asked for
+		{[]string{"serve", "--mic", "bad"}, 2},
+		{[]string{"serve", "--deferral-table", "no-such-table.json"}, 2},
+		{[]string{"serve", "--deferral-table", "run_test.go"}, 2}, // not a deferral table
+		{[]string{"serve", "-h"}, 0},                              // the usage was asked for
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), tt.args, env(nil), io.Discard, io.Discard)
