@@ -221,28 +221,12 @@ func (s *session) onPortfolio(e *feed.Event) {
 }
 
 // lostPortfolioQuote tells a losing dealer how its list quote lost, as
-// lostQuote does for a single quote: QuoteResponse AJ 694 = 4 cover, 5 done
-// away (58 = tied when its net proceeds equalled the done quote's).
+// lostQuote does for a single quote (58 = tied when its net proceeds
+// equalled the done quote's).
 func (s *session) lostPortfolioQuote(e *feed.Event, r *venue.PortfolioRFQ, q venue.PortfolioQuote) {
-	var respType string
-	switch q.Outcome {
-	case venue.OutcomeCover:
-		respType = "4"
-	case venue.OutcomeDoneAway, venue.OutcomeTied:
-		respType = "5"
-	default:
-		return
+	if m := lostMessage(e, q.ID, q.Outcome, cmp.Or(q.ClientID, q.ID), r.ID); m != nil {
+		s.emit(m)
 	}
-	m := newMessage("AJ")
-	m.Body.SetString(tagQuoteRespID, q.ID+"-"+q.Outcome)
-	m.Body.SetString(tagQuoteRespType, respType)
-	m.Body.SetString(tagQuoteID, cmp.Or(q.ClientID, q.ID))
-	m.Body.SetString(tagQuoteReqID, r.ID)
-	if q.Outcome == venue.OutcomeTied {
-		m.Body.SetString(tagText, venue.OutcomeTied)
-	}
-	m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
-	s.emit(m)
 }
 
 // quoteStatus is the 297 QuoteStatus of a quote's status and outcome.

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -381,36 +382,43 @@ func (s *session) onQuote(e *feed.Event) {
 	}
 }
 
-// lostQuote tells a losing dealer how its quote lost with a QuoteResponse
-// AJ: 694 = 4 cover, 5 done away (58 = tied when it was at the done price).
-// It names no price but the dealer's own.
+// lostQuote tells a losing dealer how its quote lost (lostMessage). It
+// names no price but the dealer's own.
 func (s *session) lostQuote(e *feed.Event, q *venue.Offer) {
+	m := lostMessage(e, q.ID, q.Outcome, cmp.Or(q.ClientOrderID, q.ID), q.MatchedOfferID)
+	if m == nil {
+		return
+	}
+	m.Body.SetString(tagSymbol, "[N/A]")
+	m.Body.SetString(tagSecurityID, s.isin(q.InstrumentID))
+	m.Body.SetString(tagSecurityIDSrc, "4")
+	s.emit(m)
+}
+
+// lostMessage is the QuoteResponse AJ that tells a losing dealer how its
+// quote id (quoteID as its client names it) on request reqID lost: 694 =
+// 4 cover, 5 done away (58 = tied when it was at the done price or net
+// proceeds); nil for an outcome that is no loss.
+func lostMessage(e *feed.Event, id, outcome, quoteID, reqID string) *quickfix.Message {
 	var respType string
-	switch q.Outcome {
+	switch outcome {
 	case venue.OutcomeCover:
 		respType = "4"
 	case venue.OutcomeDoneAway, venue.OutcomeTied:
 		respType = "5"
 	default:
-		return
+		return nil
 	}
 	m := newMessage("AJ")
-	m.Body.SetString(tagQuoteRespID, q.ID+"-"+q.Outcome)
+	m.Body.SetString(tagQuoteRespID, id+"-"+outcome)
 	m.Body.SetString(tagQuoteRespType, respType)
-	if q.ClientOrderID != "" {
-		m.Body.SetString(tagQuoteID, q.ClientOrderID)
-	} else {
-		m.Body.SetString(tagQuoteID, q.ID)
-	}
-	m.Body.SetString(tagQuoteReqID, q.MatchedOfferID)
-	m.Body.SetString(tagSymbol, "[N/A]")
-	m.Body.SetString(tagSecurityID, s.isin(q.InstrumentID))
-	m.Body.SetString(tagSecurityIDSrc, "4")
-	if q.Outcome == venue.OutcomeTied {
+	m.Body.SetString(tagQuoteID, quoteID)
+	m.Body.SetString(tagQuoteReqID, reqID)
+	if outcome == venue.OutcomeTied {
 		m.Body.SetString(tagText, venue.OutcomeTied)
 	}
 	m.Body.SetString(tagTransactTime, e.OccurredAt.UTC().Format("20060102-15:04:05.000"))
-	s.emit(m)
+	return m
 }
 
 // rfqClientID is the requester's QuoteReqID of its RFQ (the RFQ id when it
