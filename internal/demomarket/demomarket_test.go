@@ -140,28 +140,47 @@ func checkBook(t *testing.T, svc *trading.Service, simulated map[string]bool) ma
 	return resting
 }
 
+// dealers is a demo venue with the simulated dealers added, a requester
+// (the first demo firm's trader), its OTC market and n instruments.
+type dealers struct {
+	svc *trading.Service
+	s   stepper
+	sim demo.Simulated
+	p   venue.Principal
+	otc string
+	ins []trading.InstrumentView
+}
+
+func newDealers(t *testing.T, e store.Engine, n int) dealers {
+	t.Helper()
+	ctx := context.Background()
+	svc, creds, s := newVenue(t, e)
+	s.steps(ctx, 1)
+	sim, err := demo.AddSimulated(ctx, svc)
+	if err != nil {
+		t.Fatalf("AddSimulated() = %v", err)
+	}
+	trader := creds.Participants[0].Users[1]
+	p := venue.Principal{UserID: trader.UserID, ParticipantID: creds.Participants[0].ID, Role: venue.Role(trader.Role)}
+	otc, err := svc.Markets(ctx, p, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 1})
+	if err != nil || len(otc.Items) == 0 {
+		t.Fatalf("OTC market: %v", err)
+	}
+	ins, err := svc.Instruments(ctx, p, trading.InstrumentFilter{}, venue.Page{Limit: n})
+	if err != nil || len(ins.Items) < n {
+		t.Fatalf("instruments: %v", err)
+	}
+	return dealers{svc: svc, s: s, sim: sim, p: p, otc: otc.Items[0].ID, ins: ins.Items}
+}
+
 func TestDealersAnswerRFQs(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		svc, creds, s := newVenue(t, e)
-		s.steps(ctx, 1)
-		sim, err := demo.AddSimulated(ctx, svc)
-		if err != nil {
-			t.Fatalf("AddSimulated() = %v", err)
-		}
-		trader := creds.Participants[0].Users[1]
-		p := venue.Principal{UserID: trader.UserID, ParticipantID: creds.Participants[0].ID, Role: venue.Role(trader.Role)}
-		otc, err := svc.Markets(ctx, p, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 1})
-		if err != nil || len(otc.Items) == 0 {
-			t.Fatalf("OTC market: %v", err)
-		}
-		ins, err := svc.Instruments(ctx, p, trading.InstrumentFilter{}, venue.Page{Limit: 1})
-		if err != nil || len(ins.Items) == 0 {
-			t.Fatalf("instruments: %v", err)
-		}
-		for _, f := range sim.Firms {
+		d := newDealers(t, e, 1)
+		svc, s, p := d.svc, d.s, d.p
+		for _, f := range d.sim.Firms {
 			q := udecimal.MustFromInt64(2_000_000, 0)
-			r, err := svc.CreateRFQ(ctx, p, trading.OfferInput{InstrumentID: ins.Items[0].ID, MarketID: otc.Items[0].ID,
+			r, err := svc.CreateRFQ(ctx, p, trading.OfferInput{InstrumentID: d.ins[0].ID, MarketID: d.otc,
 				Direction: venue.Bid, Quantity: &q, Counterparties: []string{f.ID}})
 			if err != nil {
 				t.Fatalf("CreateRFQ(to %s) = %v", f.Name, err)
@@ -188,24 +207,10 @@ func TestDealersAnswerRFQs(t *testing.T) {
 func TestDealersAnswerLists(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		svc, creds, s := newVenue(t, e)
-		s.steps(ctx, 1)
-		sim, err := demo.AddSimulated(ctx, svc)
-		if err != nil {
-			t.Fatalf("AddSimulated() = %v", err)
-		}
-		trader := creds.Participants[0].Users[1]
-		p := venue.Principal{UserID: trader.UserID, ParticipantID: creds.Participants[0].ID, Role: venue.Role(trader.Role)}
-		otc, err := svc.Markets(ctx, p, trading.MarketFilter{FacilityType: venue.FacilityOTC}, venue.Page{Limit: 1})
-		if err != nil || len(otc.Items) == 0 {
-			t.Fatalf("OTC market: %v", err)
-		}
-		ins, err := svc.Instruments(ctx, p, trading.InstrumentFilter{}, venue.Page{Limit: 3})
-		if err != nil || len(ins.Items) < 3 {
-			t.Fatalf("instruments: %v", err)
-		}
-		in := trading.PortfolioInput{MarketID: otc.Items[0].ID}
-		for i, x := range ins.Items {
+		d := newDealers(t, e, 3)
+		svc, s, p, sim := d.svc, d.s, d.p, d.sim
+		in := trading.PortfolioInput{MarketID: d.otc}
+		for i, x := range d.ins {
 			dir := venue.Bid
 			if i == 1 {
 				dir = venue.Ask
