@@ -64,7 +64,7 @@ func tradeIDOf(s string) string {
 // with 88 AllocRejCode and 58 Text naming why).
 func (s *session) allocationInstruction(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
 	allocID, _ := msg.Body.GetString(tagAllocID)
-	tradeID, parts, err := s.allocationOf(msg)
+	tradeID, parts, err := s.allocationOf(ctx, msg)
 	if err == nil {
 		_, err = s.g.svc.AllocateTrade(ctx, s.p, tradeID, parts)
 	}
@@ -87,7 +87,7 @@ func (s *session) allocationInstruction(ctx context.Context, msg *quickfix.Messa
 
 // allocationOf reads an AllocationInstruction's trade and parts, and checks
 // its side and quantity against the trade.
-func (s *session) allocationOf(msg *quickfix.Message) (string, []trading.AllocationInput, error) {
+func (s *session) allocationOf(ctx context.Context, msg *quickfix.Message) (string, []trading.AllocationInput, error) {
 	var v venue.Validator
 	if t, _ := msg.Body.GetString(tagAllocTransType); t != "0" {
 		v.Addf("71 AllocTransType", "must be 0 (new): an allocation is made once and not replaced")
@@ -121,7 +121,7 @@ func (s *session) allocationOf(msg *quickfix.Message) (string, []trading.Allocat
 	if err := v.Err(); err != nil {
 		return "", nil, err
 	}
-	tr, err := s.g.svc.Trade(context.Background(), s.p, tradeID)
+	tr, err := s.g.svc.Trade(ctx, s.p, tradeID)
 	if err != nil {
 		return "", nil, err
 	}

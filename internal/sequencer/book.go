@@ -86,7 +86,6 @@ func (st *State) csdNumber(o *venue.Offer) uint16 {
 	if csd == "" {
 		return 0
 	}
-	st.csds.number("") // "" is 0
 	n := st.csds.number(csd)
 	if n > math.MaxUint16 {
 		return 0

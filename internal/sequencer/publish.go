@@ -136,12 +136,7 @@ func (st *State) loadPublications(ctx context.Context, tx *store.Tx) error {
 		return err
 	}
 	for _, t := range ts {
-		next := t.Publication.VolumeDueAt
-		if t.Publication.PublishedPriceAt == nil {
-			next = t.Publication.PriceDueAt
-		}
-		st.pending[t.ID] = &pending{trade: t, isin: st.instruments[t.InstrumentID].Terms.ISIN}
-		heap.Push(&st.publications, publication{at: next, id: t.ID})
+		st.queue(t, st.instruments[t.InstrumentID].Terms.ISIN)
 	}
 	return nil
 }

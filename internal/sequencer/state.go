@@ -104,6 +104,7 @@ func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}, ladders: map[bookKey]bookLadder{},
 		bookIDs: map[string]uint64{}, booked: map[uint64]string{}, portfolios: map[string]*venue.PortfolioRFQ{},
 		deferrals: e.deferrals, mic: e.mic, pending: map[string]*pending{}}
+	st.csds.number("") // an unknown CSD is the books' 0
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
 			return err

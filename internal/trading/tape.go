@@ -44,17 +44,16 @@ func (s *Service) Tape(ctx context.Context, p venue.Principal, f TapeFilter) ([]
 		if err != nil {
 			return err
 		}
-		isins := map[string]string{}
+		ids := make([]string, len(ts))
+		for i, t := range ts {
+			ids[i] = t.InstrumentID
+		}
+		ins, err := tx.InstrumentsByID(ctx, ids)
+		if err != nil {
+			return err
+		}
 		for _, t := range ts {
-			isin, ok := isins[t.InstrumentID]
-			if !ok {
-				in, err := tx.Instrument(ctx, t.InstrumentID)
-				if err != nil {
-					return err
-				}
-				isin, isins[t.InstrumentID] = in.Terms.ISIN, in.Terms.ISIN
-			}
-			if e, ok := venue.TapeEntryOf(t, isin, s.mic, now); ok {
+			if e, ok := venue.TapeEntryOf(t, ins[t.InstrumentID].Terms.ISIN, s.mic, now); ok {
 				out = append(out, e)
 			}
 		}

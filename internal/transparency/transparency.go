@@ -162,15 +162,6 @@ func (t *Table) Publication(in venue.Instrument, quantity udecimal.Decimal, trad
 	return venue.Publication{PriceDueAt: tradeTime, VolumeDueAt: tradeTime} // unreachable: every class has a band from 0
 }
 
-// Band returns a band by id.
-func (t *Table) Band(id string) (Band, bool) {
-	i := slices.IndexFunc(t.Bands, func(b Band) bool { return b.ID == id })
-	if i < 0 {
-		return Band{}, false
-	}
-	return t.Bands[i], true
-}
-
 // due is when a delay ends for a trade at at.
 func due(d string, at time.Time) time.Time {
 	at = at.UTC()

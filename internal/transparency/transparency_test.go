@@ -83,10 +83,14 @@ func TestParse(t *testing.T) {
 		"bad delay":          `{"classes":[{"class":"a"}],"bands":[{"id":"A","class":"a","from":"0","price":"soon","volume":"now"}]}`,
 		"price after volume": `{"classes":[{"class":"a"}],"bands":[{"id":"A","class":"a","from":"0","price":"eod","volume":"15m"}]}`,
 		"unknown class":      `{"classes":[{"class":"a"}],"bands":[{"id":"A","class":"b","from":"0","price":"now","volume":"now"}]}`,
-		"unknown field":      `{"classes":[{"class":"a"}],"bands":[],"extra":1}`,
+		"unknown field":      `{"classes":[{"class":"a"}],"bands":[{"id":"A","class":"a","from":"0","price":"now","volume":"now"}],"extra":1}`,
 	} {
 		if _, err := Parse([]byte(src)); err == nil {
 			t.Errorf("%s: Parse = nil error", name)
 		}
+	}
+	// Each case is one mistake away from a table that parses.
+	if _, err := Parse([]byte(`{"classes":[{"class":"a"}],"bands":[{"id":"A","class":"a","from":"0","price":"now","volume":"now"}]}`)); err != nil {
+		t.Errorf("the smallest valid table: Parse = %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package venue
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -97,16 +96,6 @@ func (s *Settlement) OfferCSD(o *Offer) string {
 // Compatible reports whether CSDs a and b can settle a trade together.
 func (s *Settlement) Compatible(a, b string) bool {
 	return a == "" || b == "" || a == b || (s != nil && s.links[LinkOf(a, b)])
-}
-
-// Links returns the venue's links, sorted.
-func (s *Settlement) Links() []SettlementLink {
-	out := make([]SettlementLink, 0, len(s.links))
-	for l := range s.links {
-		out = append(out, l)
-	}
-	slices.SortFunc(out, func(x, y SettlementLink) int { return strings.Compare(x.A+x.B, y.A+y.B) })
-	return out
 }
 
 // IncompatibleCSDs is the conflict of a trade between sides whose CSDs

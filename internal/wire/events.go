@@ -311,15 +311,7 @@ type Publication struct {
 // PublicationOf renders p.
 func PublicationOf(p venue.Publication) Publication {
 	return Publication{Deferral: p.Deferral, PriceDueAt: Time(p.PriceDueAt), VolumeDueAt: Time(p.VolumeDueAt),
-		PublishedPriceAt: timePtr(p.PublishedPriceAt), PublishedVolumeAt: timePtr(p.PublishedVolumeAt)}
-}
-
-func timePtr(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := Time(*t)
-	return &s
+		PublishedPriceAt: TimePtr(p.PublishedPriceAt), PublishedVolumeAt: TimePtr(p.PublishedVolumeAt)}
 }
 
 // TapeEntryOf renders e.
