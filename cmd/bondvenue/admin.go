@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -88,7 +89,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	if _, err := database.Migrate(ctx); err != nil {
 		return err
 	}
-	svc := trading.New(database, trading.Config{})
+	svc := newCore(database, coreConfig{}).svc // not started: the use cases write to the database
 	sys := trading.System
 
 	var out any
@@ -136,14 +137,14 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		err = svc.SetFIXCancelOnDisconnect(ctx, sys, *clientID, *enabled)
 		out = map[string]any{"client_id": *clientID, "cancel_on_disconnect": *enabled}
 	case "status":
-		var ins []trading.Instance
+		var ins []cluster.Instance
 		ins, err = svc.Instances(ctx, sys)
 		list := []map[string]any{}
 		leader := ""
 		for _, in := range ins {
 			list = append(list, map[string]any{"id": in.ID, "url": in.URL, "role": in.Role,
 				"started_at": in.StartedAt, "seen_at": in.SeenAt})
-			if in.Role == trading.RoleLeader && leader == "" {
+			if in.Role == cluster.RoleLeader && leader == "" {
 				leader = in.ID
 			}
 		}

@@ -36,6 +36,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -113,6 +114,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // venueRig is the venue under measurement.
 type venueRig struct {
 	db      *store.DB
+	core    *testenv.Venue
 	svc     *trading.Service
 	gw      *fix.Gateway
 	srv     *http.Server
@@ -148,7 +150,8 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 		return nil, err
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	v.svc = trading.New(db, trading.Config{Logger: quiet, RateLimit: 1e9, TokenTTL: time.Hour})
+	v.core = testenv.Wire(db, testenv.Config{Trading: trading.Config{Logger: quiet, RateLimit: 1e9}, TokenTTL: time.Hour})
+	v.svc = v.core.Svc
 	creds, _, err := demo.Load(ctx, v.svc, v.dir, "")
 	if err != nil {
 		return nil, err
@@ -185,7 +188,7 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 	if err := v.addFirms(ctx, max(slices.Max(c.sessions)-len(v.traders), 0), unlimited); err != nil {
 		return nil, err
 	}
-	if err := v.svc.Start(ctx); err != nil {
+	if err := v.core.Start(ctx); err != nil {
 		return nil, err
 	}
 	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 100})
@@ -203,9 +206,9 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 		return nil, err
 	}
 	v.url = "http://" + ln.Addr().String()
-	v.srv = &http.Server{Handler: httpapi.New(v.svc, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	v.srv = &http.Server{Handler: httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access}, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = v.srv.Serve(ln) }()
-	v.gw, err = fix.New(v.svc, fixstore.New(v.db), fix.Config{Addr: "127.0.0.1:0", Logger: quiet})
+	v.gw, err = fix.New(fix.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Keys: v.core.Keys, Access: v.core.Access}, fixstore.New(v.db), fix.Config{Addr: "127.0.0.1:0", Logger: quiet})
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +257,7 @@ func (v *venueRig) addFirms(ctx context.Context, n int, limit udecimal.Decimal) 
 func (v *venueRig) close() {
 	v.gw.Stop()
 	_ = v.srv.Close()
-	v.svc.Close()
+	v.core.Close()
 	_ = v.db.Close()
 	if v.dir != "" {
 		_ = os.RemoveAll(v.dir)
@@ -326,7 +329,7 @@ func (v *venueRig) measure(ctx context.Context, c config, n int, w worker) (*res
 // restWorker posts offers over one keep-alive connection, one at a time.
 func (v *venueRig) restWorker(ctx context.Context, _ config, i int, from, until time.Time, rec func(time.Duration)) error {
 	u := v.traders[i%len(v.traders)]
-	tok, err := v.svc.IssueToken(ctx, u.ClientID, u.ClientSecret)
+	tok, err := v.core.Access.IssueToken(ctx, u.ClientID, u.ClientSecret)
 	if err != nil {
 		return err
 	}

@@ -33,9 +33,11 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -64,9 +66,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	defer drop()
 	quiet := slog.New(slog.DiscardHandler)
 	h := auth.FastHasher
-	cfg := trading.Config{Logger: quiet, RateLimit: 1e9, TokenTTL: time.Hour, Hasher: &h}
+	cfg := trading.Config{Logger: quiet, RateLimit: 1e9, Hasher: &h}
 	var bases []string
-	var svcs []*trading.Service
+	var svcs []*testenv.Venue
 	var creds demo.Credentials
 	for i := range 2 {
 		db, err := store.Open(ctx, store.Config{URL: dbURL})
@@ -77,7 +79,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if _, err := db.Migrate(ctx); err != nil {
 			return err
 		}
-		svc := trading.New(db, cfg)
+		v := testenv.Wire(db, testenv.Config{Trading: cfg, TokenTTL: time.Hour})
+		svc := v.Svc
 		if i == 0 {
 			if creds, _, err = demo.Load(ctx, svc, os.TempDir(), ""); err != nil {
 				return err
@@ -103,31 +106,31 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 				}
 			}
 		}
-		if err := svc.Start(ctx); err != nil {
+		if err := v.Start(ctx); err != nil {
 			return err
 		}
-		defer svc.Close()
+		defer v.Close()
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
 		}
 		base := "http://" + ln.Addr().String()
-		srv := &http.Server{Handler: httpapi.New(svc, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: httpapi.New(httpapi.Deps{Trading: svc, Live: v.Live, Cluster: v.Cluster, Engine: v.Sequencer, Keys: v.Keys, Access: v.Access}, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()
-		if err := svc.Announce(ctx, base); err != nil {
+		if err := v.Cluster.Announce(ctx, base); err != nil {
 			return err
 		}
-		bases, svcs = append(bases, base), append(svcs, svc)
+		bases, svcs = append(bases, base), append(svcs, v)
 	}
-	if svcs[0].Role() != trading.RoleLeader || svcs[1].Role() != trading.RoleStandby {
-		return fmt.Errorf("roles %s, %s", svcs[0].Role(), svcs[1].Role())
+	if svcs[0].Cluster.Role() != cluster.RoleLeader || svcs[1].Cluster.Role() != cluster.RoleStandby {
+		return fmt.Errorf("roles %s, %s", svcs[0].Cluster.Role(), svcs[1].Cluster.Role())
 	}
-	ms, err := svcs[0].Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 10})
+	ms, err := svcs[0].Svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 10})
 	if err != nil || len(ms.Items) == 0 {
 		return fmt.Errorf("a continuous market: %v", err)
 	}
-	ins, err := svcs[0].Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: ms.Items[0].ID}, venue.Page{Limit: 1})
+	ins, err := svcs[0].Svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: ms.Items[0].ID}, venue.Page{Limit: 1})
 	if err != nil || len(ins.Items) == 0 {
 		return fmt.Errorf("an instrument: %v", err)
 	}
@@ -135,7 +138,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	for _, p := range creds.Participants {
 		for _, u := range p.Users {
 			if u.Role == string(venue.RoleTrader) {
-				tok, err := svcs[0].IssueToken(ctx, u.ClientID, u.ClientSecret)
+				tok, err := svcs[0].Access.IssueToken(ctx, u.ClientID, u.ClientSecret)
 				if err != nil {
 					return err
 				}

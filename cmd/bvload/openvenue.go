@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/gcstats"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -32,8 +32,8 @@ type openVenue struct {
 
 	gc0  gcstats.Snapshot
 	cpu0 time.Duration
-	eng0 trading.EngineStats
-	adm0 trading.AdmissionStats
+	eng0 engineStats
+	adm0 sequencer.AdmissionStats
 }
 
 // venueWindow is the venue's collector and CPU over the measured window.
@@ -64,7 +64,7 @@ func newOpenVenue(ctx context.Context, cfg config, dbs *databases, log *slog.Log
 	v := &openVenue{db: db, srv: srv, dv: dv, stop: stop, drop: drop}
 	if cfg.open.preload > 0 {
 		start := time.Now()
-		if err := preload(ctx, srv.svc, dv, cfg.open.preload); err != nil {
+		if err := preload(ctx, srv.core.Svc, dv, cfg.open.preload); err != nil {
 			v.close()
 			return nil, fmt.Errorf("preload: %w", err)
 		}
@@ -85,7 +85,7 @@ func (v *openVenue) close() {
 // begin marks the window's start.
 func (v *openVenue) begin() {
 	v.gc0, v.cpu0 = gcstats.Read(), processCPU()
-	v.eng0, v.adm0 = v.srv.svc.EngineStats(), v.srv.svc.AdmissionStats()
+	v.eng0, v.adm0 = countersOf(v.srv.core), v.srv.core.Sequencer.AdmissionStats()
 }
 
 // end reads the collector and the CPU since begin.
@@ -103,7 +103,7 @@ func (v *openVenue) end() venueWindow {
 // summary reads the sequencer's counters since begin and counts the
 // resting offers.
 func (v *openVenue) summary(ctx context.Context) (venueSummary, error) {
-	after, adm := v.srv.svc.EngineStats(), v.srv.svc.AdmissionStats()
+	after, adm := countersOf(v.srv.core), v.srv.core.Sequencer.AdmissionStats()
 	s := venueSummary{Admission: openAdmission{Expected: adm.Expected - v.adm0.Expected, Waited: adm.Waited - v.adm0.Waited,
 		Full: adm.Full - v.adm0.Full, CPU: adm.CPU - v.adm0.CPU, CostPerCommand: ms(adm.CostPerCommand), CommitCost: ms(adm.CommitCost)}}
 	if n := after.Batches - v.eng0.Batches; n > 0 {

@@ -273,7 +273,7 @@ type openResult struct {
 }
 
 // openAdmission is what the sequencer's admission control did in the
-// window: refusals by reason (trading.AdmissionStats), and its time per
+// window: refusals by reason (sequencer.AdmissionStats), and its time per
 // command at the end, on which the expected wait is based.
 type openAdmission struct {
 	Expected       int64   `json:"refused_expected"`

@@ -19,9 +19,9 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/envflag"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/trading"
 )
 
 // usageError marks a command-line mistake (exit code 2).
@@ -232,7 +232,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 	var t target
 	var trades atomic.Int64
 	var teardown func()
-	var venueSvc *trading.Service
+	var venueSvc *testenv.Venue
 	switch name {
 	case "a":
 		srv, err := serve(http.HandlerFunc(trivial), log)
@@ -253,7 +253,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 		}
 		// The demo data gives the offers real participants, accounts,
 		// users, markets and instruments to reference.
-		dv, err := loadDemo(ctx, newService(db, log, 0, 0), db, dir)
+		dv, err := loadDemo(ctx, newCore(db, log, 0, 0).Svc, db, dir)
 		if err != nil {
 			drop()
 			return result{}, err
@@ -280,7 +280,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 			return result{}, err
 		}
 		teardown = func() { stop(); drop() }
-		venueSvc = srv.svc
+		venueSvc = srv.core
 		url := srv.url + "/api/v1/participant/offers"
 		if name == "c" {
 			t = target{url: url, next: func(w, k int) ([]byte, string) {
@@ -315,9 +315,9 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 	if err != nil {
 		return result{}, err
 	}
-	var before trading.EngineStats
+	var before engineStats
 	if venueSvc != nil {
-		before = venueSvc.EngineStats()
+		before = countersOf(venueSvc)
 	}
 	s := load(ctx, cfg.load, t)
 	if err := stopProfile(); err != nil {
@@ -325,7 +325,7 @@ func runScenario(ctx context.Context, cfg config, dbs *databases, log *slog.Logg
 	}
 	res := resultOf(name, s)
 	if venueSvc != nil {
-		after := venueSvc.EngineStats()
+		after := countersOf(venueSvc)
 		if n := after.Batches - before.Batches; n > 0 {
 			res.MeanBatch = float64(after.Commands-before.Commands) / float64(n)
 			res.MeanBatchTime = ms((after.BatchTime - before.BatchTime) / time.Duration(n))

@@ -20,6 +20,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
@@ -37,8 +38,8 @@ const continuousMarket = "bondvenue Continuous"
 // server serves h on a fresh loopback port with the HTTP settings of
 // cmd/bondvenue.
 type server struct {
-	// svc is the venue's (scenarios c, c2), for its engine counters.
-	svc  *trading.Service
+	// core is the venue's (scenarios c, c2), for its engine counters.
+	core *testenv.Venue
 	url  string
 	srv  *http.Server
 	errc chan error
@@ -294,37 +295,52 @@ type venueConfig struct {
 	log         *slog.Logger
 }
 
-// newService returns the venue's use cases on db. Client secrets are
-// hashed with the cheap Argon2 parameters: hashing happens only when the
-// demo credentials are issued and the tokens granted, before the measured
-// window, and would otherwise dominate a short run.
-func newService(db *store.DB, log *slog.Logger, rateLimit float64, queueBudget time.Duration) *trading.Service {
+// newCore returns the venue's core on db, wired as cmd/bondvenue wires it.
+// Client secrets are hashed with the cheap Argon2 parameters: hashing
+// happens only when the demo credentials are issued and the tokens
+// granted, before the measured window, and would otherwise dominate a
+// short run.
+func newCore(db *store.DB, log *slog.Logger, rateLimit float64, queueBudget time.Duration) *testenv.Venue {
 	h := auth.FastHasher
-	return trading.New(db, trading.Config{Hasher: &h, Logger: log, TokenTTL: time.Hour, RateLimit: rateLimit, QueueBudget: queueBudget})
+	return testenv.Wire(db, testenv.Config{Trading: trading.Config{Hasher: &h, Logger: log, RateLimit: rateLimit}, TokenTTL: time.Hour,
+		QueueBudget: queueBudget})
+}
+
+// engineStats are the sequencer's counters at one moment.
+type engineStats struct {
+	Batches, Commands int64
+	BatchTime         time.Duration
+}
+
+// countersOf reads the sequencer's counters.
+func countersOf(v *testenv.Venue) engineStats {
+	b, c, t := v.Sequencer.Counters()
+	return engineStats{Batches: b, Commands: c, BatchTime: t}
 }
 
 // startVenue loads the demo venue into db, starts the sequencer and the
 // real HTTP stack on a loopback port and grants every trader a token over
 // HTTP.
 func startVenue(ctx context.Context, db *store.DB, dir string, cfg venueConfig) (*server, demoVenue, func(), error) {
-	svc := newService(db, cfg.log, cfg.rateLimit, cfg.queueBudget)
-	dv, err := loadDemo(ctx, svc, db, dir)
+	core := newCore(db, cfg.log, cfg.rateLimit, cfg.queueBudget)
+	dv, err := loadDemo(ctx, core.Svc, db, dir)
 	if err != nil {
 		return nil, dv, nil, err
 	}
-	if err := svc.Start(ctx); err != nil {
+	if err := core.Start(ctx); err != nil {
 		return nil, dv, nil, err
 	}
-	api := httpapi.New(svc, httpapi.Config{Logger: cfg.log})
+	api := httpapi.New(httpapi.Deps{Trading: core.Svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access},
+		httpapi.Config{Logger: cfg.log})
 	srv, err := serve(api.Handler(), cfg.log)
 	if err != nil {
-		svc.Close()
+		core.Close()
 		return nil, dv, nil, err
 	}
-	srv.svc = svc
+	srv.core = core
 	stop := func() {
 		_ = srv.Close()
-		svc.Close() // after HTTP, as cmd/bondvenue does
+		core.Close() // after HTTP, as cmd/bondvenue does
 	}
 	for i := range dv.traders {
 		if dv.traders[i].token, err = grant(ctx, srv.url, dv.traders[i]); err != nil {

@@ -42,6 +42,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/socketio"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -106,11 +107,12 @@ func measure(ctx context.Context, args []string) (result, error) {
 	}
 	log := slog.New(slog.DiscardHandler)
 	h := auth.FastHasher
-	svc := trading.New(db, trading.Config{Hasher: &h, Logger: log, TokenTTL: time.Hour, RateLimit: 1e6})
-	if err := svc.Start(ctx); err != nil {
+	v := testenv.Wire(db, testenv.Config{Trading: trading.Config{Hasher: &h, Logger: log, RateLimit: 1e6}, TokenTTL: time.Hour})
+	if err := v.Start(ctx); err != nil {
 		return result{}, err
 	}
-	defer svc.Close()
+	defer v.Close()
+	svc := v.Svc
 	creds, _, err := demo.Load(ctx, svc, dir, "")
 	if err != nil {
 		return result{}, err
@@ -140,12 +142,12 @@ func measure(ctx context.Context, args []string) (result, error) {
 		return result{}, err
 	}
 	// One credential holds many of the subscribers: its socket limit is raised.
-	srv := &http.Server{Handler: socketio.New(svc, socketio.Config{Logger: log, MaxSocketsPerCredential: c.subscribers})}
+	srv := &http.Server{Handler: socketio.New(v.Access, v.Live, socketio.Config{Logger: log, MaxSocketsPerCredential: c.subscribers})}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	url := "ws://" + ln.Addr().String() + "/socket.io/?EIO=4&transport=websocket"
 
-	opTok, err := svc.IssueToken(ctx, creds.Operator.ClientID, creds.Operator.ClientSecret)
+	opTok, err := v.Access.IssueToken(ctx, creds.Operator.ClientID, creds.Operator.ClientSecret)
 	if err != nil {
 		return result{}, err
 	}
@@ -154,7 +156,7 @@ func measure(ctx context.Context, args []string) (result, error) {
 	for _, p := range creds.Participants[:3] {
 		for _, u := range p.Users {
 			if u.Role == string(venue.RoleTrader) {
-				tok, err := svc.IssueToken(ctx, u.ClientID, u.ClientSecret)
+				tok, err := v.Access.IssueToken(ctx, u.ClientID, u.ClientSecret)
 				if err != nil {
 					return result{}, err
 				}

@@ -44,6 +44,10 @@ type Sequencer interface {
 	SetStandby(standby bool)
 	// Epoch is the sequencer lease held.
 	Epoch() int64
+	// Alive reports whether the sequencer runs; LeaseLost whether it
+	// stopped because another instance took its lease.
+	Alive() bool
+	LeaseLost() bool
 }
 
 // Config tunes a Cluster.

@@ -19,7 +19,8 @@ import (
 func TestLoad(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		svc := testenv.Service(t, e, trading.Config{})
+		core := testenv.Service(t, e, testenv.Config{Trading: trading.Config{}})
+		svc := core.Svc
 		dir := t.TempDir()
 		returned, loaded, err := demo.Load(ctx, svc, dir, "http://127.0.0.1:8080")
 		if err != nil || !loaded {
@@ -69,11 +70,11 @@ func TestLoad(t *testing.T) {
 
 		// Participants 0–2 are mutual counterparties; 3 has none.
 		for i, p := range c.Participants {
-			tok, err := svc.IssueToken(ctx, p.Users[0].ClientID, p.Users[0].ClientSecret)
+			tok, err := core.Access.IssueToken(ctx, p.Users[0].ClientID, p.Users[0].ClientSecret)
 			if err != nil {
 				t.Fatalf("IssueToken(participant %d) = %v", i, err)
 			}
-			pr, err := svc.Authenticate(ctx, tok.AccessToken)
+			pr, err := core.Access.Authenticate(ctx, tok.AccessToken)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +138,8 @@ func TestLoad(t *testing.T) {
 func TestAddSimulated(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		svc := testenv.Service(t, e, trading.Config{})
+		core := testenv.Service(t, e, testenv.Config{Trading: trading.Config{}})
+		svc := core.Svc
 		if _, err := demo.AddSimulated(ctx, svc); !errors.Is(err, demo.ErrNotDemo) {
 			t.Fatalf("AddSimulated(empty venue) = %v, want ErrNotDemo", err)
 		}

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -58,10 +59,11 @@ const (
 
 // Market is the live demo market. Start runs it; Step is one tick of it.
 type Market struct {
-	svc *trading.Service
-	cfg Config
-	log *slog.Logger
-	rng *rand.Rand
+	svc  *trading.Service
+	lead Leadership
+	cfg  Config
+	log  *slog.Logger
+	rng  *rand.Rand
 
 	mu       sync.Mutex // Step's state
 	ready    bool
@@ -87,8 +89,15 @@ type bond struct {
 	maker int              // the simulated firm that makes its market
 }
 
-// New returns a Market on svc.
-func New(svc *trading.Service, cfg Config) *Market {
+// Leadership says whether this instance leads (cluster.Cluster): the
+// simulated firms act only on the leader.
+type Leadership interface {
+	Role() string
+}
+
+// New returns a Market on svc, acting while lead says this instance
+// leads.
+func New(svc *trading.Service, lead Leadership, cfg Config) *Market {
 	if cfg.Tick <= 0 {
 		cfg.Tick = DefaultTick
 	}
@@ -101,7 +110,7 @@ func New(svc *trading.Service, cfg Config) *Market {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Market{svc: svc, cfg: cfg, log: cfg.Logger.With("component", "demomarket"),
+	return &Market{svc: svc, lead: lead, cfg: cfg, log: cfg.Logger.With("component", "demomarket"),
 		rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)), answered: map[string]bool{}, due: map[string]time.Time{}}
 }
 
@@ -155,7 +164,7 @@ func (m *Market) Step(ctx context.Context) {
 	if m.notDemo {
 		return
 	}
-	if m.svc.Role() != trading.RoleLeader {
+	if m.lead.Role() != cluster.RoleLeader {
 		m.ready = false // read the venue again on taking over
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/demomarket"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -35,8 +36,9 @@ func (s stepper) steps(ctx context.Context, n int) {
 func newVenue(t *testing.T, e store.Engine) (*trading.Service, demo.Credentials, stepper) {
 	t.Helper()
 	clock := testenv.NewClock(time.Now().UTC())
-	svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
-	m := demomarket.New(svc, demomarket.Config{Now: clock.Now, Seed: 7})
+	core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), Now: clock.Now}})
+	svc := core.Svc
+	m := demomarket.New(svc, core.Cluster, demomarket.Config{Now: clock.Now, Seed: 7})
 	return svc, creds, stepper{m: m, clock: clock}
 }
 
@@ -247,8 +249,9 @@ func TestDealersAnswerLists(t *testing.T) {
 
 func TestQuietWithoutDemoFirms(t *testing.T) {
 	ctx := context.Background()
-	svc := testenv.Service(t, store.SQLite, trading.Config{Logger: slog.New(slog.DiscardHandler)})
-	m := demomarket.New(svc, demomarket.Config{})
+	core := testenv.Service(t, store.SQLite, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+	svc := core.Svc
+	m := demomarket.New(svc, core.Cluster, demomarket.Config{})
 	m.Step(ctx)
 	m.Step(ctx)
 	if empty, err := svc.Empty(ctx); err != nil || !empty {
@@ -263,24 +266,20 @@ func TestStandbyStaysQuiet(t *testing.T) {
 	url := testenv.DatabaseURL(t, store.Postgres)
 	h := auth.FastHasher
 	cfg := trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h}
-	leader, _ := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	standby := trading.New(testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	if err := standby.Start(ctx); err != nil {
-		t.Fatal(err)
+	leader, _ := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), testenv.Config{Trading: cfg})
+	standby := testenv.Started(t, testenv.OpenConfig(t, store.Config{URL: url}), testenv.Config{Trading: cfg})
+	if standby.Cluster.Role() != cluster.RoleStandby {
+		t.Fatalf("second instance is %s, want standby", standby.Cluster.Role())
 	}
-	t.Cleanup(standby.Close)
-	if standby.Role() != trading.RoleStandby {
-		t.Fatalf("second instance is %s, want standby", standby.Role())
-	}
-	m := demomarket.New(standby, demomarket.Config{})
+	m := demomarket.New(standby.Svc, standby.Cluster, demomarket.Config{})
 	for range 20 {
 		m.Step(ctx)
 	}
-	ps, err := leader.Participants(ctx, trading.System, venue.Page{Limit: 100})
+	ps, err := leader.Svc.Participants(ctx, trading.System, venue.Page{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
-	offers, err := leader.Offers(ctx, trading.System, trading.OfferFilter{}, venue.Page{Limit: 10})
+	offers, err := leader.Svc.Offers(ctx, trading.System, trading.OfferFilter{}, venue.Page{Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,9 +290,10 @@ func TestStandbyStaysQuiet(t *testing.T) {
 
 func TestStopLeavesNoGoroutine(t *testing.T) {
 	ctx := context.Background()
-	svc, _ := testenv.Demo(t, testenv.Open(t, store.SQLite), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	core, _ := testenv.Demo(t, testenv.Open(t, store.SQLite), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+	svc := core.Svc
 	before := runtime.NumGoroutine()
-	m := demomarket.New(svc, demomarket.Config{Tick: 5 * time.Millisecond})
+	m := demomarket.New(svc, core.Cluster, demomarket.Config{Tick: 5 * time.Millisecond})
 	m.Start()
 	deadline := time.Now().Add(30 * time.Second)
 	for {

@@ -88,7 +88,7 @@ func (g *Gateway) FromAdmin(msg *quickfix.Message, id quickfix.SessionID) quickf
 	secret, _ := msg.Body.GetString(tagPassword)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	p, err := g.svc.AuthenticateClient(ctx, user, secret)
+	p, err := g.access.AuthenticateClient(ctx, user, secret)
 	if err != nil {
 		g.log.Warn("fix logon refused", "sender_comp_id", id.TargetCompID, "client_id", user, "reason", "bad credentials")
 		g.m.logons.WithLabelValues("refused").Inc()
@@ -122,7 +122,7 @@ func (g *Gateway) FromAdmin(msg *quickfix.Message, id quickfix.SessionID) quickf
 	// A session that never sent a report starts after the log's last
 	// event as of now, before the Logon is answered: whatever the client
 	// causes once it sees the answer comes after.
-	if seq, err := g.svc.LastEventSeq(ctx); err == nil {
+	if seq, err := g.live.LastEventSeq(ctx); err == nil {
 		g.startSeq[id.String()] = seq
 	}
 	g.m.logons.WithLabelValues("accepted").Inc()

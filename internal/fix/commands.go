@@ -3,6 +3,7 @@ package fix
 import (
 	"context"
 
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/trading"
 )
 
@@ -15,7 +16,7 @@ import (
 // run runs a trading command: here when this instance leads, else on the
 // leader.
 func (g *Gateway) run(ctx context.Context, cmd trading.Command) (string, error) {
-	if g.svc.Role() == trading.RoleLeader {
+	if g.cl.Role() == cluster.RoleLeader {
 		return g.svc.Run(ctx, cmd)
 	}
 	return g.fwd.Command(ctx, cmd)

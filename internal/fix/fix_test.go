@@ -17,6 +17,7 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/fix"
 	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
@@ -29,6 +30,7 @@ import (
 
 // venueEnv is a venue with demo data and its FIX acceptor.
 type venueEnv struct {
+	core  *testenv.Venue
 	svc   *trading.Service
 	creds demo.Credentials
 	gw    *fix.Gateway
@@ -58,8 +60,8 @@ func (b *syncBuffer) String() string {
 func newVenue(t *testing.T, e store.Engine) *venueEnv {
 	t.Helper()
 	db := testenv.Open(t, e)
-	svc, creds := testenv.Demo(t, db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
-	v := &venueEnv{svc: svc, creds: creds, logs: &syncBuffer{}, db: db}
+	core, creds := testenv.Demo(t, db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+	v := &venueEnv{core: core, svc: core.Svc, creds: creds, logs: &syncBuffer{}, db: db}
 	v.start(t)
 	return v
 }
@@ -72,7 +74,7 @@ func (v *venueEnv) start(t *testing.T) {
 	if v.port != 0 {
 		addr = "127.0.0.1:" + strconv.Itoa(v.port)
 	}
-	gw, err := fix.New(v.svc, fixstore.New(v.db), fix.Config{Addr: addr, Logger: slog.New(slog.NewTextHandler(v.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	gw, err := fix.New(fix.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Keys: v.core.Keys, Access: v.core.Access}, fixstore.New(v.db), fix.Config{Addr: addr, Logger: slog.New(slog.NewTextHandler(v.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,13 +464,9 @@ func TestRestart(t *testing.T) {
 
 			v.gw.Stop()
 			s.wait(t, "the session's end", 30*time.Second, func(l fixLine) bool { return l.Event == "end" })
-			v.svc.Close()
-			h := auth.FastHasher
-			v.svc = trading.New(v.db, trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h})
-			if err := v.svc.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(v.svc.Close)
+			v.core.Close()
+			v.core = testenv.Started(t, v.db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+			v.svc = v.core.Svc
 			// While the gateway is down a REST order fills part of it.
 			price := udecimal.MustParse("99.5")
 			if _, err := v.svc.CreateOffer(ctx, rest, trading.OfferInput{InstrumentID: in.ID, MarketID: market,
@@ -838,23 +836,20 @@ func TestStandbySession(t *testing.T) {
 	ctx := context.Background()
 	url := testenv.DatabaseURL(t, store.Postgres)
 	h := auth.FastHasher
-	cfg := trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h, CampaignInterval: 100 * time.Millisecond}
+	cfg := testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h}, CampaignInterval: 100 * time.Millisecond}
 	leader, creds := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	srv := httptest.NewServer(httpapi.New(leader, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: leader.Svc, Live: leader.Live, Cluster: leader.Cluster, Engine: leader.Sequencer, Keys: leader.Keys, Access: leader.Access},
+		httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(srv.Close)
-	if err := leader.Announce(ctx, srv.URL); err != nil {
+	if err := leader.Cluster.Announce(ctx, srv.URL); err != nil {
 		t.Fatal(err)
 	}
 	db := testenv.OpenConfig(t, store.Config{URL: url})
-	standby := trading.New(db, cfg)
-	if err := standby.Start(ctx); err != nil {
-		t.Fatal(err)
+	standby := testenv.Started(t, db, cfg)
+	if standby.Cluster.Role() != cluster.RoleStandby {
+		t.Fatalf("role %s", standby.Cluster.Role())
 	}
-	t.Cleanup(standby.Close)
-	if standby.Role() != trading.RoleStandby {
-		t.Fatalf("role %s", standby.Role())
-	}
-	v := &venueEnv{svc: standby, creds: creds, logs: &syncBuffer{}, db: db}
+	v := &venueEnv{core: standby, svc: standby.Svc, creds: creds, logs: &syncBuffer{}, db: db}
 	v.start(t)
 	market, in := v.book(t)
 	account := creds.Participants[0].AccountIDs[0]
@@ -865,7 +860,7 @@ func TestStandbySession(t *testing.T) {
 		t.Fatalf("the order through the standby: %s", nw.Raw)
 	}
 	_, p0 := v.trader(t, 0)
-	if o, err := leader.Offer(ctx, p0, nw.field(37)); err != nil || o.ClientOrderID != "SB1" {
+	if o, err := leader.Svc.Offer(ctx, p0, nw.field(37)); err != nil || o.ClientOrderID != "SB1" {
 		t.Errorf("the order on the leader: %+v, %v", o.ClientOrderID, err)
 	}
 	s.send(t, "G", 11, "SB2", 41, "SB1", 1, account, 48, in.Terms.ISIN, 22, 4, 54, 2, 60, fixNow(), 38, in.MinPiece, 40, 2, 44, "118.5")

@@ -33,9 +33,10 @@ func TestSlowClient(t *testing.T) {
 	}{{"conflated", 1_000_000, 0}, {"dropped", 40, 1}} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := testenv.Open(t, store.SQLite)
-			svc, creds := testenv.Demo(t, db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
+			core, creds := testenv.Demo(t, db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+			svc := core.Svc
 			reg := prometheus.NewRegistry()
-			gw, err := fix.New(svc, fixstore.New(db), fix.Config{Addr: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler), Registry: reg,
+			gw, err := fix.New(fix.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Keys: core.Keys, Access: core.Access}, fixstore.New(db), fix.Config{Addr: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler), Registry: reg,
 				ConflateAt: 8, ResumeAt: 2, DropAt: tc.dropAt, SendBuffer: 4096})
 			if err != nil {
 				t.Fatal(err)
@@ -44,7 +45,7 @@ func TestSlowClient(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(gw.Stop)
-			v := &venueEnv{svc: svc, creds: creds, gw: gw}
+			v := &venueEnv{core: core, svc: svc, creds: creds, gw: gw}
 			market, in := v.book(t)
 			u, p0 := v.trader(t, 0)
 			_, p1 := v.trader(t, 1)
@@ -162,7 +163,7 @@ func TestPipelinedOrders(t *testing.T) {
 			market, in := v.book(t)
 			u, p0 := v.trader(t, 0)
 			account := v.creds.Participants[0].AccountIDs[0]
-			start, err := v.svc.LastEventSeq(ctx)
+			start, err := v.core.Live.LastEventSeq(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +227,7 @@ func TestPipelinedOrders(t *testing.T) {
 			if len(refused) != 1 || refused["P05"] != 1 {
 				t.Errorf("refused %v, want the repeated P05 once", refused)
 			}
-			evs, err := v.svc.Events(ctx, p0, start, 1000)
+			evs, err := v.core.Live.Events(ctx, p0, start, 1000)
 			if err != nil {
 				t.Fatal(err)
 			}

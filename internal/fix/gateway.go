@@ -23,8 +23,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/quickfixgo/quickfix"
 
+	"github.com/bondvenue/bondvenue/internal/access"
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/fix/spec"
+	"github.com/bondvenue/bondvenue/internal/idempotency"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -57,6 +60,10 @@ type Config struct {
 // Gateway is the FIX acceptor.
 type Gateway struct {
 	svc      *trading.Service
+	live     *subscribe.Hub
+	cl       Cluster
+	keys     *idempotency.Keys
+	access   *access.Tokens
 	store    SessionStore
 	cfg      Config
 	log      *slog.Logger
@@ -109,9 +116,30 @@ func (g *Gateway) backlog(id string) *atomic.Int64 {
 	return v.(*atomic.Int64)
 }
 
-// New prepares a gateway on the venue's use cases and a store for its
-// sessions' state; Start opens it.
-func New(svc *trading.Service, st SessionStore, cfg Config) (*Gateway, error) {
+// Deps are what the gateway serves: the use cases, the live
+// subscriptions its sessions follow, and this instance's part in the
+// cluster, which cmd/bondvenue builds.
+type Deps struct {
+	Trading *trading.Service
+	Live    *subscribe.Hub
+	Cluster Cluster
+	// Keys are the Idempotency-Keys the sessions' ClOrdIDs claim.
+	Keys *idempotency.Keys
+	// Access checks the credentials a Logon carries.
+	Access *access.Tokens
+}
+
+// Cluster is this instance's part in the cluster (cluster.Cluster): its
+// role, and how a standby reaches the leader.
+type Cluster interface {
+	cluster.Directory
+	Role() string
+	InstanceID() string
+}
+
+// New prepares a gateway over d and a store for its sessions' state;
+// Start opens it.
+func New(d Deps, st SessionStore, cfg Config) (*Gateway, error) {
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:5005"
 	}
@@ -134,8 +162,8 @@ func New(svc *trading.Service, st SessionStore, cfg Config) (*Gateway, error) {
 	cfg.ConflateAt = cmp.Or(cfg.ConflateAt, 256)
 	cfg.ResumeAt = cmp.Or(cfg.ResumeAt, 32)
 	cfg.DropAt = cmp.Or(cfg.DropAt, 10000)
-	g := &Gateway{svc: svc, store: st, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
-		fwd:      cluster.NewForwarder(svc, svc.InstanceID(), cfg.Logger),
+	g := &Gateway{svc: d.Trading, live: d.Live, cl: d.Cluster, keys: d.Keys, access: d.Access, store: st, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
+		fwd:      cluster.NewForwarder(d.Cluster, d.Cluster.InstanceID(), cfg.Logger),
 		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{}, gaps: map[string]int{},
 		marks: map[string]int64{}, hits: map[hitKey]hit{}}
 	return g, nil

@@ -13,7 +13,10 @@ import (
 	"github.com/quickfixgo/quickfix"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/idempotency"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -28,11 +31,11 @@ import (
 // claimClOrdID claims a ClOrdID for the firm for today through the
 // idempotency mechanism REST's Idempotency-Key uses: a repeat is refused,
 // never applied twice. The caller ends the claim with finish.
-func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.IdempotencyClaim, error) {
+func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*idempotency.Claim, error) {
 	firm := s.p
 	firm.UserID = "fix-firm:" + s.p.ParticipantID
 	key := "fix:" + s.g.now().Format(time.DateOnly) + ":" + clOrdID
-	claim, answer, err := s.g.svc.ClaimFIXKey(ctx, firm, key)
+	claim, answer, err := s.g.keys.ClaimFIX(ctx, firm, key)
 	switch {
 	case err != nil:
 		var e *venue.Error
@@ -59,15 +62,15 @@ func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*trading.Id
 // or released after a failure of the venue so that a retry runs. It does so off the session's path: the request's
 // own transaction marked an applied claim already, so a repeat meanwhile is
 // refused either way.
-func (s *session) finish(claim *trading.IdempotencyClaim, offerID string, err error) {
+func (s *session) finish(claim *idempotency.Claim, offerID string, err error) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		a := trading.Answer{Code: 200, Body: []byte(offerID)}
+		a := idempotency.Answer{Code: 200, Body: []byte(offerID)}
 		if err != nil {
-			a = trading.Answer{Code: 400, Body: []byte(err.Error())}
+			a = idempotency.Answer{Code: 400, Body: []byte(err.Error())}
 		}
-		_ = s.g.svc.SettleIdempotencyKey(ctx, claim, err, a)
+		_ = s.g.keys.Settle(ctx, claim, err, a)
 	}()
 }
 
@@ -91,7 +94,7 @@ func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.
 	in.ClientOrderID = clOrdID
 	seq, seqErr := msg.Header.GetInt(tagMsgSeqNum)
 	st, stored := s.g.stores.Load(s.id.String())
-	if s.g.svc.Role() != trading.RoleLeader || seqErr != nil || !stored {
+	if s.g.cl.Role() != cluster.RoleLeader || seqErr != nil || !stored {
 		s.applyOrder(ctx, msg, clOrdID, in, nil, nil)
 		return nil
 	}
@@ -133,7 +136,7 @@ func (s *session) applyOrder(ctx context.Context, msg *quickfix.Message, clOrdID
 	}
 	if err == nil {
 		var id string
-		id, err = s.g.run(trading.WithEnqueued(ctx, done), trading.Command{Op: trading.OpCreateOffer, Principal: s.p, Claim: claim.Ref(), Offer: &in})
+		id, err = s.g.run(sequencer.WithEnqueued(ctx, done), trading.Command{Op: trading.OpCreateOffer, Principal: s.p, Claim: trading.RefOf(claim), Offer: &in})
 		s.finish(claim, id, err)
 	}
 	done()
@@ -336,9 +339,9 @@ func (s *session) cancelOrder(ctx context.Context, msg *quickfix.Message) quickf
 	clOrdID, _ := msg.Body.GetString(tagClOrdID)
 	o, err := s.orderOf(ctx, msg, tagOrigClOrdID)
 	if err == nil {
-		var claim *trading.IdempotencyClaim
+		var claim *idempotency.Claim
 		if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
-			_, err = s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, Claim: claim.Ref(), ID: o.ID,
+			_, err = s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, Claim: trading.RefOf(claim), ID: o.ID,
 				ClientOrderID: clOrdID})
 			s.finish(claim, o.ID, err)
 		}
@@ -364,9 +367,9 @@ func (s *session) replaceOrder(ctx context.Context, msg *quickfix.Message) quick
 			ch.Validity = &validity
 		}
 		if err = v.Err(); err == nil {
-			var claim *trading.IdempotencyClaim
+			var claim *idempotency.Claim
 			if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
-				_, err = s.g.run(ctx, trading.Command{Op: trading.OpUpdateOffer, Principal: s.p, Claim: claim.Ref(), ID: o.ID,
+				_, err = s.g.run(ctx, trading.Command{Op: trading.OpUpdateOffer, Principal: s.p, Claim: trading.RefOf(claim), ID: o.ID,
 					Change: &ch})
 				s.finish(claim, o.ID, err)
 			}

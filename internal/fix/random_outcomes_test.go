@@ -133,10 +133,11 @@ func newRandVenue(t *testing.T, d *driver, e store.Engine, rng *rand.Rand) *rand
 	t.Helper()
 	ctx := context.Background()
 	db := testenv.Open(t, e)
-	svc, creds := testenv.Demo(t, db, trading.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1e9, RateBurst: 1e9})
+	core, creds := testenv.Demo(t, db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1e9, RateBurst: 1e9}})
+	svc := core.Svc
 	v := &venueEnv{svc: svc, creds: creds, logs: &syncBuffer{}, db: db}
 	v.start(t)
-	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler),
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{Logger: slog.New(slog.DiscardHandler),
 		TokenRateLimit: 1e9, TokenRateBurst: 1e9}).Handler())
 	t.Cleanup(srv.Close)
 	x := &randVenue{v: v, d: d, engine: e, rng: rng, srv: srv, usedPx: map[string]bool{}}

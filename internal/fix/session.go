@@ -12,7 +12,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/feed"
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -76,7 +76,7 @@ func (s *session) start() {
 			if err == nil {
 				err = s.follow(after)
 			}
-			if errors.Is(err, trading.ErrResyncRequired) {
+			if errors.Is(err, subscribe.ErrResyncRequired) {
 				s.g.log.Warn("fix session: events missed while away are no longer in the log; following from now",
 					"sender_comp_id", s.id.TargetCompID)
 				s.resync = true
@@ -109,7 +109,7 @@ func (s *session) resumeAfter() (int64, error) {
 			return s.startSeq, nil
 		}
 	}
-	return s.g.svc.LastEventSeq(s.ctx)
+	return s.g.live.LastEventSeq(s.ctx)
 }
 
 // resendWait bounds how long a session's application messages wait for
@@ -145,7 +145,7 @@ func (s *session) stop() {
 
 // follow reads the feed after seq until it ends.
 func (s *session) follow(after int64) error {
-	sub, err := s.g.svc.Subscribe(s.ctx, s.p, after, feed.EventFilter{Types: []string{"offer.", "rfq.", "quote.", "portfolio_rfq.", feed.EventTradeCreate,
+	sub, err := s.g.live.Subscribe(s.ctx, s.p, after, feed.EventFilter{Types: []string{"offer.", "rfq.", "quote.", "portfolio_rfq.", feed.EventTradeCreate,
 		feed.EventPriceChange, feed.EventDepth, feed.EventNewsCreate, feed.EventHalt}, Depth: feed.MaxStreamDepth})
 	if err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/socketio"
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
@@ -167,8 +167,8 @@ func TestAsyncAPIDocument(t *testing.T) {
 		for _, x := range d.path(t, "components", "schemas", "SocketAuth", "properties", "interval", "enum").([]any) {
 			intervals = append(intervals, fmt.Sprint(x))
 		}
-		if !slices.Equal(intervals, trading.BarIntervals()) {
-			t.Errorf("SocketAuth.interval enum = %v, want %v", intervals, trading.BarIntervals())
+		if !slices.Equal(intervals, subscribe.BarIntervals()) {
+			t.Errorf("SocketAuth.interval enum = %v, want %v", intervals, subscribe.BarIntervals())
 		}
 	})
 }
@@ -188,11 +188,11 @@ func TestAsyncAPIRecords(t *testing.T) {
 	fresh(t, func(t *testing.T, v *env) {
 		d := loadAsyncAPI(t, v)
 		x := newTV(t, v)
-		after, err := v.svc.LastEventSeq(t.Context())
+		after, err := v.core.Live.LastEventSeq(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		sub, err := v.svc.Subscribe(t.Context(), v.principal(operator), after, feed.EventFilter{})
+		sub, err := v.core.Live.Subscribe(t.Context(), v.principal(operator), after, feed.EventFilter{})
 		if err != nil {
 			t.Fatalf("Subscribe = %v", err)
 		}
@@ -265,7 +265,7 @@ func TestAsyncAPIRecords(t *testing.T) {
 		}
 
 		// The bar /ohlc emits after the book's trade.
-		bars, err := v.svc.OHLC(t.Context(), v.principal(operator), in, trading.OHLCQuery{Interval: "1m", MarketID: x.book})
+		bars, err := v.core.Live.OHLC(t.Context(), v.principal(operator), in, subscribe.OHLCQuery{Interval: "1m", MarketID: x.book})
 		if err != nil || len(bars) == 0 {
 			t.Fatalf("OHLC = %v bars, %v; want the trade's", len(bars), err)
 		}

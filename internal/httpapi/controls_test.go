@@ -185,7 +185,7 @@ func TestKillSwitch(t *testing.T) {
 		x.refused(t, trader(0), "PUT", "/api/v1/participant/kill-switch", obj{"enabled": true}, http.StatusForbidden)
 		x.refused(t, admin(0), "PUT", "/api/v1/participant/kill-switch", obj{}, http.StatusBadRequest, "enabled")
 
-		before := v.svc.EngineStats()
+		batches0, commands0, _ := v.core.Sequencer.Counters()
 		seq := x.lastSeq(t)
 		start := time.Now()
 		k = x.obj(t, admin(0), "PUT", "/api/v1/participant/kill-switch", obj{"enabled": true}, http.StatusOK)
@@ -194,13 +194,13 @@ func TestKillSwitch(t *testing.T) {
 			t.Errorf("kill switch answer = %v, want on, %d cancelled", k, resting+2)
 		}
 		// One batch: the engine ran exactly one command, in one batch, for it.
-		after := v.svc.EngineStats()
-		for deadline := time.Now().Add(time.Second); after.Batches == before.Batches && time.Now().Before(deadline); {
+		batches, commands, _ := v.core.Sequencer.Counters()
+		for deadline := time.Now().Add(time.Second); batches == batches0 && time.Now().Before(deadline); {
 			time.Sleep(time.Millisecond)
-			after = v.svc.EngineStats()
+			batches, commands, _ = v.core.Sequencer.Counters()
 		}
-		if after.Batches-before.Batches != 1 || after.Commands-before.Commands != 1 {
-			t.Errorf("kill switch ran in %d batches of %d commands, want one batch of one", after.Batches-before.Batches, after.Commands-before.Commands)
+		if batches-batches0 != 1 || commands-commands0 != 1 {
+			t.Errorf("kill switch ran in %d batches of %d commands, want one batch of one", batches-batches0, commands-commands0)
 		}
 		deletes, killed := 0, 0
 		for after := seq; ; {

@@ -13,7 +13,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
@@ -35,7 +35,7 @@ func TestFeedRedactionAsREST(t *testing.T) {
 		}
 		got := map[who]*feedLog{}
 		for _, w := range readers {
-			sub, err := v.svc.Subscribe(t.Context(), v.principal(w), after, feed.EventFilter{})
+			sub, err := v.core.Live.Subscribe(t.Context(), v.principal(w), after, feed.EventFilter{})
 			if err != nil {
 				t.Fatalf("Subscribe(%s) = %v", w, err)
 			}
@@ -120,7 +120,7 @@ type feedLog struct {
 	done   bool
 }
 
-func (f *feedLog) read(sub *trading.Subscription) {
+func (f *feedLog) read(sub *subscribe.Subscription) {
 	for e := range sub.C {
 		f.mu.Lock()
 		f.events = append(f.events, e)

@@ -20,8 +20,9 @@ import (
 // FIX engine validates with, both parts, without authentication; a wrong
 // part is a 400 in the venue's error shape.
 func TestFIXDictionary(t *testing.T) {
-	svc := testenv.Service(t, store.SQLite, trading.Config{})
-	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{}).Handler())
+	core := testenv.Service(t, store.SQLite, testenv.Config{Trading: trading.Config{}})
+	svc := core.Svc
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{}).Handler())
 	t.Cleanup(srv.Close)
 	for part, want := range map[string][]byte{"": spec.Application, "?part=transport": spec.Transport} {
 		r, err := http.Get(srv.URL + "/api/v1/fix/dictionary" + part)

@@ -49,7 +49,7 @@ func (s *Server) forward(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if s.svc.Role() != trading.RoleStandby || !passesToLeader(r) {
+		if s.cl.Role() != cluster.RoleStandby || !passesToLeader(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -75,7 +75,7 @@ func (s *Server) passedID(ctx context.Context, r *http.Request) (id string, ok b
 	if !cluster.Claims(r) {
 		return "", false, nil
 	}
-	id, err = cluster.Verify(ctx, s.svc, r)
+	id, err = cluster.Verify(ctx, s.cl, r)
 	return id, true, err
 }
 
@@ -99,7 +99,7 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	if !passedOn(r.Context()) {
 		return errUnsignedCommand
 	}
-	if s.svc.Role() != trading.RoleLeader {
+	if s.cl.Role() != cluster.RoleLeader {
 		return &venue.Error{Kind: venue.KindNotReady, Message: "this instance does not lead"}
 	}
 	var cmd trading.Command

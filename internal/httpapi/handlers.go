@@ -24,9 +24,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 // sequencer runs holding its lease; otherwise 503 with the error body
 // every failure carries, plus the probe's status and checks.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
-	checks, err := s.use(r).Readiness(r.Context())
+	checks, err := s.cl.Readiness(r.Context())
 	if err == nil {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.use(r).Engine(), "role": checks["role"]})
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "engine": s.cl.Engine(), "role": checks["role"]})
 		return nil
 	}
 	s.log.WarnContext(r.Context(), "not ready", "err", err.Error())
@@ -37,7 +37,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 		Status string            `json:"status"`
 		Engine string            `json:"engine"`
 		Checks map[string]string `json:"checks"`
-	}{body, "unavailable", s.use(r).Engine(), checks})
+	}{body, "unavailable", s.cl.Engine(), checks})
 	return nil
 }
 
@@ -117,7 +117,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	tok, err := s.use(r).IssueToken(r.Context(), req.ClientID, req.ClientSecret)
+	tok, err := s.access.IssueToken(r.Context(), req.ClientID, req.ClientSecret)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/calculator"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
@@ -93,8 +95,8 @@ func (f *fields) decimals(n *int) *int {
 }
 
 // bond reads the terms shared by accrued-interest, price and yield.
-func (b termsBody) bond(f *fields) trading.BondInput {
-	var in trading.BondInput
+func (b termsBody) bond(f *fields) calculator.BondInput {
+	var in calculator.BondInput
 	in.Bond.DayCount = f.dayCount(b.DayCount)
 	in.Bond.Coupon = f.decimal("coupon", b.Coupon, true)
 	in.Bond.Frequency = f.frequency(b.Frequency, true)
@@ -125,14 +127,14 @@ func (s *Server) dayCount(w http.ResponseWriter, r *http.Request, p venue.Princi
 		return err
 	}
 	var f fields
-	in := trading.DayCountInput{DayCount: f.dayCount(b.DayCount), Start: f.date("start", b.Start, true),
+	in := calculator.DayCountInput{DayCount: f.dayCount(b.DayCount), Start: f.date("start", b.Start, true),
 		End: f.date("end", b.End, true), Maturity: f.date("maturity", b.Maturity, false),
 		Frequency: f.frequency(b.Frequency, false), RefStart: f.date("ref_start", b.RefStart, false),
 		RefEnd: f.date("ref_end", b.RefEnd, false), Decimals: f.decimals(b.Decimals)}
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.use(r).DayCount(in)
+	res, err := calculator.DayCount(in)
 	if err != nil {
 		return err
 	}
@@ -150,7 +152,7 @@ func (s *Server) accruedInterest(w http.ResponseWriter, r *http.Request, p venue
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.use(r).AccruedInterest(in)
+	res, err := calculator.AccruedInterest(in)
 	if err != nil {
 		return err
 	}
@@ -171,7 +173,7 @@ func (s *Server) price(w http.ResponseWriter, r *http.Request, p venue.Principal
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.use(r).Price(in, y)
+	res, err := calculator.Price(in, y)
 	if err != nil {
 		return err
 	}
@@ -191,7 +193,7 @@ func (s *Server) yield(w http.ResponseWriter, r *http.Request, p venue.Principal
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	res, err := s.use(r).Yield(in, clean)
+	res, err := calculator.Yield(in, clean)
 	if err != nil {
 		return err
 	}
@@ -215,7 +217,7 @@ func (s *Server) settlementDate(w http.ResponseWriter, r *http.Request, p venue.
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	cal, d, err := s.use(r).SettlementDate(r.PathValue("calendar"), trade, lag)
+	cal, d, err := calculator.SettlementDate(r.PathValue("calendar"), trade, lag)
 	if err != nil {
 		return err
 	}
@@ -250,7 +252,7 @@ func (s *Server) holidays(w http.ResponseWriter, r *http.Request, p venue.Princi
 	if err != nil {
 		return venue.InvalidField("year", "is required: an integer year such as 2027")
 	}
-	cal, hs, err := s.use(r).Holidays(r.PathValue("calendar"), year)
+	cal, hs, err := calculator.Holidays(r.PathValue("calendar"), year)
 	if err != nil {
 		return err
 	}
@@ -313,7 +315,7 @@ func decPtr(d *udecimal.Decimal) *string {
 func (s *Server) instrumentOHLC(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := r.URL.Query()
 	var f fields
-	in := trading.OHLCQuery{Interval: q.Get("interval"), MarketID: q.Get("market_id")}
+	in := subscribe.OHLCQuery{Interval: q.Get("interval"), MarketID: q.Get("market_id")}
 	for name, dst := range map[string]**time.Time{"from": &in.From, "to": &in.To} {
 		if v := q.Get(name); v != "" {
 			*dst = f.instant(name, &v)
@@ -322,7 +324,7 @@ func (s *Server) instrumentOHLC(w http.ResponseWriter, r *http.Request, p venue.
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	bars, err := s.use(r).OHLC(r.Context(), p, r.PathValue("instrument_id"), in)
+	bars, err := s.live.OHLC(r.Context(), p, r.PathValue("instrument_id"), in)
 	if err != nil {
 		return err
 	}

@@ -237,7 +237,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if err := v.Err(); err != nil {
 		return err
 	}
-	evs, err := s.use(r).Events(r.Context(), p, after, limit)
+	evs, err := s.live.Events(r.Context(), p, after, limit)
 	if err != nil {
 		return err
 	}

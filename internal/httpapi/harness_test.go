@@ -93,17 +93,18 @@ func (o options) server(now func() time.Time) httpapi.Config {
 }
 
 // service is the part of o that configures the service.
-func (o options) service(now func() time.Time) trading.Config {
+func (o options) service(now func() time.Time) testenv.Config {
 	if o.rateLimit == 0 {
 		o.rateLimit, o.rateBurst = 1e9, 1e9
 	}
-	return trading.Config{Now: now, TokenTTL: o.tokenTTL, Logger: slog.New(slog.DiscardHandler),
-		RateLimit: o.rateLimit, RateBurst: o.rateBurst}
+	return testenv.Config{Trading: trading.Config{Now: now, Logger: slog.New(slog.DiscardHandler),
+		RateLimit: o.rateLimit, RateBurst: o.rateBurst}, TokenTTL: o.tokenTTL}
 }
 
 // env is a demo venue on one engine served over real HTTP.
 type env struct {
 	engine store.Engine
+	core   *testenv.Venue
 	svc    *trading.Service
 	srv    *httptest.Server
 	clock  *testenv.Clock
@@ -121,8 +122,8 @@ func newEnv(t *testing.T, e store.Engine, o options) *env {
 	t.Helper()
 	clk := testenv.NewClock(pinned)
 	db := testenv.Open(t, e)
-	svc, creds := testenv.Demo(t, db, o.service(clk.Now))
-	v := &env{engine: e, svc: svc, db: db, clock: clk, creds: creds, tokens: map[who]string{}, owners: map[string]owner{}}
+	core, creds := testenv.Demo(t, db, o.service(clk.Now))
+	v := &env{engine: e, core: core, svc: core.Svc, db: db, clock: clk, creds: creds, tokens: map[who]string{}, owners: map[string]owner{}}
 	v.serve(t, o)
 	// Every demo user signs in first, so last_active reads the same
 	// whatever order the tests run in.
@@ -135,7 +136,7 @@ func newEnv(t *testing.T, e store.Engine, o options) *env {
 // serve starts the HTTP server of v.
 func (v *env) serve(t *testing.T, o options) {
 	t.Helper()
-	ts := httptest.NewServer(httpapi.New(v.svc, o.server(v.clock.Now)).Handler())
+	ts := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access}, o.server(v.clock.Now)).Handler())
 	t.Cleanup(ts.Close)
 	v.srv = ts
 	v.http = ts.Client()
@@ -149,7 +150,7 @@ func (v *env) withServer(t *testing.T, o options) *env {
 	v.mu.Lock()
 	tokens := maps.Clone(v.tokens)
 	v.mu.Unlock()
-	w := &env{engine: v.engine, svc: v.svc, db: v.db, clock: v.clock, creds: v.creds, tokens: tokens, owners: map[string]owner{}}
+	w := &env{engine: v.engine, core: v.core, svc: v.svc, db: v.db, clock: v.clock, creds: v.creds, tokens: tokens, owners: map[string]owner{}}
 	w.serve(t, o)
 	return w
 }

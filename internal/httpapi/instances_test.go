@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/httpapi"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
@@ -31,22 +32,21 @@ func TestStandbyPassesWrites(t *testing.T) {
 	ctx := context.Background()
 	url := testenv.DatabaseURL(t, store.Postgres)
 	h := auth.FastHasher
-	cfg := trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h, CampaignInterval: 100 * time.Millisecond}
+	cfg := testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h}, CampaignInterval: 100 * time.Millisecond}
 	quiet := httpapi.Config{Logger: slog.New(slog.DiscardHandler)}
+	deps := func(v *testenv.Venue) httpapi.Deps {
+		return httpapi.Deps{Trading: v.Svc, Live: v.Live, Cluster: v.Cluster, Engine: v.Sequencer, Keys: v.Keys, Access: v.Access}
+	}
 	leader, creds := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	srvA := httptest.NewServer(httpapi.New(leader, quiet).Handler())
+	srvA := httptest.NewServer(httpapi.New(deps(leader), quiet).Handler())
 	t.Cleanup(srvA.Close)
-	if err := leader.Announce(ctx, srvA.URL); err != nil {
+	if err := leader.Cluster.Announce(ctx, srvA.URL); err != nil {
 		t.Fatal(err)
 	}
-	standby := trading.New(testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	if err := standby.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(standby.Close)
-	srvB := httptest.NewServer(httpapi.New(standby, quiet).Handler())
+	standby := testenv.Started(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
+	srvB := httptest.NewServer(httpapi.New(deps(standby), quiet).Handler())
 	t.Cleanup(srvB.Close)
-	if err := standby.Announce(ctx, srvB.URL); err != nil {
+	if err := standby.Cluster.Announce(ctx, srvB.URL); err != nil {
 		t.Fatal(err)
 	}
 
@@ -92,12 +92,12 @@ func TestStandbyPassesWrites(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(b), `"role":"standby"`) {
 		t.Errorf("the standby's /readyz: %d %s", resp.StatusCode, b)
 	}
-	ms, err := standby.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 10})
+	ms, err := standby.Svc.Markets(ctx, trading.System, trading.MarketFilter{FacilityType: venue.FacilityContinuous}, venue.Page{Limit: 10})
 	if err != nil || len(ms.Items) == 0 {
 		t.Fatal(err)
 	}
 	market := ms.Items[0].ID
-	ins, err := standby.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: market}, venue.Page{Limit: 1})
+	ins, err := standby.Svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: market}, venue.Page{Limit: 1})
 	if err != nil || len(ins.Items) == 0 {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestStandbyPassesWrites(t *testing.T) {
 	srvA.Close()
 	leader.Close()
 	deadline := time.Now().Add(5 * time.Second)
-	for standby.Role() != trading.RoleLeader {
+	for standby.Cluster.Role() != cluster.RoleLeader {
 		if time.Now().After(deadline) {
 			t.Fatal("no takeover within 5 s")
 		}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
@@ -14,15 +14,11 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 }
 
-// engineStats is where the sequencer's counters come from.
-type engineStats interface {
-	EngineStats() trading.EngineStats
-	AdmissionStats() trading.AdmissionStats
-	Role() string
-	Takeovers() int64
-}
-
-func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
+func newMetrics(reg *prometheus.Registry, eng Engine, cl Cluster) *metrics {
+	counters := func(i int) float64 {
+		batches, commands, t := eng.Counters()
+		return [...]float64{float64(batches), float64(commands), t.Seconds()}[i]
+	}
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "bondvenue_http_requests_total", Help: "HTTP requests by method, route pattern and status.",
@@ -35,17 +31,17 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 	reg.MustRegister(m.requests, m.duration,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_engine_batches_total", Help: "Batches the sequencer ran (group commit: one transaction each).",
-		}, func() float64 { return float64(eng.EngineStats().Batches) }),
+		}, func() float64 { return counters(0) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_engine_commands_total", Help: "Commands the sequencer applied; divided by the batches, the mean batch size.",
-		}, func() float64 { return float64(eng.EngineStats().Commands) }),
+		}, func() float64 { return counters(1) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_engine_batch_seconds_total", Help: "Time the sequencer spent in its batches: applying commands and committing them.",
-		}, func() float64 { return eng.EngineStats().BatchTime.Seconds() }),
+		}, func() float64 { return counters(2) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "bondvenue_leader", Help: "1 while this instance leads (runs the sequencer), 0 while it stands by.",
 		}, func() float64 {
-			if eng.Role() == trading.RoleLeader {
+			if cl.Role() == cluster.RoleLeader {
 				return 1
 			}
 			return 0
@@ -68,7 +64,7 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 		refusals(eng),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "bondvenue_takeovers_total", Help: "Times this instance became the leader after standing by (failovers it took).",
-		}, func() float64 { return float64(eng.Takeovers()) }))
+		}, func() float64 { return float64(cl.Takeovers()) }))
 	for _, c := range runtimeCollectors() {
 		_ = reg.Register(c)
 	}
@@ -77,7 +73,7 @@ func newMetrics(reg *prometheus.Registry, eng engineStats) *metrics {
 }
 
 // refusals is bondvenue_engine_refused_total by reason.
-func refusals(eng engineStats) prometheus.Collector {
+func refusals(eng Engine) prometheus.Collector {
 	desc := prometheus.NewDesc("bondvenue_engine_refused_total",
 		"Commands refused as busy before they were applied, by reason: expected (the expected queue wait exceeded the budget), waited (it waited past the budget), full (the queue was full), cpu (requests waited too long for a CPU).",
 		[]string{"reason"}, nil)

@@ -115,7 +115,7 @@ func TestEngineStopped(t *testing.T) {
 	fresh(t, func(t *testing.T, v *env) {
 		x := newTV(t, v)
 		o := x.create(t, trader(0), offer(x.ins[0], x.book, "bid", "95", "100000"))
-		v.svc.Close()
+		v.core.Close()
 		for _, c := range []call{
 			{name: "offers_create_engine_stopped", as: trader(0), method: "POST", path: offersPath, body: offer(x.ins[0], x.book, "bid", "95", "100000")},
 			{as: trader(0), method: "DELETE", path: offersPath + "/" + id(o)},

@@ -16,7 +16,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/access"
 	"github.com/bondvenue/bondvenue/internal/cluster"
+	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -40,6 +42,11 @@ type Config struct {
 // Server is the HTTP adapter over a trading.Service.
 type Server struct {
 	svc      *trading.Service
+	live     Live
+	cl       Cluster
+	eng      Engine
+	keys     *idempotency.Keys
+	access   *access.Tokens
 	log      *slog.Logger
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -52,8 +59,8 @@ type Server struct {
 	nested nestedInstruments
 }
 
-// New returns the adapter; Handler serves it.
-func New(svc *trading.Service, cfg Config) *Server {
+// New returns the adapter over d; Handler serves it.
+func New(d Deps, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -69,11 +76,11 @@ func New(svc *trading.Service, cfg Config) *Server {
 	if cfg.TokenRateBurst <= 0 {
 		cfg.TokenRateBurst = int(cfg.TokenRateLimit) * 4
 	}
-	s := &Server{svc: svc, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
-		metrics: newMetrics(cfg.Registry, svc),
+	s := &Server{svc: d.Trading, live: d.Live, cl: d.Cluster, eng: d.Engine, keys: d.Keys, access: d.Access, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
+		metrics: newMetrics(cfg.Registry, d.Engine, d.Cluster),
 		perAddr: ratelimit.New(cfg.TokenRateLimit, cfg.TokenRateBurst),
 		mux:     http.NewServeMux(),
-		fwd:     cluster.NewForwarder(svc, svc.InstanceID(), cfg.Logger)}
+		fwd:     cluster.NewForwarder(d.Cluster, d.Cluster.InstanceID(), cfg.Logger)}
 	s.routes()
 	return s
 }
@@ -123,7 +130,7 @@ func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 			return
 		}
 		if queued {
-			if err := s.svc.CheckQueue(); err != nil {
+			if err := s.eng.CheckQueue(); err != nil {
 				s.writeError(w, r, err)
 				return
 			}
@@ -152,7 +159,7 @@ func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 // commit) runs the handler on the replayed claim: the use case applies
 // nothing and answers with the result the first run committed, so the
 // retry gets the answer the first request would have got, which is kept
-// (see trading's ClaimIdempotencyKey).
+// (see idempotency.Keys.Claim).
 func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Principal, key string, fn authedFunc) {
 	body, err := readBody(r)
 	if err != nil {
@@ -164,7 +171,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 	fmt.Fprintf(h, "%s %s?%s\n", r.Method, r.URL.Path, r.URL.RawQuery)
 	h.Write(body)
 	hash := hex.EncodeToString(h.Sum(nil))
-	claim, stored, err := s.svc.ClaimIdempotencyKey(r.Context(), p, key, hash)
+	claim, stored, err := s.keys.Claim(r.Context(), p, key, hash)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -185,7 +192,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 		// A handler that panicked kept nothing: release the claim (an
 		// applied request's claim stays) before the recoverer answers.
 		if p := recover(); p != nil {
-			if err := s.svc.SettleIdempotencyKey(ctx, claim, panicError{p}, trading.Answer{}); err != nil {
+			if err := s.keys.Settle(ctx, claim, panicError{p}, idempotency.Answer{}); err != nil {
 				s.log.ErrorContext(ctx, "idempotency claim not released", "id", requestID(ctx), "err", err.Error())
 			}
 			panic(p)
@@ -196,7 +203,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 	if runErr != nil {
 		s.writeError(rec, r, runErr)
 	}
-	if err := s.svc.SettleIdempotencyKey(ctx, claim, runErr, trading.Answer{Code: rec.status, Body: rec.buf.Bytes()}); err != nil {
+	if err := s.keys.Settle(ctx, claim, runErr, idempotency.Answer{Code: rec.status, Body: rec.buf.Bytes()}); err != nil {
 		s.log.ErrorContext(ctx, "idempotency record not saved", "id", requestID(ctx), "err", err.Error())
 	}
 }
@@ -204,7 +211,7 @@ func (s *Server) idempotent(w http.ResponseWriter, r *http.Request, p venue.Prin
 // replayBody is a kept answer as a retry receives it: an error keeps its
 // message and time, but its id becomes the retry's X-Request-Id, as every
 // error's id is its request's.
-func replayBody(ctx context.Context, stored *trading.Answer) []byte {
+func replayBody(ctx context.Context, stored *idempotency.Answer) []byte {
 	if stored.Code < 400 {
 		return stored.Body
 	}
@@ -245,7 +252,7 @@ func (s *Server) authenticate(r *http.Request) (venue.Principal, error) {
 	if h == "" || !ok || !strings.EqualFold(scheme, "Bearer") {
 		return venue.Principal{}, venue.Unauthenticated("missing bearer token: send Authorization: Bearer <access_token>")
 	}
-	return s.svc.Authenticate(r.Context(), strings.TrimSpace(token))
+	return s.access.Authenticate(r.Context(), strings.TrimSpace(token))
 }
 
 type ctxKey int

@@ -65,13 +65,13 @@ func TestSettlementCompatibility(t *testing.T) {
 
 		// The book: firm 1's ask is not tradable for firm 0, and is for firm 2,
 		// on REST and on the stream (the price change each reads).
-		after, err := v.svc.LastEventSeq(t.Context())
+		after, err := v.core.Live.LastEventSeq(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		streams := map[who]*feedLog{}
 		for _, w := range []who{trader(0), trader(2)} {
-			sub, err := v.svc.Subscribe(t.Context(), v.principal(w), after, feed.EventFilter{Types: []string{feed.EventPriceChange}})
+			sub, err := v.core.Live.Subscribe(t.Context(), v.principal(w), after, feed.EventFilter{Types: []string{feed.EventPriceChange}})
 			if err != nil {
 				t.Fatal(err)
 			}

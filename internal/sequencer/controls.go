@@ -192,7 +192,7 @@ func (st *State) loadControls(ctx context.Context, tx *store.Tx, lasts []venue.T
 	if err != nil {
 		return err
 	}
-	st.halts = map[bookKey]store.Halt{}
+	st.halts = map[bookKey]venue.Halt{}
 	for _, h := range hs {
 		st.halts[bookKey{h.MarketID, h.InstrumentID}] = h
 	}
@@ -222,20 +222,11 @@ func (st *State) NoteIndicative(ip venue.IndicativePrice, gone bool) {
 	m[ip.ID] = &indicativeQuote{bid: ip.BidPrice, ask: ip.AskPrice, updated: ip.UpdatedAt, validUntil: ip.ValidUntil}
 }
 
-// KillSwitchResult is a kill switch's state and, after turning it on, how
-// many open records it cancelled.
-type KillSwitchResult struct {
-	ParticipantID string
-	Enabled       bool
-	Cancelled     int
-	UpdatedAt     time.Time
-}
-
 // SetKillSwitch turns a firm's kill switch on or off. On, it cancels
 // every open offer, quote and RFQ of the firm in this one batch, each with
 // the events of any cancel. The switch's own event says who did what.
-func (st *State) SetKillSwitch(b *Batch, participantID string, enabled bool) (KillSwitchResult, error) {
-	res := KillSwitchResult{ParticipantID: participantID, Enabled: enabled, UpdatedAt: st.now}
+func (st *State) SetKillSwitch(b *Batch, participantID string, enabled bool) (venue.KillSwitchResult, error) {
+	res := venue.KillSwitchResult{ParticipantID: participantID, Enabled: enabled, UpdatedAt: st.now}
 	if enabled {
 		res.Cancelled = st.CancelAll(b, participantID)
 	}
@@ -289,14 +280,14 @@ func sortByPriority(os []*venue.Offer) {
 }
 
 // SetHalt halts or resumes trading on an instrument on a market.
-func (st *State) SetHalt(b *Batch, marketID, instrumentID string, halted bool, reason string) (store.Halt, error) {
+func (st *State) SetHalt(b *Batch, marketID, instrumentID string, halted bool, reason string) (venue.Halt, error) {
 	if _, ok := st.markets[marketID]; !ok {
-		return store.Halt{}, venue.NotFound("market")
+		return venue.Halt{}, venue.NotFound("market")
 	}
 	if _, ok := st.instruments[instrumentID]; !ok {
-		return store.Halt{}, venue.NotFound("instrument")
+		return venue.Halt{}, venue.NotFound("instrument")
 	}
-	h := store.Halt{MarketID: marketID, InstrumentID: instrumentID, Halted: halted, Reason: reason, UpdatedAt: st.now}
+	h := venue.Halt{MarketID: marketID, InstrumentID: instrumentID, Halted: halted, Reason: reason, UpdatedAt: st.now}
 	st.halts[bookKey{marketID, instrumentID}] = h
 	b.halts = append(b.halts, h)
 	b.event(feed.Event{Type: feed.EventHalt, Control: &feed.Control{MarketID: marketID, InstrumentID: instrumentID, Halted: halted,

@@ -26,6 +26,9 @@ func (e *Sequencer) SetPostTrade(t *transparency.Table, mic string) {
 	e.deferrals, e.mic = t, mic
 }
 
+// MIC is the venue's market identifier code on the public tape.
+func (e *Sequencer) MIC() string { return e.mic }
+
 // pending is a trade whose price or volume is not yet published.
 type pending struct {
 	trade venue.Trade

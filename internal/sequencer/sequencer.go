@@ -563,7 +563,7 @@ type Batch struct {
 	lastEvent map[bookKey]int
 	// killSwitches and halts are the pre-trade controls the batch set.
 	killSwitches []store.KillSwitch
-	halts        []store.Halt
+	halts        []venue.Halt
 	// marks are the market around the RFQs the batch sent or traded.
 	marks []store.RFQMark
 	// portfolios are the final state of the portfolio RFQs the batch

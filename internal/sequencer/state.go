@@ -87,7 +87,7 @@ type State struct {
 	lastPrints map[string]printAt
 	indicative map[string]map[string]*indicativeQuote
 	killed     map[string]store.KillSwitch
-	halts      map[bookKey]store.Halt
+	halts      map[bookKey]venue.Halt
 	// portfolios are the open portfolio RFQs (portfolio.go).
 	portfolios map[string]*venue.PortfolioRFQ
 	// The public tape (publish.go): the deferral table, the venue's MIC,

@@ -28,7 +28,7 @@ func (st *State) KillSwitch(participant string) store.KillSwitch { return st.kil
 
 // Halt is the halt of an instrument on a market (not halted when never
 // set).
-func (st *State) Halt(market, instrument string) store.Halt {
+func (st *State) Halt(market, instrument string) venue.Halt {
 	return st.halts[bookKey{market, instrument}]
 }
 

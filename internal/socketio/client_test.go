@@ -19,6 +19,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/bondvenue/bondvenue/internal/access"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/feed"
 
@@ -170,11 +171,12 @@ func TestOfficialClient(t *testing.T) {
 	} {
 		e := tc.engine
 		t.Run(string(e)+"/"+tc.transports, func(t *testing.T) {
-			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
-			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
+			core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+			svc := core.Svc
+			srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
 			t.Cleanup(srv.Close)
 			ctx := context.Background()
-			token := func(i int) (string, venue.Principal) { return traderToken(t, svc, creds, i) }
+			token := func(i int) (string, venue.Principal) { return traderToken(t, core.Access, creds, i) }
 
 			bad := runClient(t, script, srv.URL, "not-a-token", "/offers", tc.transports)
 			l := expect(t, bad, "connect_error", func(l line) bool { return l.Event == "connect_error" })
@@ -261,12 +263,12 @@ func TestOfficialClient(t *testing.T) {
 // token that expires disconnects its sockets.
 func TestOfficialClientFirms(t *testing.T) {
 	script := officialClient(t)
-	svc, creds := testenv.Demo(t, testenv.Open(t, store.SQLite), trading.Config{Logger: slog.New(slog.DiscardHandler),
-		TokenTTL: 8 * time.Second})
-	srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: 100 * time.Millisecond}))
+	core, creds := testenv.Demo(t, testenv.Open(t, store.SQLite), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}, TokenTTL: 8 * time.Second})
+	svc := core.Svc
+	srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: 100 * time.Millisecond}))
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
-	trader := func(i int) (string, venue.Principal) { return traderToken(t, svc, creds, i) }
+	trader := func(i int) (string, venue.Principal) { return traderToken(t, core.Access, creds, i) }
 	all := "/offers,/orders,/trades,/instruments,/ohlc,/news,/indicative-prices"
 	clients := make([]*lineLog, 3)
 	principals := make([]venue.Principal, 3)
@@ -372,11 +374,11 @@ func TestOfficialClientUpgradeIdle(t *testing.T) {
 	const clients = 50
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+			core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
 			// The tokens outlive the test: their check stays out of the way.
-			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: time.Minute}))
+			srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: time.Minute}))
 			t.Cleanup(srv.Close)
-			tok, _ := traderToken(t, svc, creds, 0)
+			tok, _ := traderToken(t, core.Access, creds, 0)
 			lines := runClient(t, script, srv.URL, tok, "/news", "default", "CLIENTS="+strconv.Itoa(clients), "STAGGER_MS=40")
 			for range clients {
 				l := expect(t, lines, "a client on its transport a second after its connect", func(l line) bool {
@@ -413,12 +415,12 @@ func TestOfficialClientUpgradeIdle(t *testing.T) {
 
 // traderToken grants demo participant i's trader an access token and
 // returns it with the trader's principal.
-func traderToken(t *testing.T, svc *trading.Service, creds demo.Credentials, i int) (string, venue.Principal) {
+func traderToken(t *testing.T, tokens *access.Tokens, creds demo.Credentials, i int) (string, venue.Principal) {
 	t.Helper()
 	p := creds.Participants[i]
 	for _, u := range p.Users {
 		if u.Role == string(venue.RoleTrader) {
-			tok, err := svc.IssueToken(context.Background(), u.ClientID, u.ClientSecret)
+			tok, err := tokens.IssueToken(context.Background(), u.ClientID, u.ClientSecret)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -438,16 +440,17 @@ func TestOfficialClientSlowConsumer(t *testing.T) {
 	script := officialClient(t)
 	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
 		t.Run(string(e), func(t *testing.T) {
-			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+			core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+			svc := core.Svc
 			reg := prometheus.NewRegistry()
-			srv := httptest.NewUnstartedServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler),
+			srv := httptest.NewUnstartedServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler),
 				QueueSize: 16, Registry: reg}))
 			// Small send buffers: the kernel holds little of what the
 			// client does not read, so the queue fills after a few items.
 			srv.Listener = smallBuffers{srv.Listener}
 			srv.Start()
 			t.Cleanup(srv.Close)
-			tok, _ := traderToken(t, svc, creds, 0)
+			tok, _ := traderToken(t, core.Access, creds, 0)
 			resume := filepath.Join(t.TempDir(), "resume")
 			lines := runClient(t, script, srv.URL, tok, "/news", "websocket", "STALL_FILE="+resume)
 			expect(t, lines, "connect", func(l line) bool { return l.Event == "connect" })
@@ -461,7 +464,7 @@ func TestOfficialClientSlowConsumer(t *testing.T) {
 					Title: "Notice " + strconv.Itoa(len(published)), Body: body, Source: "bondvenue"}); err != nil {
 					t.Fatal(err)
 				}
-				seq, err := svc.LastEventSeq(context.Background())
+				seq, err := core.Live.LastEventSeq(context.Background())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -526,12 +529,13 @@ func TestOfficialClientDepth(t *testing.T) {
 	script := officialClient(t)
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
-			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
+			core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+			svc := core.Svc
+			srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
 			t.Cleanup(srv.Close)
 			ctx := context.Background()
-			_, firmA := traderToken(t, svc, creds, 0)
-			tokB, firmB := traderToken(t, svc, creds, 1)
+			_, firmA := traderToken(t, core.Access, creds, 0)
+			tokB, firmB := traderToken(t, core.Access, creds, 1)
 			market, in := book(t, svc)
 
 			bad := runClient(t, script, srv.URL, tokB, "/instruments", "websocket", "DEPTH=0")

@@ -20,10 +20,11 @@ func TestOfficialClientHalt(t *testing.T) {
 	script := officialClient(t)
 	for _, e := range []store.Engine{store.SQLite, store.Postgres} {
 		t.Run(string(e), func(t *testing.T) {
-			svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
-			srv := httptest.NewServer(socketio.New(svc, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
+			core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+			svc := core.Svc
+			srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler)}))
 			t.Cleanup(srv.Close)
-			tok, _ := traderToken(t, svc, creds, 2)
+			tok, _ := traderToken(t, core.Access, creds, 2)
 			lines := runClient(t, script, srv.URL, tok, "/instruments", "websocket")
 			expect(t, lines, "subscription", func(l line) bool { return l.Event == "subscription" })
 

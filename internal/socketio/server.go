@@ -1,13 +1,15 @@
 package socketio
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // Config tunes the adapter. Zero fields take the defaults.
@@ -33,10 +35,11 @@ type Config struct {
 
 // Server serves /socket.io/.
 type Server struct {
-	svc *trading.Service
-	cfg Config
-	log *slog.Logger
-	m   *metrics
+	auth Authenticator
+	live *subscribe.Hub
+	cfg  Config
+	log  *slog.Logger
+	m    *metrics
 
 	mu      sync.Mutex
 	sockets map[string]int // open namespace sockets per credential
@@ -48,8 +51,15 @@ type Server struct {
 	frames   map[frameKey][]byte // see frame
 }
 
-// New returns the adapter over svc.
-func New(svc *trading.Service, cfg Config) *Server {
+// Authenticator resolves a socket's access token to its principal
+// (access.Tokens).
+type Authenticator interface {
+	Authenticate(ctx context.Context, token string) (venue.Principal, error)
+}
+
+// New returns the adapter over the live subscriptions live, for the
+// principals auth resolves.
+func New(auth Authenticator, live *subscribe.Hub, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -71,7 +81,7 @@ func New(svc *trading.Service, cfg Config) *Server {
 	if cfg.TokenCheck <= 0 {
 		cfg.TokenCheck = time.Second
 	}
-	return &Server{svc: svc, cfg: cfg, log: cfg.Logger, m: newMetrics(cfg.Registry), sockets: map[string]int{},
+	return &Server{auth: auth, live: live, cfg: cfg, log: cfg.Logger, m: newMetrics(cfg.Registry), sockets: map[string]int{},
 		frames: map[frameKey][]byte{}}
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/socketio"
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
@@ -38,7 +38,7 @@ func TestSessionFrames(t *testing.T) {
 	tr.add(">", string(socketio.ConnectErrorFrame("/unknown", "Invalid namespace", nil)))
 	at := time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
 	d := udecimal.MustParse
-	bar := wire.BarOf(trading.Bar{InstrumentID: "ins-1", MarketID: "mkt-1", Interval: "1m", OpenTime: at,
+	bar := wire.BarOf(subscribe.Bar{InstrumentID: "ins-1", MarketID: "mkt-1", Interval: "1m", OpenTime: at,
 		Open: d("99.5"), High: d("100.25"), Low: d("99.5"), Close: d("100"), Volume: d("3000000"), Trades: 3})
 	f, err := socketio.EventFrame("/ohlc", "ohlc.update", bar, 42, at.Add(15*time.Second))
 	if err != nil {

@@ -1,7 +1,7 @@
 // Package socketio is the venue's live stream adapter (docs/guide.md, "Live streams"):
 // Engine.IO v4 and Socket.IO v5 at /socket.io/, written for the venue on
 // github.com/coder/websocket. Each namespace socket follows the
-// committed-event feed (trading.Subscribe) for its principal and emits
+// committed-event feed (subscribe.Hub.Subscribe) for its principal and emits
 // every event as (record, {seq, type, occurred_at}). One goroutine owns
 // each connection's writes, behind a bounded queue: a client that does not
 // keep up is disconnected, never waited on.
@@ -21,7 +21,7 @@
 //     CONNECT is passed to the streams (conn.connect).
 //   - streams.go, the application: the venue's namespaces, authentication,
 //     subscriptions to the feed, the frames of its records, resume with
-//     last_seq, live bars (trading.LiveBars).
+//     last_seq, live bars (subscribe.LiveBars).
 //   - wire.go, the wire format of both protocols in one place (golden
 //     frames under testdata/); server.go, the Server that wires them, its
 //     configuration and metrics.

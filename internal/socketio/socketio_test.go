@@ -29,6 +29,7 @@ import (
 
 // venueEnv is a demo venue with the stream adapter on a loopback server.
 type venueEnv struct {
+	core  *testenv.Venue
 	svc   *trading.Service
 	creds demo.Credentials
 	url   string // ws://…/socket.io/?EIO=4&transport=websocket
@@ -37,11 +38,12 @@ type venueEnv struct {
 
 func newVenue(t *testing.T, e store.Engine, cfg socketio.Config) *venueEnv {
 	t.Helper()
-	svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+	svc := core.Svc
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(socketio.New(svc, cfg))
+	srv := httptest.NewServer(socketio.New(core.Access, core.Live, cfg))
 	t.Cleanup(srv.Close)
-	return &venueEnv{svc: svc, creds: creds, http: srv.URL + "/socket.io/",
+	return &venueEnv{core: core, svc: svc, creds: creds, http: srv.URL + "/socket.io/",
 		url: "ws" + strings.TrimPrefix(srv.URL, "http") + "/socket.io/?EIO=4&transport=websocket"}
 }
 
@@ -61,7 +63,7 @@ func (v *venueEnv) user(t *testing.T, i int, role venue.Role) (demo.UserCred, ve
 func (v *venueEnv) token(t *testing.T, i int, role venue.Role) string {
 	t.Helper()
 	u, _ := v.user(t, i, role)
-	tok, err := v.svc.IssueToken(context.Background(), u.ClientID, u.ClientSecret)
+	tok, err := v.core.Access.IssueToken(context.Background(), u.ClientID, u.ClientSecret)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
-	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
@@ -80,7 +80,7 @@ func (c *conn) connect(p packet) {
 		c.send(connectErrorFrame(p.nsp, "Invalid Token", map[string]int{"statusCode": http.StatusUnauthorized}))
 		return
 	}
-	pr, err := c.s.svc.Authenticate(c.ctx, a.Token)
+	pr, err := c.s.auth.Authenticate(c.ctx, a.Token)
 	if err != nil {
 		c.send(connectErrorFrame(p.nsp, "Invalid Token", map[string]int{"statusCode": http.StatusUnauthorized}))
 		return
@@ -103,24 +103,24 @@ func (c *conn) connect(p packet) {
 	after := int64(0)
 	if a.LastSeq != nil {
 		after = *a.LastSeq
-	} else if after, err = c.s.svc.LastEventSeq(c.ctx); err != nil { // live from now
+	} else if after, err = c.s.live.LastEventSeq(c.ctx); err != nil { // live from now
 		c.s.give(pr.ClientID)
 		c.send(connectErrorFrame(p.nsp, "Unavailable", map[string]int{"statusCode": http.StatusServiceUnavailable}))
 		return
 	}
 	sk := &socket{c: c, nsp: p.nsp, p: pr, token: a.Token, depth: filter.Depth, stopped: make(chan struct{}),
 		sent: c.s.m.events.WithLabelValues(p.nsp)}
-	subscribe := func(after int64) (*trading.Subscription, error) {
+	follow := func(after int64) (*subscribe.Subscription, error) {
 		if p.nsp == "/ohlc" { // folds events into bars, reading the store: on a goroutine of its own
-			return c.s.svc.Subscribe(c.ctx, pr, after, filter)
+			return c.s.live.Subscribe(c.ctx, pr, after, filter)
 		}
-		return c.s.svc.SubscribeFunc(c.ctx, pr, after, filter, trading.Sink{Render: sk.render, Deliver: sk.deliver})
+		return c.s.live.SubscribeFunc(c.ctx, pr, after, filter, subscribe.Sink{Render: sk.render, Deliver: sk.deliver})
 	}
-	sub, err := subscribe(after)
-	if errors.Is(err, trading.ErrResyncRequired) || errors.Is(err, venue.ErrInvalid) {
+	sub, err := follow(after)
+	if errors.Is(err, subscribe.ErrResyncRequired) || errors.Is(err, venue.ErrInvalid) {
 		resync = true
-		if after, err = c.s.svc.LastEventSeq(c.ctx); err == nil {
-			sub, err = subscribe(after)
+		if after, err = c.s.live.LastEventSeq(c.ctx); err == nil {
+			sub, err = follow(after)
 		}
 	}
 	if err != nil {
@@ -134,10 +134,10 @@ func (c *conn) connect(p packet) {
 	}
 	sk.sub = sub
 	if p.nsp == "/ohlc" {
-		if sk.bars, err = c.s.svc.LiveBars(pr, a.Interval); err != nil {
+		if sk.bars, err = c.s.live.LiveBars(pr, a.Interval); err != nil {
 			sub.Close()
 			c.s.give(pr.ClientID)
-			c.send(connectErrorFrame(p.nsp, "Invalid interval: one of "+strings.Join(trading.BarIntervals(), ", "),
+			c.send(connectErrorFrame(p.nsp, "Invalid interval: one of "+strings.Join(subscribe.BarIntervals(), ", "),
 				map[string]int{"statusCode": http.StatusBadRequest}))
 			return
 		}
@@ -195,11 +195,11 @@ type socket struct {
 	nsp      string
 	p        venue.Principal
 	token    string
-	sub      *trading.Subscription
+	sub      *subscribe.Subscription
 	stopOnce sync.Once
 	stopped  chan struct{}
 	// bars are /ohlc's: the current bar of each instrument and market.
-	bars *trading.LiveBars
+	bars *subscribe.LiveBars
 	// depth is the levels per side the socket asked of instrument.depth
 	// (0: the default).
 	depth int
@@ -273,7 +273,7 @@ func (sk *socket) run() {
 		case <-sk.stopped:
 			return
 		case <-t.C:
-			if _, err := sk.c.s.svc.Authenticate(sk.c.ctx, sk.token); err != nil {
+			if _, err := sk.c.s.auth.Authenticate(sk.c.ctx, sk.token); err != nil {
 				if sk.c.ctx.Err() == nil {
 					sk.c.s.m.cutoffs.WithLabelValues("token").Inc()
 					sk.c.send(disconnectFrame(sk.nsp))
@@ -296,7 +296,7 @@ func (sk *socket) run() {
 
 // ended disconnects the socket if its subscription was cut off.
 func (sk *socket) ended() {
-	if err := sk.sub.Err(); errors.Is(err, trading.ErrSlowConsumer) && sk.c.ctx.Err() == nil {
+	if err := sk.sub.Err(); errors.Is(err, subscribe.ErrSlowConsumer) && sk.c.ctx.Err() == nil {
 		sk.c.s.m.cutoffs.WithLabelValues("slow consumer").Inc()
 		sk.c.send(disconnectFrame(sk.nsp))
 		sk.c.forget(sk.nsp, sk)
@@ -304,7 +304,7 @@ func (sk *socket) ended() {
 }
 
 // render encodes the frames of what one log event sends the socket's
-// audience, once for all its sockets (trading.Sink).
+// audience, once for all its sockets (subscribe.Sink).
 func (sk *socket) render(evs []feed.Event) any {
 	frames := make([][]byte, 0, len(evs))
 	for _, ev := range evs {
@@ -325,7 +325,7 @@ func (sk *socket) render(evs []feed.Event) any {
 // restart), else at once. A connection whose queue stays full (live: is
 // full; a replay: for catchUpWait) is cut off as a slow consumer: the
 // client resumes from its last sequence number.
-func (sk *socket) deliver(ctx context.Context, evs []feed.Event, rendered any, from trading.Source) error {
+func (sk *socket) deliver(ctx context.Context, evs []feed.Event, rendered any, from subscribe.Source) error {
 	if frames, ok := rendered.([][]byte); ok {
 		for _, f := range frames {
 			if !sk.c.send(f) {
@@ -341,7 +341,7 @@ func (sk *socket) deliver(ctx context.Context, evs []feed.Event, rendered any, f
 			sk.c.s.log.Error("socket.io: event not encoded", "event", ev.Type, "err", err.Error())
 			continue
 		}
-		if from != trading.Live {
+		if from != subscribe.Live {
 			if err := sk.c.sendPaced(ctx, f); err != nil {
 				return err
 			}

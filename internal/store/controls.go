@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // This file holds the pre-trade controls the sequencer owns: each firm's
@@ -19,21 +21,13 @@ type KillSwitch struct {
 	UpdatedAt     time.Time
 }
 
-// Halt is an instrument's trading halt on one market.
-type Halt struct {
-	MarketID, InstrumentID string
-	Halted                 bool
-	Reason                 string
-	UpdatedAt              time.Time
-}
-
 func killSwitchUpsert(k KillSwitch) statement {
 	return statement{query: `INSERT INTO kill_switches (participant_id, enabled, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (participant_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
 		args: []any{k.ParticipantID, k.Enabled, ms(k.UpdatedAt)}, what: "kill switch"}
 }
 
-func haltUpsert(h Halt) statement {
+func haltUpsert(h venue.Halt) statement {
 	return statement{query: `INSERT INTO instrument_halts (market_id, instrument_id, halted, reason, updated_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (market_id, instrument_id) DO UPDATE SET halted = excluded.halted, reason = excluded.reason,
 		updated_at = excluded.updated_at`,
@@ -56,9 +50,9 @@ func (tx *Tx) KillSwitches(ctx context.Context) ([]KillSwitch, error) {
 }
 
 // Halts lists every instrument halt ever set, on or off.
-func (tx *Tx) Halts(ctx context.Context) ([]Halt, error) {
-	out, err := selectAll(ctx, tx, func(r *sql.Rows) (Halt, error) {
-		var h Halt
+func (tx *Tx) Halts(ctx context.Context) ([]venue.Halt, error) {
+	out, err := selectAll(ctx, tx, func(r *sql.Rows) (venue.Halt, error) {
+		var h venue.Halt
 		var at int64
 		err := r.Scan(&h.MarketID, &h.InstrumentID, &h.Halted, &h.Reason, &at)
 		h.UpdatedAt = fromMS(at)

@@ -31,7 +31,7 @@ type BatchWrite struct {
 	Claims []IdempotencyClaim
 	// KillSwitches and Halts are the pre-trade controls the batch set.
 	KillSwitches []KillSwitch
-	Halts        []Halt
+	Halts        []venue.Halt
 	// Marks are the market around the RFQs the batch sent or traded.
 	Marks []RFQMark
 	// Published are the trades whose price or volume the batch published.

@@ -20,10 +20,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/trading"
 	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver for the admin connection
 )
 
@@ -114,42 +112,25 @@ func OpenConfig(t testing.TB, cfg store.Config) *store.DB {
 	return db
 }
 
-// Service returns a trading.Service on a fresh database of engine e, with
+// Service returns a started venue on a fresh database of engine e, with
 // cheap secret hashing (tests only).
-func Service(t testing.TB, e store.Engine, cfg trading.Config) *trading.Service {
+func Service(t testing.TB, e store.Engine, cfg Config) *Venue {
 	t.Helper()
-	if cfg.Hasher == nil {
-		h := auth.FastHasher
-		cfg.Hasher = &h
-	}
-	svc := trading.New(Open(t, e), cfg)
-	if err := svc.Start(context.Background()); err != nil {
-		t.Fatalf("start trading engine: %v", err)
-	}
-	t.Cleanup(svc.Close)
-	return svc
+	return Started(t, Open(t, e), cfg)
 }
 
-// Demo starts a service with cfg on db (a fresh, migrated database), loads
+// Demo starts a venue with cfg on db (a fresh, migrated database), loads
 // the demo venue into it and returns both, with the demo credentials: the
-// venue every package's tests start from. The service is closed when the
-// test ends. A nil cfg.Hasher hashes secrets cheaply (tests only).
-func Demo(t testing.TB, db *store.DB, cfg trading.Config) (*trading.Service, demo.Credentials) {
+// venue every package's tests start from. The venue is closed when the
+// test ends. A nil cfg.Trading.Hasher hashes secrets cheaply (tests only).
+func Demo(t testing.TB, db *store.DB, cfg Config) (*Venue, demo.Credentials) {
 	t.Helper()
-	if cfg.Hasher == nil {
-		h := auth.FastHasher
-		cfg.Hasher = &h
-	}
-	svc := trading.New(db, cfg)
-	if err := svc.Start(context.Background()); err != nil {
-		t.Fatalf("start trading engine: %v", err)
-	}
-	t.Cleanup(svc.Close)
-	creds, loaded, err := demo.Load(context.Background(), svc, t.TempDir(), "http://bondvenue.test")
+	v := Started(t, db, cfg)
+	creds, loaded, err := demo.Load(context.Background(), v.Svc, t.TempDir(), "http://bondvenue.test")
 	if err != nil || !loaded {
 		t.Fatalf("demo.Load() = %v, loaded %v", err, loaded)
 	}
-	return svc, creds
+	return v, creds
 }
 
 // ForEach runs fn as a subtest per engine.

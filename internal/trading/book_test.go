@@ -44,7 +44,7 @@ func TestInstrumentBook(t *testing.T) {
 
 		// A service on the same database whose sequencer never started
 		// reads the books from the database.
-		offline := trading.New(v.db, v.cfg)
+		offline := unstarted(v.db, v.cfg.Trading)
 		compare := func(when string) {
 			t.Helper()
 			for _, viewer := range []venue.Principal{traders[0], v.principal(t, 2, venue.RoleTrader), trading.System} {

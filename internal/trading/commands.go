@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/bondvenue/bondvenue/internal/sequencer"
+	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -56,18 +56,10 @@ type ClaimRef struct {
 	Claim  string `json:"claim"`
 }
 
-// Ref is the claim's name for a Command.
-func (c *IdempotencyClaim) Ref() *ClaimRef {
-	return &ClaimRef{UserID: c.c.UserID, Key: c.c.Key, Claim: c.c.Claim}
-}
-
-// WithEnqueued returns ctx marked so that a command run under it calls f
-// once it is in the sequencer's queue, before it is applied (and never
-// if it is refused before that). Commands submitted one after another's
-// f run in the order submitted, without waiting for each other's commit:
-// how a FIX session pipelines its orders.
-func WithEnqueued(ctx context.Context, f func()) context.Context {
-	return sequencer.WithEnqueued(ctx, f)
+// RefOf is claim c's name for a Command.
+func RefOf(c *idempotency.Claim) *ClaimRef {
+	rec := c.Record()
+	return &ClaimRef{UserID: rec.UserID, Key: rec.Key, Claim: rec.Claim}
 }
 
 // Run runs a command here (the leader) and returns the id of the record it
@@ -75,8 +67,8 @@ func WithEnqueued(ctx context.Context, f func()) context.Context {
 func (s *Service) Run(ctx context.Context, cmd Command) (string, error) {
 	svc := s
 	if cmd.Claim != nil {
-		svc = s.WithClaim(&IdempotencyClaim{c: store.IdempotencyClaim{UserID: cmd.Claim.UserID, Key: cmd.Claim.Key,
-			Claim: cmd.Claim.Claim}})
+		svc = s.WithClaim(idempotency.Resume(store.IdempotencyClaim{UserID: cmd.Claim.UserID, Key: cmd.Claim.Key,
+			Claim: cmd.Claim.Claim}))
 	}
 	p := cmd.Principal
 	switch cmd.Op {

@@ -42,44 +42,44 @@ func killSwitchOwner(p venue.Principal, participantID string, write bool) (strin
 
 // KillSwitch reads a firm's kill switch: the caller's own (participantID
 // empty), or any for the operator.
-func (s *Service) KillSwitch(ctx context.Context, p venue.Principal, participantID string) (KillSwitchResult, error) {
+func (s *Service) KillSwitch(ctx context.Context, p venue.Principal, participantID string) (venue.KillSwitchResult, error) {
 	id, err := killSwitchOwner(p, participantID, false)
 	if err != nil {
-		return KillSwitchResult{}, err
+		return venue.KillSwitchResult{}, err
 	}
 	if err := s.participantExists(ctx, id); err != nil {
-		return KillSwitchResult{}, err
+		return venue.KillSwitchResult{}, err
 	}
 	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
 		k := st.KillSwitch(id)
-		return KillSwitchResult{ParticipantID: id, Enabled: k.Enabled, UpdatedAt: k.UpdatedAt}, nil
+		return venue.KillSwitchResult{ParticipantID: id, Enabled: k.Enabled, UpdatedAt: k.UpdatedAt}, nil
 	})
 	if err != nil {
-		return KillSwitchResult{}, fmt.Errorf("kill switch: %w", err)
+		return venue.KillSwitchResult{}, fmt.Errorf("kill switch: %w", err)
 	}
-	return v.(KillSwitchResult), nil
+	return v.(venue.KillSwitchResult), nil
 }
 
 // SetKillSwitch turns a firm's kill switch on (cancelling all its open
 // offers, quotes and RFQs in one batch, and refusing new ones) or off.
-func (s *Service) SetKillSwitch(ctx context.Context, p venue.Principal, participantID string, enabled bool) (KillSwitchResult, error) {
+func (s *Service) SetKillSwitch(ctx context.Context, p venue.Principal, participantID string, enabled bool) (venue.KillSwitchResult, error) {
 	id, err := killSwitchOwner(p, participantID, true)
 	if err != nil {
-		return KillSwitchResult{}, err
+		return venue.KillSwitchResult{}, err
 	}
 	if err := s.participantExists(ctx, id); err != nil {
-		return KillSwitchResult{}, err
+		return venue.KillSwitchResult{}, err
 	}
 	if s.replaying() { // applied before its answer was lost: answered from its result
-		var res KillSwitchResult
+		var res venue.KillSwitchResult
 		return res, s.replayed(&res)
 	}
 	// The priority lane: a firm stopping its trading is never refused as late.
 	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) { return st.SetKillSwitch(b, id, enabled) })
 	if err != nil {
-		return KillSwitchResult{}, fmt.Errorf("set kill switch: %w", err)
+		return venue.KillSwitchResult{}, fmt.Errorf("set kill switch: %w", err)
 	}
-	res := v.(KillSwitchResult)
+	res := v.(venue.KillSwitchResult)
 	s.log.Info("kill switch set", "participant", id, "enabled", enabled, "cancelled", res.Cancelled, "by", p.UserID)
 	return res, nil
 }
@@ -97,21 +97,18 @@ type HaltInput struct {
 	Reason string
 }
 
-// Halt is an instrument's halt on a market as the use cases answer it.
-type Halt = store.Halt
-
 // SetHalt halts or resumes trading on an instrument on a market (the
 // operator). While halted, new offers, quotes, RFQs, accepts and the
 // amendments that could trade are refused; cancels go through.
-func (s *Service) SetHalt(ctx context.Context, p venue.Principal, marketID, instrumentID string, in HaltInput) (Halt, error) {
+func (s *Service) SetHalt(ctx context.Context, p venue.Principal, marketID, instrumentID string, in HaltInput) (venue.Halt, error) {
 	if err := require(p, venue.RoleOperator); err != nil {
-		return Halt{}, err
+		return venue.Halt{}, err
 	}
 	if !validID(marketID) {
-		return Halt{}, venue.NotFound("market")
+		return venue.Halt{}, venue.NotFound("market")
 	}
 	if !validID(instrumentID) {
-		return Halt{}, venue.NotFound("instrument")
+		return venue.Halt{}, venue.NotFound("instrument")
 	}
 	var v venue.Validator
 	v.Check(in.Halted != nil, "halted", "is required: true or false")
@@ -119,7 +116,7 @@ func (s *Service) SetHalt(ctx context.Context, p venue.Principal, marketID, inst
 	v.Check(in.Halted == nil || !*in.Halted || in.Reason != "", "reason", "is required when halting")
 	v.CheckLength("reason", in.Reason, venue.MaxText)
 	if err := v.Err(); err != nil {
-		return Halt{}, err
+		return venue.Halt{}, err
 	}
 	var listed bool
 	if err := s.db.View(ctx, func(tx *store.Tx) error {
@@ -136,22 +133,22 @@ func (s *Service) SetHalt(ctx context.Context, p venue.Principal, marketID, inst
 		}
 		return err
 	}); err != nil {
-		return Halt{}, fmt.Errorf("set halt: %w", err)
+		return venue.Halt{}, fmt.Errorf("set halt: %w", err)
 	}
 	if !listed {
-		return Halt{}, venue.NotFound("instrument on this market")
+		return venue.Halt{}, venue.NotFound("instrument on this market")
 	}
 	if s.replaying() {
-		var h Halt
+		var h venue.Halt
 		return h, s.replayed(&h)
 	}
 	v2, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
 		return st.SetHalt(b, marketID, instrumentID, *in.Halted, in.Reason)
 	})
 	if err != nil {
-		return Halt{}, fmt.Errorf("set halt: %w", err)
+		return venue.Halt{}, fmt.Errorf("set halt: %w", err)
 	}
-	h := v2.(Halt)
+	h := v2.(venue.Halt)
 	s.log.Info("instrument halt set", "market", marketID, "instrument", instrumentID, "halted", h.Halted, "reason", h.Reason)
 	return h, nil
 }

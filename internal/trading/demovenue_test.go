@@ -3,14 +3,15 @@ package trading_test
 import (
 	"context"
 	"log/slog"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/access"
 	"github.com/bondvenue/bondvenue/internal/auth"
 	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -21,8 +22,9 @@ import (
 // the demo data loaded, plus the ids the trading tests need.
 type demoVenue struct {
 	db    *store.DB
+	core  *testenv.Venue
 	svc   *trading.Service
-	cfg   trading.Config
+	cfg   testenv.Config
 	creds demo.Credentials
 	// partial and allOrNone are the two continues-matching markets.
 	partial, allOrNone string
@@ -49,17 +51,18 @@ func newDemoVenueOn(t *testing.T, db *store.DB) *demoVenue {
 func newDemoVenueClocked(t *testing.T, db *store.DB, now func() time.Time) *demoVenue {
 	t.Helper()
 	h := auth.FastHasher
-	return newDemoVenueWith(t, db, trading.Config{Hasher: &h, Now: now})
+	return newDemoVenueWith(t, db, testenv.Config{Trading: trading.Config{Hasher: &h, Now: now}})
 }
 
 // newDemoVenueWith is newDemoVenueOn with the service's configuration
 // (logs discarded).
-func newDemoVenueWith(t *testing.T, db *store.DB, cfg trading.Config) *demoVenue {
+func newDemoVenueWith(t *testing.T, db *store.DB, cfg testenv.Config) *demoVenue {
 	t.Helper()
 	ctx := context.Background()
-	cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg.Trading.Logger = slog.New(slog.DiscardHandler)
 	v := &demoVenue{db: db, cfg: cfg}
-	v.svc, v.creds = testenv.Demo(t, db, cfg)
+	v.core, v.creds = testenv.Demo(t, db, cfg)
+	v.svc = v.core.Svc
 	ms, err := v.svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
 	if err != nil {
 		t.Fatalf("Markets() = %v", err)
@@ -94,19 +97,15 @@ func newDemoVenueWith(t *testing.T, db *store.DB, cfg trading.Config) *demoVenue
 // previous one, if any, must be closed.
 func (v *demoVenue) start(t *testing.T) {
 	t.Helper()
-	svc := trading.New(v.db, v.cfg)
-	if err := svc.Start(context.Background()); err != nil {
-		t.Fatalf("Start() = %v", err)
-	}
-	t.Cleanup(svc.Close)
-	v.svc = svc
+	v.core = testenv.Started(t, v.db, v.cfg)
+	v.svc = v.core.Svc
 }
 
 // restart stops the sequencer and starts a new service on the same
 // database, which rebuilds the books and the risk state from it.
 func (v *demoVenue) restart(t *testing.T) {
 	t.Helper()
-	v.svc.Close()
+	v.core.Close()
 	v.start(t)
 }
 
@@ -167,6 +166,13 @@ func dec(s string) udecimal.Decimal { return udecimal.MustParse(s) }
 
 func ptrTo[T any](v T) *T { return &v }
 
-// longTests reports whether BONDVENUE_LONG_TESTS asks for the long
-// versions of the randomised tests.
-func longTests() bool { return os.Getenv("BONDVENUE_LONG_TESTS") != "" }
+// unstarted is a service on db whose sequencer never starts: what an
+// admin command or another process writes through.
+func unstarted(db *store.DB, cfg trading.Config) *trading.Service {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	return trading.New(trading.Deps{Store: db, Sequencer: sequencer.New(db, slog.New(slog.DiscardHandler), now, 0),
+		Tokens: access.New(db, access.Config{Hasher: cfg.Hasher, Now: now})}, cfg)
+}

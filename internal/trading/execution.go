@@ -9,6 +9,7 @@ import (
 
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/calculator"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -224,7 +225,7 @@ func (s *Service) executionRecords(ctx context.Context, tx *store.Tx, ids []stri
 			if rfq.Direction == venue.Ask {
 				saving = rec.Done.Price.Sub(c)
 			}
-			amount, err := saving.Mul(rec.Done.Quantity).Div(hundred)
+			amount, err := saving.Mul(rec.Done.Quantity).Div(calculator.Hundred)
 			if err == nil {
 				rec.SavingPrice, rec.SavingAmount = &saving, &amount
 			}
@@ -250,7 +251,7 @@ func (s *Service) quoteYield(cache map[yieldKey]*udecimal.Decimal, in venue.Inst
 	}
 	var out *udecimal.Decimal
 	if b, err := venue.BondOf(in); err == nil && q.Price.IsPos() {
-		if y, err := s.Yield(BondInput{Bond: b, Settlement: q.SettlementDate, Nominal: hundred, Decimals: &yieldDecimals}, q.Price); err == nil {
+		if y, err := calculator.Yield(calculator.BondInput{Bond: b, Settlement: q.SettlementDate, Nominal: calculator.Hundred, Decimals: &yieldDecimals}, q.Price); err == nil {
 			out = &y.Yield
 		}
 	}

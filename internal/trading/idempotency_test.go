@@ -2,8 +2,6 @@ package trading_test
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +10,7 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -35,8 +34,8 @@ func TestIdempotencyInFlight(t *testing.T) {
 		v := newDemoVenue(t, e)
 		ctx := context.Background()
 		trader := v.principal(t, 0, venue.RoleTrader)
-		claim := func(key string) (*trading.IdempotencyClaim, *trading.Answer, error) {
-			return v.svc.ClaimIdempotencyKey(ctx, trader, key, "hash-"+key)
+		claim := func(key string) (*idempotency.Claim, *idempotency.Answer, error) {
+			return v.core.Keys.Claim(ctx, trader, key, "hash-"+key)
 		}
 		inFlight := func(err error) bool { return err != nil && strings.Contains(err.Error(), "in flight") }
 
@@ -57,7 +56,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		if _, _, err := claim("k1"); !inFlight(err) {
 			t.Errorf("retry after the commit, before the answer is kept = %v, want in flight", err)
 		}
-		if err := v.svc.FinishIdempotencyKey(ctx, c, trading.Answer{Code: 202, Body: []byte(`{"kept":true}`)}); err != nil {
+		if err := v.core.Keys.Finish(ctx, c, idempotency.Answer{Code: 202, Body: []byte(`{"kept":true}`)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, stored, err := claim("k1"); err != nil || stored == nil || stored.Code != 202 || string(stored.Body) != `{"kept":true}` {
@@ -69,14 +68,14 @@ func TestIdempotencyInFlight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := v.svc.ReleaseIdempotencyKey(ctx, c); err != nil {
+		if err := v.core.Keys.Release(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 		if c2, _, err := claim("k2"); err != nil || c2 == nil {
 			t.Errorf("retry after a release = %v, %v; want a new claim", c2, err)
 		}
 		// Another request under the same key is refused whatever its state.
-		if _, _, err := v.svc.ClaimIdempotencyKey(ctx, trader, "k2", "another"); venue.KindOf(err) != venue.KindMismatch {
+		if _, _, err := v.core.Keys.Claim(ctx, trader, "k2", "another"); venue.KindOf(err) != venue.KindMismatch {
 			t.Errorf("same key, another request = %v, want a mismatch", err)
 		}
 	})
@@ -98,7 +97,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		// firstRun runs a request under key, its answer never kept.
 		firstRun := func(key string, run func(*trading.Service) (any, error)) any {
 			t.Helper()
-			c, _, err := v.svc.ClaimIdempotencyKey(ctx, buyer, key, "hash-"+key)
+			c, _, err := v.core.Keys.Claim(ctx, buyer, key, "hash-"+key)
 			if err != nil || c == nil || c.Replayed() {
 				t.Fatalf("claim %s = %v, %v", key, c, err)
 			}
@@ -112,7 +111,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		// the claim; its answer is then kept.
 		retry := func(key string, first any, run func(*trading.Service) (any, error)) {
 			t.Helper()
-			c, kept, err := v.svc.ClaimIdempotencyKey(ctx, buyer, key, "hash-"+key)
+			c, kept, err := v.core.Keys.Claim(ctx, buyer, key, "hash-"+key)
 			if err != nil || kept != nil || c == nil || !c.Replayed() {
 				t.Fatalf("retry of %s after the crash: claim %v, kept %v, %v; want a replayed claim", key, c, kept, err)
 			}
@@ -123,10 +122,10 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 			if d := cmp.Diff(first, got, exactValues); d != "" {
 				t.Errorf("retry of %s answered otherwise than the first request (-first +retry):\n%s", key, d)
 			}
-			if err := v.svc.FinishIdempotencyKey(ctx, c, trading.Answer{Code: 200, Body: []byte(`{}`)}); err != nil {
+			if err := v.core.Keys.Finish(ctx, c, idempotency.Answer{Code: 200, Body: []byte(`{}`)}); err != nil {
 				t.Fatal(err)
 			}
-			if _, kept, err := v.svc.ClaimIdempotencyKey(ctx, buyer, key, "hash-"+key); err != nil || kept == nil {
+			if _, kept, err := v.core.Keys.Claim(ctx, buyer, key, "hash-"+key); err != nil || kept == nil {
 				t.Errorf("retry of %s once answered = %v, %v; want the kept answer", key, kept, err)
 			}
 		}
@@ -196,39 +195,4 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 			t.Errorf("%d buckets named %q, want 1", n, name)
 		}
 	})
-}
-
-// TestSettlementOf: a claim keeps the answer of a request that succeeded or
-// was refused for a reason a retry would meet again, and is released after
-// a failure on the venue's side, whichever channel ran it.
-func TestSettlementOf(t *testing.T) {
-	tests := []struct {
-		name string
-		err  error
-		want trading.ClaimSettlement
-	}{
-		{"success", nil, trading.FinishClaim},
-		{"invalid", venue.Invalid("bad"), trading.FinishClaim},
-		{"unauthenticated", venue.Unauthenticated("who"), trading.FinishClaim},
-		{"forbidden", venue.Forbidden("no"), trading.FinishClaim},
-		{"not found", venue.NotFound("offer"), trading.FinishClaim},
-		{"conflict", venue.Conflict("state"), trading.FinishClaim},
-		{"limit", &venue.Error{Kind: venue.KindLimit, Message: "limit"}, trading.FinishClaim},
-		{"mismatch", &venue.Error{Kind: venue.KindMismatch, Message: "mismatch"}, trading.FinishClaim},
-		{"rate limited", &venue.Error{Kind: venue.KindRateLimited, Message: "slow down"}, trading.FinishClaim},
-		{"too large", &venue.Error{Kind: venue.KindTooLarge, Message: "big"}, trading.FinishClaim},
-		{"wrapped refusal", fmt.Errorf("create offer: %w", venue.Invalid("bad")), trading.FinishClaim},
-		{"internal", &venue.Error{Kind: venue.KindInternal, Message: "bug"}, trading.ReleaseClaim},
-		{"unavailable", venue.ErrUnavailable, trading.ReleaseClaim},
-		{"not ready", &venue.Error{Kind: venue.KindNotReady, Message: "starting"}, trading.ReleaseClaim},
-		{"not a venue error", errors.New("disk on fire"), trading.ReleaseClaim},
-		{"wrapped failure", fmt.Errorf("create offer: %w", venue.ErrUnavailable), trading.ReleaseClaim},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := trading.SettlementOf(tt.err); got != tt.want {
-				t.Errorf("SettlementOf(%v) = %v, want %v", tt.err, got, tt.want)
-			}
-		})
-	}
 }

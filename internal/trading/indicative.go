@@ -10,6 +10,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/redact"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -71,7 +72,7 @@ type IndicativeFilter struct {
 const indicativeSettlementLag = 2
 
 // IndicativePrices lists indicative prices, newest first, as the caller may
-// see them (see audience).
+// see them (redact.Audience).
 func (s *Service) IndicativePrices(ctx context.Context, p venue.Principal, f IndicativeFilter, page venue.Page) (List[venue.IndicativePrice], error) {
 	var out List[venue.IndicativePrice]
 	if err := require(p, readers...); err != nil {
@@ -98,7 +99,7 @@ func (s *Service) IndicativePrices(ctx context.Context, p venue.Principal, f Ind
 			return err
 		}
 		for i := range out.Items {
-			out.Items[i] = a.redact(out.Items[i])
+			out.Items[i] = a.IndicativePrice(out.Items[i])
 		}
 		return nil
 	})
@@ -295,11 +296,11 @@ func priceIndicative(ip *venue.IndicativePrice, instr venue.Instrument, now time
 	}
 	for _, sd := range sides {
 		if sd.price != nil {
-			checkPrice(&v, sd.priceName, *sd.price, instr)
+			venue.CheckPrice(&v, sd.priceName, *sd.price, instr)
 		}
 		if q := sd.qty; q != nil {
 			v.Check(sd.price != nil, sd.qtyName, "needs "+sd.priceName+": a side without a price has no quantity")
-			checkQuantity(&v, sd.qtyName, *q, instr)
+			venue.CheckQuantity(&v, sd.qtyName, *q, instr)
 		}
 	}
 	if ip.BidPrice != nil && ip.AskPrice != nil && ip.BidPrice.GreaterThan(*ip.AskPrice) {
@@ -343,45 +344,17 @@ func priceIndicative(ip *venue.IndicativePrice, instr venue.Instrument, now time
 	return v.Err()
 }
 
-// audience says how much of an indicative price's owner a caller sees
-// (docs/guide.md, "Who sees what"): its own firm and the venue operator everything; the owner's
-// counterparties the participant id but not its account and user; any other
-// participant neither.
-type audience struct {
-	p   venue.Principal
-	cps map[string]bool // the caller's enabled counterparties
-}
-
-func loadAudience(ctx context.Context, tx *store.Tx, p venue.Principal) (audience, error) {
-	a := audience{p: p, cps: map[string]bool{}}
+// loadAudience is how much of an indicative price's owner p sees.
+func loadAudience(ctx context.Context, tx *store.Tx, p venue.Principal) (redact.Audience, error) {
+	a := redact.Audience{P: p, Counterparties: map[string]bool{}}
 	if p.IsOperator() || p.ParticipantID == "" {
 		return a, nil
 	}
 	ids, err := tx.Counterparties(ctx, p.ParticipantID)
 	for _, id := range ids {
-		a.cps[id] = true
+		a.Counterparties[id] = true
 	}
 	return a, err
-}
-
-// sees reports whether the caller may see the owner's participant id, and
-// the owner's account and user.
-func (a audience) sees(owner string) (participant, private bool) {
-	if a.p.IsOperator() || owner == a.p.ParticipantID {
-		return true, true
-	}
-	return a.cps[owner], false
-}
-
-func (a audience) redact(ip venue.IndicativePrice) venue.IndicativePrice {
-	participant, private := a.sees(ip.ParticipantID)
-	if !private {
-		ip.AccountID, ip.UserID = "", ""
-	}
-	if !participant {
-		ip.ParticipantID = ""
-	}
-	return ip
 }
 
 // noteIndicative hands a committed indicative price to the sequencer, whose

@@ -14,29 +14,18 @@ import (
 // made by another instance takes effect on offer entry within lookupTTL.
 const lookupTTL = time.Second
 
-// tokenCacheTTL bounds how long Authenticate trusts a resolved access
-// token, and never beyond the token's own expiry. A revocation or a user
-// change made through this Service forgets every token at once; one made
-// by another process (the admin command, another instance) binds within
-// tokenCacheTTL. It is lookupTTL: recall trusts no entry for longer.
-const tokenCacheTTL = lookupTTL
-
 // maxLookups bounds each table; a full table is emptied.
 const maxLookups = 10000
 
 // lookups remembers, for a moment, what every request checks and what
 // rarely changes: the accounts and the settlement providers offers name,
-// and the principals access tokens resolve to. Without it every offer cost
-// a read transaction of its own (four round trips on PostgreSQL) before it
-// reached the sequencer, and every request a read transaction (a join of
-// tokens, credentials and users) to authenticate. Tokens are remembered
-// by their hash, never the token itself, and only when they resolved:
-// an unknown, expired or revoked token is looked up every time.
+// the instruments and markets, counterparties and participants' names.
+// Without it every offer cost a read transaction of its own (four round
+// trips on PostgreSQL) before it reached the sequencer. (The access
+// tokens are remembered by internal/access.)
 //
 // Whoever changes an account's default provider or a provider's state
-// through the Service calls forgetParties after the commit; whoever
-// revokes a credential or a token or changes a user's status, role or
-// participant calls forgetTokens.
+// through the Service calls forgetParties after the commit.
 type lookups struct {
 	mu        sync.RWMutex
 	accounts  map[string]remembered[venue.Account]
@@ -59,11 +48,6 @@ type lookups struct {
 	// InstrumentByISIN.
 	isins, instruments map[string]remembered[venue.Instrument]
 	markets            map[string]remembered[[]venue.Market]
-	// tokens maps auth.TokenHash of a token to its principal.
-	tokens map[string]remembered[venue.Principal]
-	// tokenEpoch counts forgetTokens calls: a resolution read before one
-	// may be stale and is not remembered after it.
-	tokenEpoch uint64
 }
 
 type remembered[T any] struct {
@@ -79,8 +63,7 @@ func newLookups() *lookups {
 		settlement:  map[string]remembered[*venue.Settlement]{},
 		isins:       map[string]remembered[venue.Instrument]{},
 		instruments: map[string]remembered[venue.Instrument]{},
-		markets:     map[string]remembered[[]venue.Market]{},
-		tokens:      map[string]remembered[venue.Principal]{}}
+		markets:     map[string]remembered[[]venue.Market]{}}
 }
 
 func recall[T any](l *lookups, m map[string]remembered[T], key string, now time.Time) (T, bool) {
@@ -122,36 +105,5 @@ func (l *lookups) forgetParties() {
 	clear(l.accounts)
 	clear(l.providers)
 	clear(l.settlement)
-	l.mu.Unlock()
-}
-
-// tokenEpochNow returns the count of forgetTokens calls so far; pass it to
-// rememberToken with what was read after it.
-func (l *lookups) tokenEpochNow() uint64 {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	return l.tokenEpoch
-}
-
-// rememberToken remembers the principal token hash resolved to until
-// until, unless forgetTokens ran since epoch: then what was read may
-// predate a revocation.
-func (l *lookups) rememberToken(hash string, p venue.Principal, until time.Time, epoch uint64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.tokenEpoch != epoch {
-		return
-	}
-	if len(l.tokens) >= maxLookups {
-		clear(l.tokens)
-	}
-	l.tokens[hash] = remembered[venue.Principal]{v: p, until: until}
-}
-
-// forgetTokens drops every remembered token.
-func (l *lookups) forgetTokens() {
-	l.mu.Lock()
-	clear(l.tokens)
-	l.tokenEpoch++
 	l.mu.Unlock()
 }

@@ -57,6 +57,7 @@ func BenchmarkOfferEntry(b *testing.B) {
 type benchVenue struct {
 	db          *store.DB
 	writer      sync.Mutex // the baseline's: one transaction at a time
+	core        *testenv.Venue
 	svc         *trading.Service
 	traders     []benchTrader
 	instruments []string
@@ -74,7 +75,8 @@ func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 	ctx := context.Background()
 	v := &benchVenue{db: testenv.Open(b, e)}
 	var creds demo.Credentials
-	v.svc, creds = testenv.Demo(b, v.db, trading.Config{Logger: slog.New(slog.DiscardHandler)})
+	v.core, creds = testenv.Demo(b, v.db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+	v.svc = v.core.Svc
 	// The benchmark's bids and asks sit far apart on purpose (they never
 	// cross): the widest price collar lets them rest.
 	wide := udecimal.MustParse("100")

@@ -11,6 +11,7 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/redact"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -94,17 +95,17 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	now := s.clock()
 	today := bondmath.DateOf(now)
 	var v venue.Validator
-	dir, ok := direction(in.Direction)
+	dir, ok := venue.Direction(in.Direction)
 	v.Check(ok, "direction", "must be ask or bid (sell or buy)")
 	if in.Quantity == nil {
 		v.Addf("quantity", "is required")
 	}
 	priceField := cmp.Or(in.PriceField, "price_per_unit")
 	if in.Price != nil {
-		checkAmount(&v, priceField, *in.Price)
+		venue.CheckAmount(&v, priceField, *in.Price)
 	}
 	if in.Quantity != nil && venue.AmountIssue(*in.Quantity) != "" {
-		checkAmount(&v, "quantity", *in.Quantity)
+		venue.CheckAmount(&v, "quantity", *in.Quantity)
 	}
 	if typ != venue.TypeRFQ && !in.MarketOrder && in.Price == nil {
 		v.Addf("price_per_unit", "is required (the clean price in percent of par) unless market_order is true")
@@ -120,7 +121,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if validity == "" {
 		validity = venue.GTC
 	}
-	validity = checkValidity(&v, validity, in.ValidUntil, now)
+	validity = venue.CheckValidity(&v, validity, in.ValidUntil, now)
 	if err := v.Err(); err != nil {
 		return pr, err
 	}
@@ -204,9 +205,9 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 		v.Check(!otc, "market_order", "market orders are not allowed on an OTC market")
 		v.Check(typ == venue.TypeOffer, "market_order", "only an offer can be a market order")
 	}
-	checkQuantity(&v, "quantity", *in.Quantity, in2)
+	venue.CheckQuantity(&v, "quantity", *in.Quantity, in2)
 	if in.Price != nil {
-		checkPrecision(&v, priceField, *in.Price, in2.Precision) // bounds and sign checked above
+		venue.CheckPrecision(&v, priceField, *in.Price, in2.Precision) // bounds and sign checked above
 	}
 	bond, bondErr := bondFor(ref, in2)
 	v.Check(bondErr == nil, "instrument_id", "the instrument's terms are withheld or invalid: it cannot be traded")
@@ -215,7 +216,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	if in.SettlementDate != nil {
 		settle = *in.SettlementDate
 	}
-	checkSettlement(&v, settle, today, bond, bondErr)
+	venue.CheckSettlement(&v, settle, today, bond, bondErr)
 	for i, c := range in.Counterparties {
 		v.Check(validID(c), fmt.Sprintf("counterparties[%d]", i), "must be a participant id")
 	}
@@ -410,7 +411,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (se
 		return ch, err
 	}
 	if in.Price != nil {
-		checkPrice(&v, cmp.Or(in.PriceField, "price_per_unit"), *in.Price, instr)
+		venue.CheckPrice(&v, cmp.Or(in.PriceField, "price_per_unit"), *in.Price, instr)
 	}
 	if in.Notes != nil {
 		v.CheckLength("notes", *in.Notes, venue.MaxText)
@@ -419,14 +420,14 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (se
 		v.CheckLength("client_order_id", *in.ClientOrderID, venue.MaxName)
 	}
 	if in.Quantity != nil {
-		checkQuantity(&v, "quantity", *in.Quantity, instr)
+		venue.CheckQuantity(&v, "quantity", *in.Quantity, instr)
 	}
 	if d := in.SettlementDate; d != nil {
 		bond, bondErr := bondFor(s.eng.Reference(), instr)
-		checkSettlement(&v, *d, bondmath.DateOf(s.clock()), bond, bondErr)
+		venue.CheckSettlement(&v, *d, bondmath.DateOf(s.clock()), bond, bondErr)
 	}
 	if in.Validity != nil {
-		val := checkValidity(&v, *in.Validity, in.ValidUntil, s.clock())
+		val := venue.CheckValidity(&v, *in.Validity, in.ValidUntil, s.clock())
 		ch.Validity = &val
 	}
 	if in.ValidUntil != nil && in.Validity == nil { // a new deadline for a gtd record
@@ -469,7 +470,7 @@ func (s *Service) visibleOffer(ctx context.Context, tx *store.Tx, p venue.Princi
 
 // view loads the nested objects of a record for the caller.
 func (s *Service) view(ctx context.Context, tx *store.Tx, p venue.Principal, o venue.Offer) (OfferView, error) {
-	v := OfferView{Offer: offerFor(p, o), ShowRecipients: owned(p, o.ParticipantID)}
+	v := OfferView{Offer: redact.Offer(p, o), ShowRecipients: owned(p, o.ParticipantID)}
 	in, err := tx.Instrument(ctx, o.InstrumentID)
 	if err != nil {
 		return v, err
@@ -503,7 +504,7 @@ func (s *Service) view(ctx context.Context, tx *store.Tx, p venue.Principal, o v
 		v.MatchedOffers = []venue.Offer{}
 		for _, q := range qs {
 			if v.ShowRecipients || q.ParticipantID == p.ParticipantID {
-				v.MatchedOffers = append(v.MatchedOffers, offerFor(p, q))
+				v.MatchedOffers = append(v.MatchedOffers, redact.Offer(p, q))
 			}
 		}
 		if v.ShowRecipients {
@@ -604,7 +605,7 @@ func (s *Service) listOffers(ctx context.Context, p venue.Principal, f store.Off
 		return out, fmt.Errorf("list offers: %w", err)
 	}
 	for i := range out.Items {
-		out.Items[i] = offerFor(p, out.Items[i])
+		out.Items[i] = redact.Offer(p, out.Items[i])
 	}
 	return out, nil
 }

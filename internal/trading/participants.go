@@ -54,25 +54,6 @@ func (in ParticipantInput) apply(p *venue.Participant) {
 	set(&p.CustodyAccountBeneficiaryBIC8, in.CustodyAccountBeneficiaryBIC8)
 }
 
-func validateParticipant(p *venue.Participant) error {
-	var v venue.Validator
-	v.Check(strings.TrimSpace(p.Name) != "", "name", "is required")
-	v.Check(venue.ValidLEI(p.LEI), "lei", "must be a 20-character ISO 17442 LEI with valid check digits")
-	v.Check(venue.ValidCountry(p.Country), "country", "must be an ISO 3166 two-letter code")
-	v.Check(p.Status == "active" || p.Status == "suspended", "status", "must be active or suspended")
-	v.Check(p.Type == "legal_entity", "type", "must be legal_entity")
-	v.Check(p.CategoryName == "professional" || p.CategoryName == "wholesale", "category_name", "must be professional or wholesale")
-	v.Check(p.KYCStatus == "pending" || p.KYCStatus == "successful" || p.KYCStatus == "failed", "kyc_status",
-		"must be pending, successful or failed")
-	for _, f := range []struct{ name, value string }{{"name", p.Name}, {"address", p.Address}, {"postal_code", p.PostalCode},
-		{"city", p.City}, {"state", p.State}, {"legal_form", p.LegalForm}, {"registration_number", p.RegistrationNumber},
-		{"tax_number", p.TaxNumber}, {"csd", p.CSD}, {"csd_bic_11", p.CSDBIC11}, {"custody_account_number", p.CustodyAccountNumber},
-		{"custody_account_beneficiary_bic_8", p.CustodyAccountBeneficiaryBIC8}} {
-		v.CheckLength(f.name, f.value, venue.MaxName)
-	}
-	return v.Err()
-}
-
 // CreateParticipant onboards a firm with the three risk limits (at zero:
 // nothing may be offered until the operator sets them).
 func (s *Service) CreateParticipant(ctx context.Context, p venue.Principal, in ParticipantInput) (venue.Participant, error) {
@@ -83,7 +64,7 @@ func (s *Service) CreateParticipant(ctx context.Context, p venue.Principal, in P
 	part := venue.Participant{ID: newID(), Type: "legal_entity", CategoryName: "professional", Status: "active",
 		KYCStatus: "successful", CreatedAt: now, UpdatedAt: now}
 	in.apply(&part)
-	if err := validateParticipant(&part); err != nil {
+	if err := venue.ValidateParticipant(&part); err != nil {
 		return part, err
 	}
 	err := s.inTx(ctx, &part, func(tx *store.Tx) error {
@@ -122,7 +103,7 @@ func (s *Service) UpdateParticipant(ctx context.Context, p venue.Principal, id s
 			return err
 		}
 		in.apply(&part)
-		if err := validateParticipant(&part); err != nil {
+		if err := venue.ValidateParticipant(&part); err != nil {
 			return err
 		}
 		part.UpdatedAt = tx.Now()
@@ -186,20 +167,6 @@ type UserInput struct {
 	Locale        *string
 }
 
-func validateUser(u *venue.User) error {
-	var v venue.Validator
-	v.Check(venue.ValidEmail(u.Email), "email", "must be an e-mail address")
-	v.Check(u.Role.Valid(), "role", "must be VENUE_OPERATOR, PARTICIPANT_ADMIN, PARTICIPANT_TRADER or PARTICIPANT_VIEWER")
-	if u.Role == venue.RoleOperator {
-		v.Check(u.ParticipantID == "", "participant_id", "must be empty for a VENUE_OPERATOR")
-	} else if u.Role.Valid() {
-		v.Check(validID(u.ParticipantID), "participant_id", "is required for a participant role")
-	}
-	v.Check(u.Status == "active" || u.Status == "disabled", "status", "must be active or disabled")
-	v.Check(len(u.Locale) >= 2 && len(u.Locale) <= 10, "locale", "must be a language tag such as en")
-	return v.Err()
-}
-
 // CreateUser adds a user to a participant (or a venue operator) and
 // returns it with its participant and accounts. A PARTICIPANT_ADMIN adds
 // users to its own firm only, never operators.
@@ -247,7 +214,7 @@ func (s *Service) createUser(ctx context.Context, in UserInput) (UserView, error
 	set(&u.Status, in.Status)
 	set(&u.Locale, in.Locale)
 	u.Email = strings.ToLower(strings.TrimSpace(u.Email))
-	if err := validateUser(&u); err != nil {
+	if err := venue.ValidateUser(&u); err != nil {
 		return UserView{}, err
 	}
 	var out UserView
@@ -298,7 +265,7 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 		set(&u.Locale, in.Locale)
 		u.Email = strings.ToLower(strings.TrimSpace(u.Email))
 		email = u.Email
-		if err := validateUser(&u); err != nil {
+		if err := venue.ValidateUser(&u); err != nil {
 			return err
 		}
 		u.UpdatedAt = tx.Now()
@@ -320,7 +287,7 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 	})
 	// The user's tokens resolve to its new role, or no longer at all. Also
 	// after a failure: a commit whose answer was lost may have happened.
-	s.lookups.forgetTokens()
+	s.tokens.Forget()
 	if errors.Is(err, venue.ErrConflict) {
 		return out, venue.Conflict("a user with e-mail %s exists", email)
 	}
@@ -419,9 +386,9 @@ func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clien
 		return err
 	})
 	// Its tokens must not be honoured from memory: the revocation binds at
-	// once here (another process's within tokenCacheTTL). Also after a
+	// once here (another process's within access.CacheTTL). Also after a
 	// failure: a commit whose answer was lost may have happened.
-	s.lookups.forgetTokens()
+	s.tokens.Forget()
 	if err != nil {
 		return c, fmt.Errorf("revoke credential: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/redact"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -152,7 +153,7 @@ func (s *Service) submitPortfolio(ctx context.Context, p venue.Principal,
 		}
 		res = v.(sequencer.PortfolioResult)
 	}
-	return PortfolioView{PortfolioRFQ: portfolioFor(p, res.Portfolio), Trades: res.Trades}, nil
+	return PortfolioView{PortfolioRFQ: redact.Portfolio(p, res.Portfolio), Trades: res.Trades}, nil
 }
 
 // ownAccount is p's account id (its newest when id is ""), checked to be
@@ -217,12 +218,12 @@ func (s *Service) QuotePortfolio(ctx context.Context, p venue.Principal, id stri
 				v.Addf(f+".price_per_unit", "is required: the clean price in percent of par")
 				continue
 			}
-			if !checkAmount(&v, f+".price_per_unit", *ql.Price) || !ok {
+			if !venue.CheckAmount(&v, f+".price_per_unit", *ql.Price) || !ok {
 				continue
 			}
 			if ref != nil {
 				if ins, found := ref.Instrument(l.InstrumentID); found {
-					checkPrecision(&v, f+".price_per_unit", *ql.Price, ins.Precision)
+					venue.CheckPrecision(&v, f+".price_per_unit", *ql.Price, ins.Precision)
 				}
 			}
 			prices[ql.LineID] = *ql.Price
@@ -324,7 +325,7 @@ func (s *Service) PortfolioRFQ(ctx context.Context, p venue.Principal, id string
 	var out PortfolioView
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		r, err := visiblePortfolio(ctx, tx, p, id)
-		out.PortfolioRFQ = portfolioFor(p, r)
+		out.PortfolioRFQ = redact.Portfolio(p, r)
 		return err
 	})
 	if err != nil {
@@ -354,49 +355,9 @@ func (s *Service) PortfolioRFQs(ctx context.Context, p venue.Principal, status s
 		return out, fmt.Errorf("list portfolio rfqs: %w", err)
 	}
 	for i := range out.Items {
-		out.Items[i] = portfolioFor(p, out.Items[i])
+		out.Items[i] = redact.Portfolio(p, out.Items[i])
 	}
 	return out, nil
-}
-
-// portfolioFor is r as p may see it: the requester and the operator see
-// every quote (the requester without the dealers' accounts and users); a
-// dealer only its own quotes, and the lines' trades only
-// when its quote was done; the dealers asked show only to the requester
-// and the operator.
-func portfolioFor(p venue.Principal, r venue.PortfolioRFQ) venue.PortfolioRFQ {
-	if p.IsOperator() {
-		return r
-	}
-	if r.ParticipantID == p.ParticipantID {
-		// The dealers' accounts and users are theirs alone.
-		qs := make([]venue.PortfolioQuote, len(r.Quotes))
-		for i, q := range r.Quotes {
-			q.AccountID, q.UserID, q.ClientID = "", "", ""
-			qs[i] = q
-		}
-		r.Quotes = qs
-		return r
-	}
-	r.AccountID, r.UserID, r.Counterparties, r.ClientID = "", "", nil, ""
-	own := make([]venue.PortfolioQuote, 0, 2)
-	done := false
-	for _, q := range r.Quotes {
-		if q.ParticipantID == p.ParticipantID {
-			own = append(own, q)
-			done = done || q.Outcome == venue.OutcomeDone
-		}
-	}
-	r.Quotes = own
-	if !done {
-		lines := make([]venue.PortfolioLine, len(r.Lines))
-		for i, l := range r.Lines {
-			l.TradeID = ""
-			lines[i] = l
-		}
-		r.Lines = lines
-	}
-	return r
 }
 
 // OpenPortfolioOfQuote is the id of p's open list that quote quoteID is

@@ -54,7 +54,7 @@ func BenchmarkPortfolioAccept(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			sub, err := v.svc.Subscribe(ctx, req.p, 0, feed.EventFilter{Types: []string{feed.EventTradeCreate}, Buffer: 1 << 14})
+			sub, err := v.core.Live.Subscribe(ctx, req.p, 0, feed.EventFilter{Types: []string{feed.EventTradeCreate}, Buffer: 1 << 14})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -49,7 +50,7 @@ func TestPublicationAcrossRestart(t *testing.T) {
 		if p.Deferral == "" || !p.PriceDueAt.After(tr.CreatedAt) || p.PublishedPriceAt != nil {
 			t.Fatalf("publication of a 60 m trade in %s: %+v, want deferred", ins.Terms.Industry, p)
 		}
-		after, err := v.svc.LastEventSeq(ctx)
+		after, err := v.core.Live.LastEventSeq(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestPublicationAcrossRestart(t *testing.T) {
 		clock.Advance(p.VolumeDueAt.Sub(clock.Now()))     // both due
 		v.setLimit(t, 2, venue.LimitMaxOffer, "50000000") // any command runs a batch of the new engine
 		var published []feed.Event
-		for _, ev := range restEvents(t, v.svc, trading.System, after) {
+		for _, ev := range restEvents(t, v.core.Live, trading.System, after) {
 			if ev.Type == feed.EventTapePublish {
 				published = append(published, ev)
 			}
@@ -78,7 +79,7 @@ func TestPublicationAcrossRestart(t *testing.T) {
 		v.restart(t)
 		v.setLimit(t, 2, venue.LimitMaxOffer, "50000000")
 		n := 0
-		for _, ev := range restEvents(t, v.svc, trading.System, after) {
+		for _, ev := range restEvents(t, v.core.Live, trading.System, after) {
 			if ev.Type == feed.EventTapePublish {
 				n++
 			}
@@ -87,4 +88,21 @@ func TestPublicationAcrossRestart(t *testing.T) {
 			t.Errorf("%d tape.publish events after a second restart, want still 1", n)
 		}
 	})
+}
+
+// restEvents is every event after seq that p reads through GET /events.
+func restEvents(t *testing.T, live *subscribe.Hub, p venue.Principal, after int64) []feed.Event {
+	t.Helper()
+	var out []feed.Event
+	for {
+		page, err := live.Events(context.Background(), p, after, 1000)
+		if err != nil {
+			t.Fatalf("Events(%d) = %v", after, err)
+		}
+		if len(page) == 0 {
+			return out
+		}
+		out = append(out, page...)
+		after = page[len(page)-1].Seq
+	}
 }

@@ -5,16 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/quagmt/udecimal"
 
-	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -296,32 +291,6 @@ func (in MarketInput) collarChanged(m venue.Market) bool {
 		(in.MaxPricePercent != nil && !in.MaxPricePercent.Equal(m.MaxPricePercent))
 }
 
-func validateMarket(m *venue.Market) error {
-	var v venue.Validator
-	v.Check(strings.TrimSpace(m.Name) != "" && utf8.RuneCountInString(m.Name) <= 100, "name", "is required (at most 100 characters)")
-	v.CheckLength("type", m.Type, venue.MaxName)
-	v.Check(m.FacilityType == venue.FacilityOTC || m.FacilityType == venue.FacilityContinuous, "facility_type",
-		"must be OTC or continues-matching")
-	_, err := time.LoadLocation(m.Timezone)
-	v.Check(m.Timezone != "" && err == nil, "timezone", "must be an IANA time zone such as UTC")
-	v.Check(m.SettlementLag >= 0 && m.SettlementLag <= 30, "settlement_lag", "must be between 0 and 30 business days")
-	v.Check(len(m.SettlementLags) <= venue.MaxLagChanges, "settlement_lags", fmt.Sprintf("must hold at most %d changes", venue.MaxLagChanges))
-	for i, l := range m.SettlementLags {
-		v.Check(l.Lag >= 0 && l.Lag <= 30, fmt.Sprintf("settlement_lags[%d].lag", i), "must be between 0 and 30 business days")
-		v.Check(i == 0 || m.SettlementLags[i-1].From.Before(l.From), fmt.Sprintf("settlement_lags[%d].from", i),
-			"must be after the change before it: one change per date, in date order")
-	}
-	v.Check(strings.EqualFold(m.Calendar, "TARGET2"), "calendar", "must be TARGET2")
-	v.Check(m.PriceCollarPercent.IsPos() && m.PriceCollarPercent.LessThanOrEqual(hundred), "price_collar_percent",
-		"must be above 0 and at most 100 (percent of the reference price)")
-	v.Check(m.MaxPricePercent.IsPos() && m.MaxPricePercent.LessThanOrEqual(maxPriceBound), "max_price_percent",
-		"must be above 0 and at most "+maxPriceBound.String()+" (percent of par)")
-	return v.Err()
-}
-
-// maxPriceBound is the highest max_price_percent a market may take.
-var maxPriceBound = udecimal.MustFromInt64(10000, 0)
-
 // issuesErr reports the adapter's decoding issues, if any.
 func issuesErr(issues []venue.FieldIssue) error {
 	if len(issues) == 0 {
@@ -343,7 +312,7 @@ func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in Market
 		SettlementLag: 2, Calendar: "TARGET2", PriceCollarPercent: venue.DefaultPriceCollarPercent,
 		MaxPricePercent: venue.DefaultMaxPricePercent, CreatedAt: now, UpdatedAt: now}
 	in.apply(&m)
-	if err := validateMarket(&m); err != nil {
+	if err := venue.ValidateMarket(&m); err != nil {
 		return m, err
 	}
 	m.Calendar = "TARGET2"
@@ -379,7 +348,7 @@ func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string
 		}
 		collar := in.collarChanged(m)
 		in.apply(&m)
-		if err := validateMarket(&m); err != nil {
+		if err := venue.ValidateMarket(&m); err != nil {
 			return err
 		}
 		m.UpdatedAt = tx.Now()
@@ -466,107 +435,6 @@ func (in InstrumentInput) apply(i *venue.Instrument) error {
 	return v.Err()
 }
 
-// validateInstrument checks an instrument's fields. A field too long, then
-// one that is not a date, keeps that one issue.
-func validateInstrument(i *venue.Instrument) error {
-	var v venue.Validator
-	checkText(&v, "", i.Terms)
-	checkText(&v, "static_data.", i.Static)
-	if err := v.MergeUnreported(checkDates(i)); err != nil {
-		return err
-	}
-	if err := v.MergeUnreported(instrumentRules(i)); err != nil {
-		return err
-	}
-	return v.Err()
-}
-
-// undisclosed is the text of a withheld instrument field.
-const undisclosed = "Undisclosed"
-
-// checkText records an issue on each text field of fields (InstrumentTerms
-// or StaticData) longer than a name, or for the note longer than free text;
-// prefix names the block.
-func checkText(v *venue.Validator, prefix string, fields any) {
-	rv := reflect.ValueOf(fields)
-	for k := range rv.NumField() {
-		name, _, _ := strings.Cut(rv.Type().Field(k).Tag.Get("json"), ",")
-		var s string
-		switch x := rv.Field(k).Interface().(type) {
-		case string:
-			s = x
-		case *string:
-			if x == nil {
-				continue
-			}
-			s = *x
-		default:
-			continue
-		}
-		limit := venue.MaxName
-		if name == "note" {
-			limit = venue.MaxText
-		}
-		v.CheckLength(prefix+name, s, limit)
-	}
-}
-
-// checkDates names each date field of i that is neither a date, nor empty
-// (not given), nor Undisclosed (withheld), and writes the dates as
-// YYYY-MM-DD.
-func checkDates(i *venue.Instrument) error {
-	var v venue.Validator
-	t := &i.Terms
-	for _, f := range []struct {
-		name  string
-		value *string
-	}{{"maturity", &t.Maturity}, {"interest_accrual_date", &t.InterestAccrualDate},
-		{"first_coupon_date", &t.FirstCouponDate}, {"pricing_date", &t.PricingDate},
-		{"first_settle_date", &t.FirstSettleDate}, {"static_data.refunding_date", &i.Static.RefundingDate}} {
-		if *f.value == "" || *f.value == undisclosed {
-			continue
-		}
-		d, err := bondmath.ParseDate(*f.value)
-		if err != nil {
-			v.Addf(f.name, "must be a date YYYY-MM-DD (or %s)", undisclosed)
-			continue
-		}
-		*f.value = d.String()
-	}
-	return v.Err()
-}
-
-// instrumentRules checks the identifiers, the terms a fixed-coupon bond is
-// priced with, the amounts and the listing.
-func instrumentRules(i *venue.Instrument) error {
-	var v venue.Validator
-	t := &i.Terms
-	v.Check(venue.ValidISIN(t.ISIN), "isin", "must be a 12-character ISIN with a valid check digit")
-	v.Check(strings.TrimSpace(t.Name) != "", "name", "is required")
-	v.Check(venue.ValidCurrency(t.Currency), "currency", "must be an ISO 4217 code such as EUR")
-	if t.Type == "Fixed" {
-		// A fixed-coupon bond must be priceable: its terms go through the
-		// bond calculator's own validation.
-		if _, err := venue.BondOf(*i); err != nil {
-			if err := v.Merge(err); err != nil {
-				return err
-			}
-		}
-	}
-	checkAmount(&v, "min_piece", i.MinPiece)
-	checkAmount(&v, "min_increment", i.MinIncrement)
-	checkAmount(&v, "par_amount", i.ParAmount)
-	v.Check(i.Precision >= 0 && i.Precision <= 8, "precision", "must be between 0 and 8 decimal places")
-	if i.MinIncrement.IsPos() && i.MinPiece.IsPos() {
-		_, rem, err := i.MinPiece.QuoRem(i.MinIncrement)
-		v.Check(err == nil && rem.IsZero(), "min_piece", "must be a multiple of min_increment")
-	}
-	for k, id := range i.MarketIDs {
-		v.Check(validID(id), fmt.Sprintf("market_ids[%d]", k), "must be a market id")
-	}
-	return v.Err()
-}
-
 // CreateInstrument lists a new bond.
 func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in InstrumentInput) (InstrumentDetail, error) {
 	if err := require(p, venue.RoleOperator); err != nil {
@@ -638,7 +506,7 @@ func checkInstrument(ctx context.Context, tx *store.Tx, in InstrumentInput, i *v
 		return err
 	}
 	// A field the adapter could not read keeps its one issue.
-	if err := v.MergeUnreported(validateInstrument(i)); err != nil {
+	if err := v.MergeUnreported(venue.ValidateInstrument(i)); err != nil {
 		return err
 	}
 	if err := v.Merge(checkMarkets(ctx, tx, i.MarketIDs)); err != nil {

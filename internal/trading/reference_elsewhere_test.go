@@ -23,7 +23,7 @@ func TestReferenceChangedElsewhere(t *testing.T) {
 		t.Parallel()
 		v := newDemoVenue(t, e)
 		ctx := context.Background()
-		admin := trading.New(v.db, v.cfg) // not started: the admin commands' service
+		admin := unstarted(v.db, v.cfg.Trading) // not started: the admin commands' service
 		trader := v.principal(t, 0, venue.RoleTrader)
 		offer := func() error {
 			_, err := v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,

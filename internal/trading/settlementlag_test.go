@@ -24,7 +24,8 @@ func TestSettlementLagT1(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
 		clock := testenv.NewClock(time.Date(2027, 10, 8, 9, 30, 0, 0, time.UTC)) // a Friday
-		svc, creds := testenv.Demo(t, testenv.Open(t, e), trading.Config{Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
+		core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), Now: clock.Now}})
+		svc := core.Svc
 		ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
 		if err != nil {
 			t.Fatal(err)

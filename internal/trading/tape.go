@@ -53,7 +53,7 @@ func (s *Service) Tape(ctx context.Context, p venue.Principal, f TapeFilter) ([]
 			return err
 		}
 		for _, t := range ts {
-			if e, ok := venue.TapeEntryOf(t, ins[t.InstrumentID].Terms.ISIN, s.mic, now); ok {
+			if e, ok := venue.TapeEntryOf(t, ins[t.InstrumentID].Terms.ISIN, s.eng.MIC(), now); ok {
 				out = append(out, e)
 			}
 		}

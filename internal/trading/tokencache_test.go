@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/access"
 	"github.com/bondvenue/bondvenue/internal/auth"
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -20,8 +22,10 @@ import (
 type authVenue struct {
 	db          *store.DB
 	cfg         trading.Config
+	ttl         time.Duration
 	clock       *testenv.Clock
 	svc         *trading.Service
+	access      *access.Tokens
 	participant string
 	users       int
 }
@@ -30,9 +34,10 @@ func newAuthVenue(t *testing.T, e store.Engine, tokenTTL time.Duration) *authVen
 	t.Helper()
 	h := auth.FastHasher
 	c := testenv.NewClock(time.Date(2026, 11, 20, 14, 48, 0, 0, time.UTC))
-	v := &authVenue{db: testenv.Open(t, e), clock: c,
-		cfg: trading.Config{TokenTTL: tokenTTL, Hasher: &h, Now: c.Now, Logger: slog.New(slog.DiscardHandler)}}
-	v.svc = trading.New(v.db, v.cfg)
+	v := &authVenue{db: testenv.Open(t, e), clock: c, ttl: tokenTTL,
+		cfg: trading.Config{Hasher: &h, Now: c.Now, Logger: slog.New(slog.DiscardHandler)}}
+	v.db.SetClock(c.Now) // as the core's wiring does: tokens expire on the test's clock
+	v.svc, v.access = v.instance()
 	p, err := v.svc.CreateParticipant(context.Background(), trading.System, trading.ParticipantInput{
 		Name: ptrTo("Baltic Fixed Income AS"), LEI: ptrTo("529900BALT1C0F1XED42"), Country: ptrTo("EE")})
 	if err != nil {
@@ -40,6 +45,14 @@ func newAuthVenue(t *testing.T, e store.Engine, tokenTTL time.Duration) *authVen
 	}
 	v.participant = p.ID
 	return v
+}
+
+// instance is the use cases and the access tokens of one process on v's
+// database, its sequencer never started: what an admin command or
+// another instance writes through.
+func (v *authVenue) instance() (*trading.Service, *access.Tokens) {
+	tokens := access.New(v.db, access.Config{TTL: v.ttl, Hasher: v.cfg.Hasher, Now: v.cfg.Now})
+	return trading.New(trading.Deps{Store: v.db, Sequencer: sequencer.New(v.db, v.cfg.Logger, v.cfg.Now, 0), Tokens: tokens}, v.cfg), tokens
 }
 
 // user creates a user of role with a credential and a token, and returns
@@ -57,7 +70,7 @@ func (v *authVenue) user(t *testing.T, role venue.Role) (venue.Principal, string
 	if err != nil {
 		t.Fatalf("IssueCredential() = %v", err)
 	}
-	tok, err := v.svc.IssueToken(ctx, c.ClientID, c.Secret)
+	tok, err := v.access.IssueToken(ctx, c.ClientID, c.Secret)
 	if err != nil {
 		t.Fatalf("IssueToken() = %v", err)
 	}
@@ -65,7 +78,7 @@ func (v *authVenue) user(t *testing.T, role venue.Role) (venue.Principal, string
 }
 
 // accepts fails the test unless svc resolves token to want.
-func accepts(t *testing.T, svc *trading.Service, token string, want venue.Principal, when string) {
+func accepts(t *testing.T, svc *access.Tokens, token string, want venue.Principal, when string) {
 	t.Helper()
 	got, err := svc.Authenticate(context.Background(), token)
 	if err != nil || got != want {
@@ -74,7 +87,7 @@ func accepts(t *testing.T, svc *trading.Service, token string, want venue.Princi
 }
 
 // refuses fails the test unless svc answers token with a 401.
-func refuses(t *testing.T, svc *trading.Service, token string, when string) {
+func refuses(t *testing.T, svc *access.Tokens, token string, when string) {
 	t.Helper()
 	got, err := svc.Authenticate(context.Background(), token)
 	if venue.KindOf(err) != venue.KindUnauthenticated {
@@ -90,14 +103,14 @@ func TestTokenCacheRevocationThroughService(t *testing.T) {
 		v := newAuthVenue(t, e, 0)
 		p, token := v.user(t, venue.RoleTrader)
 		other, otherToken := v.user(t, venue.RoleViewer)
-		accepts(t, v.svc, token, p, "before the revocation")
-		accepts(t, v.svc, otherToken, other, "before the revocation")
+		accepts(t, v.access, token, p, "before the revocation")
+		accepts(t, v.access, otherToken, other, "before the revocation")
 
 		if _, err := v.svc.RevokeCredential(context.Background(), trading.System, p.ClientID); err != nil {
 			t.Fatalf("RevokeCredential() = %v", err)
 		}
-		refuses(t, v.svc, token, "right after the revocation, same instant")
-		accepts(t, v.svc, otherToken, other, "another credential after the revocation")
+		refuses(t, v.access, token, "right after the revocation, same instant")
+		accepts(t, v.access, otherToken, other, "another credential after the revocation")
 	})
 }
 
@@ -109,20 +122,20 @@ func TestTokenCacheRevocationElsewhere(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		v := newAuthVenue(t, e, 0)
 		p, token := v.user(t, venue.RoleTrader)
-		accepts(t, v.svc, token, p, "before the revocation")
+		accepts(t, v.access, token, p, "before the revocation")
 
-		elsewhere := trading.New(v.db, v.cfg)
+		elsewhere, elsewhereAccess := v.instance()
 		if _, err := elsewhere.RevokeCredential(context.Background(), trading.System, p.ClientID); err != nil {
 			t.Fatalf("RevokeCredential() elsewhere = %v", err)
 		}
-		refuses(t, elsewhere, token, "the revoking service")
+		refuses(t, elsewhereAccess, token, "the revoking service")
 
-		accepts(t, v.svc, token, p, "remembered, right after the revocation elsewhere")
+		accepts(t, v.access, token, p, "remembered, right after the revocation elsewhere")
 		v.clock.Advance(time.Second - time.Millisecond)
-		accepts(t, v.svc, token, p, "remembered, 999 ms after it was resolved")
+		accepts(t, v.access, token, p, "remembered, 999 ms after it was resolved")
 		v.clock.Advance(time.Millisecond)
-		refuses(t, v.svc, token, "1 s after it was resolved")
-		refuses(t, v.svc, token, "again") // a refusal is not remembered as an acceptance
+		refuses(t, v.access, token, "1 s after it was resolved")
+		refuses(t, v.access, token, "again") // a refusal is not remembered as an acceptance
 	})
 }
 
@@ -140,19 +153,19 @@ func TestTokenCacheUserChange(t *testing.T) {
 		}
 
 		p, token := v.user(t, venue.RoleTrader)
-		accepts(t, v.svc, token, p, "active trader")
+		accepts(t, v.access, token, p, "active trader")
 		update(v.svc, p, trading.UserInput{Status: ptrTo("disabled")})
-		refuses(t, v.svc, token, "right after disabling the user")
+		refuses(t, v.access, token, "right after disabling the user")
 		// Disabling revoked the token: enabling the user again does not
 		// bring it back (a new grant gives a new one).
 		update(v.svc, p, trading.UserInput{Status: ptrTo("active")})
-		refuses(t, v.svc, token, "after the user was enabled again")
+		refuses(t, v.access, token, "after the user was enabled again")
 
 		p, token = v.user(t, venue.RoleTrader)
-		accepts(t, v.svc, token, p, "before the role change")
+		accepts(t, v.access, token, p, "before the role change")
 		update(v.svc, p, trading.UserInput{Role: ptrTo(venue.RoleViewer)})
 		p.Role = venue.RoleViewer
-		accepts(t, v.svc, token, p, "right after the role change")
+		accepts(t, v.access, token, p, "right after the role change")
 	})
 }
 
@@ -165,7 +178,7 @@ func TestTokenCacheRefusalNotRemembered(t *testing.T) {
 		v := newAuthVenue(t, e, 0)
 		p, _ := v.user(t, venue.RoleTrader)
 		token := "a-token-no-grant-has-issued-yet-0123456789"
-		refuses(t, v.svc, token, "unknown token")
+		refuses(t, v.access, token, "unknown token")
 		now := v.clock.Now()
 		err := v.db.InTx(ctx, func(tx *store.Tx) error {
 			return tx.CreateToken(ctx, &venue.Token{Hash: auth.TokenHash(token), ClientID: p.ClientID, UserID: p.UserID,
@@ -174,7 +187,7 @@ func TestTokenCacheRefusalNotRemembered(t *testing.T) {
 		if err != nil {
 			t.Fatalf("CreateToken() = %v", err)
 		}
-		accepts(t, v.svc, token, p, "right after the token was stored")
+		accepts(t, v.access, token, p, "right after the token was stored")
 	})
 }
 
@@ -185,11 +198,11 @@ func TestTokenCacheExpiry(t *testing.T) {
 		v := newAuthVenue(t, e, 10*time.Second)
 		p, token := v.user(t, venue.RoleTrader)
 		v.clock.Advance(9500 * time.Millisecond)
-		accepts(t, v.svc, token, p, "500 ms before expiry")
+		accepts(t, v.access, token, p, "500 ms before expiry")
 		v.clock.Advance(499 * time.Millisecond)
-		accepts(t, v.svc, token, p, "1 ms before expiry")
+		accepts(t, v.access, token, p, "1 ms before expiry")
 		v.clock.Advance(time.Millisecond)
-		refuses(t, v.svc, token, "at expiry, 500 ms after the token was resolved")
+		refuses(t, v.access, token, "at expiry, 500 ms after the token was resolved")
 	})
 }
 
@@ -214,11 +227,11 @@ func TestTokenCacheConcurrent(t *testing.T) {
 						return
 					default:
 					}
-					if got, err := v.svc.Authenticate(ctx, token); err != nil || got != p {
+					if got, err := v.access.Authenticate(ctx, token); err != nil || got != p {
 						errs <- fmt.Errorf("Authenticate() = %+v, %v, want %+v", got, err, p)
 						return
 					}
-					_, _ = v.svc.Authenticate(ctx, doomedToken)
+					_, _ = v.access.Authenticate(ctx, doomedToken)
 				}
 			})
 		}
@@ -232,7 +245,7 @@ func TestTokenCacheConcurrent(t *testing.T) {
 			t.Errorf("RevokeCredential() = %v", err)
 		}
 		for range 20 {
-			refuses(t, v.svc, doomedToken, "after the revocation returned, with concurrent authentications")
+			refuses(t, v.access, doomedToken, "after the revocation returned, with concurrent authentications")
 		}
 		close(stop)
 		wg.Wait()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/bondvenue/bondvenue/internal/redact"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -74,7 +75,7 @@ func tradeViews(ctx context.Context, tx *store.Tx, p venue.Principal, ts []venue
 		}
 		o.ExpiresAt = v.Offer.ExpiresAt()
 		own := owned(p, o.ParticipantID)
-		v.Offer = offerFor(p, v.Offer)
+		v.Offer = redact.Offer(p, v.Offer)
 		if !own {
 			o.AccountID = ""   // the other firm's account is its own
 			v.Offer.Notes = "" // and so are its notes, trade or not

@@ -267,8 +267,9 @@ func TestHead(t *testing.T) {
 // app is at /, its files beside it, and every other unknown path still
 // gets the API's JSON 404.
 func TestServedByTheVenue(t *testing.T) {
-	svc := testenv.Service(t, store.SQLite, trading.Config{Logger: slog.New(slog.DiscardHandler)})
-	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
+	core := testenv.Service(t, store.SQLite, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+	svc := core.Svc
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(srv.Close)
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	t.Cleanup(client.CloseIdleConnections)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -208,7 +209,7 @@ type Bar struct {
 }
 
 // BarOf renders b.
-func BarOf(b trading.Bar) Bar {
+func BarOf(b subscribe.Bar) Bar {
 	return Bar{InstrumentID: b.InstrumentID, MarketID: b.MarketID, Interval: b.Interval, OpenTime: Time(b.OpenTime),
 		Open: NumOf(b.Open), High: NumOf(b.High), Low: NumOf(b.Low), Close: NumOf(b.Close), Volume: NumOf(b.Volume),
 		Trades: b.Trades}
@@ -245,7 +246,7 @@ func CollarOf(c trading.CollarView) Collar {
 }
 
 // KillSwitchOf renders a firm's kill switch as its answer shows it.
-func KillSwitchOf(k trading.KillSwitchResult) KillSwitch {
+func KillSwitchOf(k venue.KillSwitchResult) KillSwitch {
 	return KillSwitch{ParticipantID: k.ParticipantID, Enabled: k.Enabled, Cancelled: k.Cancelled, UpdatedAt: TimeOrNil(k.UpdatedAt)}
 }
 

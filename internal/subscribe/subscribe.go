@@ -1,14 +1,14 @@
-package trading
+package subscribe
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/redact"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -44,7 +44,7 @@ type Subscription struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	r        *reader
+	r        *redact.Viewer
 	filter   feed.EventFilter
 	audience audienceKey
 	sink     Sink
@@ -52,7 +52,7 @@ type Subscription struct {
 	// counterparties were read.
 	cursor    int64
 	refreshed time.Time
-	svc       *Service
+	hub       *Hub
 	started   sync.Once
 	endOnce   sync.Once
 	// unwatch stops the watch of ctx the fan-out set up (fanout.join).
@@ -71,7 +71,7 @@ func (s *Subscription) Done() <-chan struct{} { return s.done }
 
 // Start starts the deliveries of a subscription from SubscribeFunc.
 func (s *Subscription) Start() {
-	s.started.Do(func() { go s.svc.catchUp(s) })
+	s.started.Do(func() { go s.hub.catchUp(s) })
 }
 
 // Close ends the subscription and waits until it has.
@@ -102,10 +102,10 @@ func (s *Subscription) end(err error) {
 // its buffer (filter.Buffer, else Config.FeedBuffer) behind is cut off with ErrSlowConsumer and
 // may resume from the last sequence number it received; the writers never
 // wait for it. It ends when ctx ends or Close is called.
-func (s *Service) Subscribe(ctx context.Context, p venue.Principal, afterSeq int64, filter feed.EventFilter) (*Subscription, error) {
+func (s *Hub) Subscribe(ctx context.Context, p venue.Principal, afterSeq int64, filter feed.EventFilter) (*Subscription, error) {
 	size := filter.Buffer
 	if size <= 0 {
-		size = s.feedBuffer
+		size = s.buffer
 	}
 	out := make(chan feed.Event, max(size, minFeedBuffer))
 	sub, err := s.SubscribeFunc(ctx, p, afterSeq, filter, Sink{Deliver: func(sctx context.Context, evs []feed.Event, _ any, from Source) error {
@@ -181,7 +181,7 @@ type Sink struct {
 
 // SubscribeFunc is Subscribe handing the events to sink rather than to a
 // channel. Nothing is delivered until Start.
-func (s *Service) SubscribeFunc(ctx context.Context, p venue.Principal, afterSeq int64, filter feed.EventFilter, sink Sink) (*Subscription, error) {
+func (s *Hub) SubscribeFunc(ctx context.Context, p venue.Principal, afterSeq int64, filter feed.EventFilter, sink Sink) (*Subscription, error) {
 	if err := require(p, readers...); err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (s *Service) SubscribeFunc(ctx context.Context, p venue.Principal, afterSeq
 	if err := s.events.Start(ctx); err != nil {
 		return nil, err
 	}
-	r, err := s.newReader(ctx, p)
+	r, err := s.viewers.Viewer(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("subscribe: %w", err)
 	}
@@ -209,25 +209,22 @@ func (s *Service) SubscribeFunc(ctx context.Context, p venue.Principal, afterSeq
 	sctx, cancel := context.WithCancel(ctx)
 	sub := &Subscription{ctx: sctx, cancel: cancel, done: make(chan struct{}),
 		r: r, filter: filter, audience: audienceOf(r, &filter), sink: sink,
-		cursor: afterSeq, refreshed: s.now(), svc: s}
+		cursor: afterSeq, refreshed: s.now(), hub: s}
 	return sub, nil
 }
 
 // catchUp brings sub up to the feed's newest event on its own goroutine,
 // then hands it to the fan-out, or ends it.
-func (s *Service) catchUp(sub *Subscription) {
+func (s *Hub) catchUp(sub *Subscription) {
 	var pending []feed.Event // what one log event sends
 	for {
 		if err := sub.ctx.Err(); err != nil {
 			sub.end(err)
 			return
 		}
-		if now := s.now(); now.Sub(sub.refreshed) >= lookupTTL { // counterparty changes reach the view
-			if err := s.refreshReader(sub.ctx, sub.r); err != nil {
-				sub.end(err)
-				return
-			}
-			sub.refreshed = now
+		if err := s.refreshView(sub); err != nil {
+			sub.end(err)
+			return
 		}
 		evs, _, held := s.events.Since(sub.cursor)
 		if !held { // behind what the feed keeps: read the log, at the reader's pace
@@ -237,7 +234,7 @@ func (s *Service) catchUp(sub *Subscription) {
 				return
 			}
 			for i := range page {
-				if pending = sub.r.withDerived(pending[:0], &page[i], &sub.filter); len(pending) > 0 {
+				if pending = withDerived(sub.r, pending[:0], &page[i], &sub.filter); len(pending) > 0 {
 					if err := sub.sink.Deliver(sub.ctx, pending, nil, FromLog); err != nil {
 						sub.end(err)
 						return
@@ -260,7 +257,7 @@ func (s *Service) catchUp(sub *Subscription) {
 		for i := range evs {
 			e := &evs[i]
 			sub.cursor = e.Seq
-			if pending = sub.r.withDerived(pending[:0], e, &sub.filter); len(pending) > 0 {
+			if pending = withDerived(sub.r, pending[:0], e, &sub.filter); len(pending) > 0 {
 				if err := sub.sink.Deliver(sub.ctx, pending, nil, FromWindow); err != nil {
 					sub.end(err)
 					return
@@ -273,7 +270,7 @@ func (s *Service) catchUp(sub *Subscription) {
 // LastEventSeq is the sequence number of the log's newest event (0 when
 // empty): a subscriber that wants only what commits from now on subscribes
 // after it.
-func (s *Service) LastEventSeq(ctx context.Context) (int64, error) {
+func (s *Hub) LastEventSeq(ctx context.Context) (int64, error) {
 	var last int64
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
@@ -289,177 +286,22 @@ func (s *Service) LastEventSeq(ctx context.Context) (int64, error) {
 // Events returns up to limit events after seq that the caller may see, in
 // sequence order, each as the caller may see it: GET /events. It is the
 // feed's catch-up read (Subscribe).
-func (s *Service) Events(ctx context.Context, p venue.Principal, after int64, limit int) ([]feed.Event, error) {
+func (s *Hub) Events(ctx context.Context, p venue.Principal, after int64, limit int) ([]feed.Event, error) {
 	if after < 0 {
 		return nil, venue.InvalidField("after", "must not be negative")
 	}
-	r, err := s.newReader(ctx, p)
+	r, err := s.viewers.Viewer(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
 	}
-	evs, _, err := feed.Read(ctx, s.db, r.scope(), after, limit)
+	evs, _, err := feed.Read(ctx, s.db, r.Scope(), after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
 	}
 	for i := range evs {
-		evs[i] = r.redact(evs[i]) // the read kept the reader's events only
+		evs[i] = r.Event(evs[i]) // the read kept the reader's events only
 	}
 	return evs, nil
-}
-
-// reader is what redaction needs to know of one reader.
-type reader struct {
-	p venue.Principal
-	// cps are the reader's enabled counterparties.
-	cps map[string]bool
-	// settlement says which CSDs settle together; csd is the reader's
-	// firm's (docs/guide.md, "Settlement compatibility").
-	settlement *venue.Settlement
-	csd        string
-	// names are participants' public names and LEIs, for book entries.
-	names func(id string) (name, lei string)
-}
-
-func (s *Service) newReader(ctx context.Context, p venue.Principal) (*reader, error) {
-	r := &reader{p: p, names: s.participantName}
-	return r, s.refreshReader(ctx, r)
-}
-
-// refreshReader reloads the reader's counterparties (remembered for
-// lookupTTL across readers of one firm).
-func (s *Service) refreshReader(ctx context.Context, r *reader) error {
-	if r.p.IsOperator() || r.p.ParticipantID == "" {
-		r.cps = map[string]bool{}
-		return nil
-	}
-	now := s.now()
-	settlement, err := s.settlement(ctx)
-	if err != nil {
-		return err
-	}
-	r.settlement, r.csd = settlement, settlement.CSD(r.p.ParticipantID, "", "")
-	if cps, ok := recall(s.lookups, s.lookups.cps, r.p.ParticipantID, now); ok {
-		r.cps = cps
-		return nil
-	}
-	cps := map[string]bool{}
-	err = s.db.View(ctx, func(tx *store.Tx) error {
-		ids, err := tx.Counterparties(ctx, r.p.ParticipantID)
-		clear(cps)
-		for _, id := range ids {
-			cps[id] = true
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	remember(s.lookups, s.lookups.cps, r.p.ParticipantID, cps, now.Add(lookupTTL))
-	r.cps = cps
-	return nil
-}
-
-// settlement returns which CSDs settle together (remembered for
-// lookupTTL).
-func (s *Service) settlement(ctx context.Context) (*venue.Settlement, error) {
-	if st, ok := recall(s.lookups, s.lookups.settlement, "", s.now()); ok {
-		return st, nil
-	}
-	var st *venue.Settlement
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		st, err = s.settlementIn(ctx, tx)
-		return err
-	})
-	return st, err
-}
-
-// settlementIn is settlement read in tx when not remembered.
-func (s *Service) settlementIn(ctx context.Context, tx *store.Tx) (*venue.Settlement, error) {
-	now := s.now()
-	if st, ok := recall(s.lookups, s.lookups.settlement, "", now); ok {
-		return st, nil
-	}
-	st, err := tx.Settlement(ctx)
-	if err != nil {
-		return nil, err
-	}
-	remember(s.lookups, s.lookups.settlement, "", st, now.Add(lookupTTL))
-	return st, nil
-}
-
-// scope is the participant whose events the reader may read, "" for all.
-func (r *reader) scope() feed.Scope {
-	if r.p.IsOperator() {
-		return feed.Scope{}
-	}
-	return feed.Scope{Participant: r.p.ParticipantID}
-}
-
-// sees reports whether the reader may read e at all.
-func (r *reader) sees(e *feed.Event) bool {
-	if r.p.IsOperator() || e.Owner == "" || e.Owner == r.p.ParticipantID {
-		return true
-	}
-	return r.p.ParticipantID != "" && slices.Contains(e.Audience, r.p.ParticipantID)
-}
-
-// redact returns e, an event the reader may read (sees), as the reader may
-// see it. The record is copied before anything is blanked: events are
-// shared between readers.
-func (r *reader) redact(e feed.Event) feed.Event {
-	switch {
-	case e.Offer != nil:
-		o := offerFor(r.p, *e.Offer)
-		e.Offer = &o
-	case e.Trade != nil:
-		// Both firms read the one event (always so): neither order's
-		// account shows; each firm reads its own in its order.create.
-		t := *e.Trade
-		t.AskOrder.AccountID, t.BidOrder.AccountID = "", ""
-		e.Trade = &t
-	case e.IndicativePrice != nil:
-		ip := audience{p: r.p, cps: r.cps}.redact(*e.IndicativePrice)
-		e.IndicativePrice = &ip
-	case e.PriceChange != nil:
-		pc := *e.PriceChange
-		pc.Bid, pc.Ask = r.entry(pc.Bid), r.entry(pc.Ask)
-		e.PriceChange = &pc
-	case e.Depth != nil:
-		d := *e.Depth
-		d.Bid, d.Ask = r.entries(d.Bid), r.entries(d.Ask)
-		e.Depth = &d
-	case e.Portfolio != nil:
-		pr := portfolioFor(r.p, *e.Portfolio)
-		e.Portfolio = &pr
-	}
-	return e
-}
-
-// entry is a best bid or ask as the reader sees it, as instrument_limits
-// shows it: whether the reader can trade with it, and another firm that is
-// not its counterparty anonymous.
-func (r *reader) entry(le *feed.LimitEntry) *feed.LimitEntry {
-	if le == nil {
-		return nil
-	}
-	out := *le
-	out.IsCounterpartyEnabled = r.cps[le.ParticipantID] && r.settlement.Compatible(r.csd, le.CSD)
-	if !r.p.IsOperator() && le.ParticipantID != r.p.ParticipantID && !out.IsCounterpartyEnabled {
-		out.ParticipantID = ""
-		return &out
-	}
-	out.ParticipantName, out.ParticipantLEI = r.names(le.ParticipantID)
-	return &out
-}
-
-// entries are book entries as the reader sees them (entry).
-func (r *reader) entries(les []feed.LimitEntry) []feed.LimitEntry {
-	out := make([]feed.LimitEntry, len(les))
-	for i := range les {
-		out[i] = *r.entry(&les[i])
-	}
-	return out
 }
 
 // withDerived appends to dst the events the reader receives of log event
@@ -468,15 +310,15 @@ func (r *reader) entries(les []feed.LimitEntry) []feed.LimitEntry {
 // for the operator); then the book's price change and depth the event
 // carries (the depth when it changed within the levels the filter asks
 // for). The derived events have e's sequence number. It returns dst.
-func (r *reader) withDerived(dst []feed.Event, e *feed.Event, filter *feed.EventFilter) []feed.Event {
-	seen := r.sees(e)
+func withDerived(r *redact.Viewer, dst []feed.Event, e *feed.Event, filter *feed.EventFilter) []feed.Event {
+	seen := r.Sees(e)
 	if seen && filter.Match(e) {
-		dst = append(dst, r.redact(*e))
+		dst = append(dst, r.Event(*e))
 	}
 	if seen && e.Trade != nil {
 		for _, o := range []venue.Order{e.Trade.AskOrder, e.Trade.BidOrder} {
 			d := feed.Event{Seq: e.Seq, Type: feed.EventOrderCreate, OccurredAt: e.OccurredAt, Order: &o, Owner: o.ParticipantID}
-			if r.sees(&d) && filter.Match(&d) {
+			if r.Sees(&d) && filter.Match(&d) {
 				dst = append(dst, d)
 			}
 		}
@@ -484,59 +326,29 @@ func (r *reader) withDerived(dst []feed.Event, e *feed.Event, filter *feed.Event
 	if e.Moved != nil { // public, whoever's offer moved it
 		d := feed.Event{Seq: e.Seq, Type: feed.EventPriceChange, OccurredAt: e.OccurredAt, PriceChange: e.Moved}
 		if filter.Match(&d) {
-			dst = append(dst, r.redact(d))
+			dst = append(dst, r.Event(d))
 		}
 	}
 	if n := filter.Levels(); e.Ladder != nil && e.Ladder.From < n { // public too
 		d := feed.Event{Seq: e.Seq, Type: feed.EventDepth, OccurredAt: e.OccurredAt, Depth: e.Ladder.Top(n)}
 		if filter.Match(&d) {
-			dst = append(dst, r.redact(d))
+			dst = append(dst, r.Event(d))
 		}
 	}
 	return dst
 }
 
-// offerFor returns an offer, RFQ or quote as p may see it (docs/guide.md, "Who sees what"):
-// another firm's record (an RFQ p was invited to, a quote on p's RFQ)
-// shows its participant id but not its account, user and settlement
-// provider, and an RFQ's recipients are its requester's to see. Every use
-// case and the feed hand records out through it.
-func offerFor(p venue.Principal, o venue.Offer) venue.Offer {
-	if !owned(p, o.ParticipantID) {
-		o.AccountID, o.UserID, o.SettlementProviderID, o.ClientOrderID = "", "", "", ""
-		o.Counterparties = nil
-	}
-	return o
-}
-
-// participantName returns a participant's name and LEI, remembered for
-// lookupTTL (a renamed firm shows its new name within it). A participant
-// that cannot be read shows neither.
-func (s *Service) participantName(id string) (name, lei string) {
+// refreshView asks for sub's view again once it is Config.Refresh old, so
+// that counterparty changes reach it.
+func (s *Hub) refreshView(sub *Subscription) error {
 	now := s.now()
-	if v, ok := recall(s.lookups, s.lookups.names, id, now); ok {
-		return v[0], v[1]
+	if now.Sub(sub.refreshed) < s.refresh {
+		return nil
 	}
-	v, err, _ := s.lookups.nameReads.Do(id, func() (any, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		var p venue.Participant
-		err := s.db.View(ctx, func(tx *store.Tx) error {
-			var err error
-			p, err = tx.Participant(ctx, id)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		v := [2]string{p.Name, p.LEI}
-		remember(s.lookups, s.lookups.names, id, v, now.Add(lookupTTL))
-		return v, nil
-	})
+	r, err := s.viewers.Viewer(sub.ctx, sub.r.P)
 	if err != nil {
-		s.log.Warn("participant of a book entry not read", "participant", id, "err", err.Error())
-		return "", ""
+		return err
 	}
-	names := v.([2]string)
-	return names[0], names[1]
+	sub.r, sub.refreshed = r, now
+	return nil
 }

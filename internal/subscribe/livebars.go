@@ -1,4 +1,4 @@
-package trading
+package subscribe
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // OHLC returns for the same interval afterwards. A LiveBars belongs to one
 // goroutine.
 type LiveBars struct {
-	svc      *Service
+	hub      *Hub
 	p        venue.Principal
 	interval string
 	bars     map[[2]string]*Bar
@@ -23,14 +23,14 @@ type LiveBars struct {
 
 // LiveBars returns the folder of p's live bars of interval ("" is 1m), or
 // an invalid error if interval is not one bars come in (BarIntervals).
-func (s *Service) LiveBars(p venue.Principal, interval string) (*LiveBars, error) {
+func (s *Hub) LiveBars(p venue.Principal, interval string) (*LiveBars, error) {
 	if interval == "" {
 		interval = "1m"
 	}
 	if _, ok := barIntervals[interval]; !ok {
 		return nil, venue.InvalidField("interval", "must be one of "+strings.Join(BarIntervals(), ", "))
 	}
-	return &LiveBars{svc: s, p: p, interval: interval, bars: map[[2]string]*Bar{}}, nil
+	return &LiveBars{hub: s, p: p, interval: interval, bars: map[[2]string]*Bar{}}, nil
 }
 
 // Interval is the interval of the bars folded.
@@ -52,7 +52,7 @@ func (lb *LiveBars) Fold(ctx context.Context, ev feed.Event) (Bar, bool, error) 
 		b = &Bar{InstrumentID: pc.InstrumentID, MarketID: pc.MarketID, Interval: lb.interval, OpenTime: open}
 		if open.Before(ev.OccurredAt) { // earlier trades of this bar, up to this batch
 			at := ev.OccurredAt
-			bars, err := lb.svc.OHLC(ctx, lb.p, pc.InstrumentID, OHLCQuery{Interval: lb.interval,
+			bars, err := lb.hub.OHLC(ctx, lb.p, pc.InstrumentID, OHLCQuery{Interval: lb.interval,
 				MarketID: pc.MarketID, From: &open, To: &at})
 			if err != nil {
 				return Bar{}, false, fmt.Errorf("live bar of %s: %w", pc.InstrumentID, err)

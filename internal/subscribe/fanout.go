@@ -1,4 +1,4 @@
-package trading
+package subscribe
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/redact"
 )
 
 // fanout is the one reader of the in-memory feed for the subscriptions
@@ -20,7 +21,7 @@ import (
 // every subscription followed the feed itself, each batch woke as many
 // goroutines as there were subscribers, and each redacted the event anew.
 type fanout struct {
-	s  *Service
+	h  *Hub
 	mu sync.Mutex
 	// subs are the subscriptions the fan-out delivers to.
 	subs map[*Subscription]struct{}
@@ -48,8 +49,8 @@ type audienceKey struct {
 	filter      string
 }
 
-func newFanout(s *Service) *fanout {
-	return &fanout{s: s, subs: map[*Subscription]struct{}{}, idle: make(chan struct{}, 1),
+func newFanout(h *Hub) *fanout {
+	return &fanout{h: h, subs: map[*Subscription]struct{}{}, idle: make(chan struct{}, 1),
 		shared: map[audienceKey]rendering{}}
 }
 
@@ -63,7 +64,7 @@ func (k audienceKey) shard(n int) int {
 }
 
 // audienceOf is sub's audience.
-func audienceOf(r *reader, f *feed.EventFilter) audienceKey {
+func audienceOf(r *redact.Viewer, f *feed.EventFilter) audienceKey {
 	var b strings.Builder
 	b.WriteString(strings.Join(f.Types, ","))
 	b.WriteByte('|')
@@ -72,7 +73,7 @@ func audienceOf(r *reader, f *feed.EventFilter) audienceKey {
 	b.WriteString(f.MarketID)
 	b.WriteByte('|')
 	b.WriteString(strconv.Itoa(f.Levels()))
-	return audienceKey{participant: r.p.ParticipantID, operator: r.p.IsOperator(), filter: b.String()}
+	return audienceKey{participant: r.P.ParticipantID, operator: r.P.IsOperator(), filter: b.String()}
 }
 
 // join hands sub, caught up to its cursor, to the fan-out. It reports
@@ -87,7 +88,7 @@ func (f *fanout) join(sub *Subscription) (bool, error) {
 	if !f.running {
 		f.cursor = sub.cursor
 	} else if sub.cursor < f.cursor { // what the fan-out delivered since sub looked
-		evs, _, held := f.s.events.Since(sub.cursor)
+		evs, _, held := f.h.events.Since(sub.cursor)
 		if !held {
 			return false, nil
 		}
@@ -98,7 +99,7 @@ func (f *fanout) join(sub *Subscription) (bool, error) {
 				break
 			}
 			sub.cursor = e.Seq
-			if pending = sub.r.withDerived(pending[:0], e, &sub.filter); len(pending) > 0 {
+			if pending = withDerived(sub.r, pending[:0], e, &sub.filter); len(pending) > 0 {
 				if err := sub.sink.Deliver(sub.ctx, pending, nil, Live); err != nil {
 					return false, err
 				}
@@ -145,14 +146,14 @@ func (f *fanout) run() {
 			f.mu.Unlock()
 			return
 		}
-		evs, changed, held := f.s.events.Since(f.cursor)
+		evs, changed, held := f.h.events.Since(f.cursor)
 		if !held {
 			// Behind what the feed keeps (the process stalled): each
 			// subscription catches up on its own again, from the log.
 			for sub := range f.subs {
 				delete(f.subs, sub)
 				if sub.unwatch() {
-					go f.s.catchUp(sub)
+					go f.h.catchUp(sub)
 				} else { // ending: leave will not find it
 					sub.end(sub.ctx.Err())
 				}
@@ -181,22 +182,18 @@ func (f *fanout) run() {
 // that has not had it (f.mu held).
 func (f *fanout) deliver(e *feed.Event) {
 	clear(f.shared)
-	now := f.s.now()
 	for sub := range f.subs {
 		if e.Seq <= sub.cursor {
 			continue // joined after e
 		}
 		sub.cursor = e.Seq
-		if now.Sub(sub.refreshed) >= lookupTTL { // counterparty changes reach the view
-			if err := f.s.refreshReader(sub.ctx, sub.r); err != nil {
-				f.drop(sub, err)
-				continue
-			}
-			sub.refreshed = now
+		if err := f.h.refreshView(sub); err != nil {
+			f.drop(sub, err)
+			continue
 		}
 		sh, ok := f.shared[sub.audience]
 		if !ok {
-			sh.evs = sub.r.withDerived(nil, e, &sub.filter)
+			sh.evs = withDerived(sub.r, nil, e, &sub.filter)
 			if len(sh.evs) > 0 && sub.sink.Render != nil {
 				sh.rendered = sub.sink.Render(sh.evs)
 			}

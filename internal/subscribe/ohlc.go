@@ -1,7 +1,8 @@
-package trading
+package subscribe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,11 +51,11 @@ const (
 
 // OHLC returns the bars of an instrument's trades, oldest first, then by
 // market; intervals without a trade have no bar.
-func (s *Service) OHLC(ctx context.Context, p venue.Principal, instrumentID string, q OHLCQuery) ([]Bar, error) {
+func (s *Hub) OHLC(ctx context.Context, p venue.Principal, instrumentID string, q OHLCQuery) ([]Bar, error) {
 	if err := require(p, readers...); err != nil {
 		return nil, err
 	}
-	if !validID(instrumentID) {
+	if !venue.ValidID(instrumentID) {
 		return nil, venue.NotFound("instrument")
 	}
 	interval := q.Interval
@@ -64,11 +65,11 @@ func (s *Service) OHLC(ctx context.Context, p venue.Principal, instrumentID stri
 	step, ok := barIntervals[interval]
 	var v venue.Validator
 	v.Check(ok, "interval", "must be one of "+strings.Join(BarIntervals(), ", "))
-	checkFilterID(&v, "market_id", q.MarketID, "a market")
+	v.Check(q.MarketID == "" || venue.ValidID(q.MarketID), "market_id", "must be a market id")
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	to := s.clock().Add(time.Millisecond) // the current bar included
+	to := s.now().UTC().Truncate(time.Millisecond).Add(time.Millisecond) // the current bar included
 	if q.To != nil {
 		to = *q.To
 	}
@@ -85,10 +86,12 @@ func (s *Service) OHLC(ctx context.Context, p venue.Principal, instrumentID stri
 	var prints []store.TradePrint
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		if _, err := tx.Instrument(ctx, instrumentID); err != nil {
-			return notFoundOr(err, "instrument")
+			return notFound(err, "instrument")
 		}
-		if err := checkFilterRecords(ctx, tx, "", q.MarketID); err != nil {
-			return err
+		if q.MarketID != "" {
+			if _, err := tx.Market(ctx, q.MarketID); err != nil {
+				return notFound(err, "market")
+			}
 		}
 		var err error
 		prints, err = tx.TradePrints(ctx, instrumentID, q.MarketID, from, to, maxPrints+1)
@@ -157,4 +160,13 @@ func minDec(a, b udecimal.Decimal) udecimal.Decimal {
 		return b
 	}
 	return a
+}
+
+// notFound is err as the caller's not found of what, unless the read
+// failed otherwise.
+func notFound(err error, what string) error {
+	if errors.Is(err, venue.ErrNotFound) {
+		return venue.NotFound(what)
+	}
+	return err
 }
