@@ -1,4 +1,4 @@
-package trading_test
+package sequencer_test
 
 import (
 	"context"
@@ -12,34 +12,40 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
-	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// TestEngineModel drives the trading service with random sequences of
-// creates, amends and cancels on the two continuous markets (partial fills
-// and all-or-none) from the demo participants, and compares every answer
-// and the committed database state after every step with a deliberately
-// naive reference book (STYLE "Model-based tests for the engine"). It runs
-// each sequence on two venues: one never restarted and one whose service is
-// replaced by a new one on the same database at random steps, which must
-// rebuild a book that behaves identically.
+// TestEngineModel drives the sequencer with random sequences of creates,
+// amends and cancels (State.CreateOffer, AmendOffer, CancelOffer through
+// Do) on the two continuous markets (partial fills and all-or-none) from
+// the test venue's firms, and compares every answer and the committed
+// database state after every step with a deliberately naive reference book
+// (STYLE "Model-based tests for the engine"). It runs each sequence on two
+// venues: one never restarted and one whose sequencer is replaced by a new
+// one on the same database at random steps, which must rebuild a book that
+// behaves identically.
+//
+// The commands are those a use case hands the sequencer once it has
+// checked its input (a deadline in the future, a new deadline only for a
+// gtd offer): those checks are the use case's, tested where it lives. Some
+// amend or cancel an offer that is no longer open, which the sequencer
+// refuses as not found.
 //
 // Some offers are gtd, and some steps advance the venue clock (one
 // testenv.Clock that both venues read). The reference book expires a gtd
 // offer once the clock has reached its valid_until, when the next command
-// reaches the engine and before applying it: the engine's rule at the
-// start of every batch (docs/guide.md, "Trading"). A command the service refuses before
-// the engine (a closed offer, an invalid deadline) runs no batch and
-// expires nothing. The engine's timer may also expire a due offer at any
-// moment after the clock advance, in a batch of its own, so until then the
-// committed state may show it either still open or expired: verify accepts
-// both for exactly the offers the reference book holds due, and reads the
-// risk use (which itself runs in a batch, and so expires what is due) only
-// when none is. After a command that reached the engine nothing is due,
-// and every check is exact.
+// reaches the sequencer and before applying it: the sequencer's rule at
+// the start of every batch (docs/guide.md, "Trading"), which holds for a
+// command it then refuses too. The sequencer's timer may also expire a due
+// offer at any moment after the clock advance, in a batch of its own, so
+// until then the committed state may show it either still open or expired:
+// verify accepts both for exactly the offers the reference book holds due,
+// and reads the risk use (which itself runs in a batch, and so expires what
+// is due) only when none is. After a command nothing is due, and every
+// check is exact.
 func TestEngineModel(t *testing.T) {
 	type run struct {
 		seed     uint64
@@ -116,7 +122,7 @@ func TestEngineModel(t *testing.T) {
 
 // refOffer is a firm offer as the reference book keeps it.
 type refOffer struct {
-	part, user  int  // demo participant index; user 0 is its admin, 1 its trader
+	part, user  int  // firm index; user 0 is its admin, 1 its trader
 	aon         bool // on the all-or-none market
 	dir         string
 	price       udecimal.Decimal // zero for a market order
@@ -155,9 +161,9 @@ func (m *refBook) expire() {
 	}
 }
 
-// eligibleParts reports whether demo participants a and b may trade: the
-// first three are mutual counterparties, the fourth has none, and a firm
-// never trades with itself.
+// eligibleParts reports whether firms a and b may trade: the first three
+// are mutual counterparties, the fourth has none, and a firm never trades
+// with itself.
 func eligibleParts(a, b int) bool { return a != b && a < 3 && b < 3 }
 
 // fill is a trade in test terms: offers by their index in refBook.offers.
@@ -220,10 +226,10 @@ var (
 // that the clock often lands exactly on a deadline.
 const modelTick = 500 * time.Millisecond
 
-// gen returns a random valid command for the book's current state (and
-// now and then one on a closed offer, or a deadline where none may be,
-// which must be refused), or an advance of the clock. An offer the book
-// still holds open may be due: the command finds it expired.
+// gen returns a random command for the book's current state (now and then
+// one on a closed offer, which must be refused), or an advance of the
+// clock. An offer the book still holds open may be due: the command finds
+// it expired.
 func (m *refBook) gen(rng *rand.Rand) cmd {
 	if rng.IntN(10) == 0 {
 		return cmd{Op: "advance", Advance: time.Duration(1+rng.IntN(8)) * modelTick}
@@ -261,9 +267,6 @@ func (m *refBook) gen(rng *rand.Rand) cmd {
 			c.Price = price(c.Dir)
 			if c.GTD = rng.IntN(3) == 0; c.GTD {
 				c.Until = until()
-				if rng.IntN(20) == 0 {
-					c.Until = ptrTo(m.now) // not in the future: refused
-				}
 			}
 		}
 		return c
@@ -285,9 +288,9 @@ func (m *refBook) gen(rng *rand.Rand) cmd {
 				c.Price = price(o.dir)
 			}
 		}
-		// A new deadline: a gtd offer moves it; a gtc offer has none, and
-		// the amendment is refused.
-		if c.Until == nil && rng.IntN(3) == 0 && (o.until != nil || rng.IntN(8) == 0) {
+		// A new deadline, with the new price or quantity: only a gtd
+		// offer has one to move.
+		if c.Until == nil && o.until != nil && rng.IntN(3) == 0 {
 			c.Until = until()
 		}
 		return c
@@ -311,29 +314,12 @@ func (m *refBook) apply(c cmd) (stepResult, int) {
 		m.now = m.now.Add(c.Advance)
 		return stepResult{}, -1
 	}
-	// Expiry is the engine's first step in every batch, so only a command
-	// that reaches the engine expires what is due. The service refuses some
-	// before they do, from their input or the committed record; those
-	// expire nothing.
-	if c.Op != "create" {
-		o := m.offers[c.Target]
-		switch {
-		case o.due(m.now):
-			// Refused either way: by the engine after its batch expired
-			// every due offer, or before the engine when the timer had
-			// expired this one (at this or an earlier reading of the
-			// clock). Only this one is sure to be expired.
-			o.status = venue.StatusExpired
-			return stepResult{Err: kindName(venue.KindConflict)}, -1
-		case !o.open():
-			return stepResult{Err: kindName(venue.KindConflict)}, -1
-		case c.Op == "amend" && c.Until != nil && o.until == nil:
-			return stepResult{Err: kindName(venue.KindInvalid)}, -1 // gtc: no deadline to move
-		}
-	} else if c.GTD && !c.Until.After(m.now) {
-		return stepResult{Err: kindName(venue.KindInvalid)}, -1
-	}
+	// Expiry is the sequencer's first step in every batch, before the
+	// batch's commands run, whether they are then applied or refused.
 	m.expire()
+	if c.Op != "create" && !m.offers[c.Target].open() {
+		return stepResult{Err: kindName(venue.KindNotFound)}, -1 // sequencer.ErrNotOpen
+	}
 	switch c.Op {
 	case "create":
 		o := &refOffer{part: c.Part, user: c.User, aon: c.AON, dir: c.Dir, mkt: c.Market, qty: *c.Qty, until: c.Until}
@@ -446,47 +432,38 @@ func (m *refBook) enter(i int) []fill {
 
 // --- the venues under test ---
 
-// modelWorld is a demo venue running the same command sequence as the
+// modelWorld is a test venue running the same command sequence as the
 // reference book, with the map between its offer ids and the book's
 // indexes and what the checks have seen so far.
 type modelWorld struct {
 	name     string
-	v        *demoVenue
+	v        *testVenue
 	ids      []string       // book index → offer id
 	idx      map[string]int // offer id → book index
-	parts    map[string]int // participant id → demo index
+	parts    map[string]int // participant id → firm index
 	lastSeq  int64
 	tradeSum map[string]udecimal.Decimal // offer id → quantity traded, from the trades in the database
 	tradeIDs map[string]bool
 	codes    map[string]bool
 	prev     map[string]venue.Offer // the committed offers after the previous step
-	baseUse  map[[2]int]riskUse     // the risk use of the demo data, before the first step
 	openUse  []udecimal.Decimal     // book index → open quantity at the last risk check
 }
 
-// riskUse is the open quantity counted against a demo participant's
-// limits and against one of its users'.
+// riskUse is the open quantity counted against a firm's limits and
+// against one of its users'.
 type riskUse struct{ Participant, User string }
 
 func newModelWorld(t *testing.T, e store.Engine, name string, clock *testenv.Clock) *modelWorld {
 	t.Helper()
-	v := newDemoVenueClocked(t, testenv.Open(t, e), clock.Now)
-	for i := range v.creds.Participants {
-		for _, limit := range []string{venue.LimitAllOfferSum, venue.LimitAllOfferUserSum} {
-			v.setLimit(t, i, limit, "1000000000000") // the limits are another test's business; the use is checked
-		}
-	}
+	v := newTestVenue(t, e, clock.Now, 0)
 	w := &modelWorld{name: name, v: v, idx: map[string]int{}, parts: map[string]int{}, tradeSum: map[string]udecimal.Decimal{},
 		tradeIDs: map[string]bool{}, codes: map[string]bool{}, prev: map[string]venue.Offer{}}
-	w.baseUse = w.riskUse(t, nil)
-	for i, p := range v.creds.Participants {
-		w.parts[p.ID] = i
+	for i, f := range v.firms {
+		w.parts[f.id] = i
 	}
 	err := v.db.View(context.Background(), func(tx *store.Tx) error {
-		evs, err := tx.Events(context.Background(), store.EventQuery{Limit: 1_000_000})
-		if len(evs) > 0 {
-			w.lastSeq = evs[len(evs)-1].Seq
-		}
+		var err error
+		w.lastSeq, err = tx.LastEventSeq(context.Background())
 		return err
 	})
 	if err != nil {
@@ -495,17 +472,14 @@ func newModelWorld(t *testing.T, e store.Engine, name string, clock *testenv.Clo
 	return w
 }
 
-func (w *modelWorld) principal(t *testing.T, c cmd) venue.Principal {
-	return w.v.principal(t, c.Part, []venue.Role{venue.RoleAdmin, venue.RoleTrader}[c.User])
-}
-
-// run sends c to the service and translates the answer into book terms.
+// run sends c to the sequencer, as the use cases do once they have
+// checked it, and translates the answer into book terms.
 func (w *modelWorld) run(t *testing.T, c cmd) stepResult {
 	t.Helper()
 	ctx := t.Context()
-	p := w.principal(t, c)
+	p := w.v.principal(c.Part, c.User)
 	var (
-		got      trading.OfferView
+		got      sequencer.OfferResult
 		err      error
 		incoming = c.Target
 	)
@@ -517,21 +491,28 @@ func (w *modelWorld) run(t *testing.T, c cmd) stepResult {
 		if c.AON {
 			market = w.v.allOrNone
 		}
-		in := trading.OfferInput{InstrumentID: w.v.instrument, MarketID: market, Direction: c.Dir, Price: c.Price,
-			Quantity: c.Qty, MarketOrder: c.Market}
-		if c.GTD {
-			in.Validity, in.ValidUntil = venue.GTD, c.Until
+		o := venue.Offer{ID: newID(), Type: venue.TypeOffer, Direction: c.Dir, ParticipantID: p.ParticipantID,
+			AccountID: w.v.firms[c.Part].account, UserID: p.UserID, MarketID: market, InstrumentID: w.v.instrument,
+			Quantity: *c.Qty, MarketOrder: c.Market, SettlementDate: w.v.settlement(), Validity: venue.GTC}
+		if c.Price != nil {
+			o.Price, o.HasPrice = *c.Price, true
 		}
-		got, err = w.v.svc.CreateOffer(ctx, p, in)
+		if c.GTD {
+			o.Validity, o.ValidUntil = venue.GTD, c.Until
+		}
+		got, err = w.v.create(ctx, o)
 		if err == nil {
-			w.idx[got.ID] = len(w.ids)
+			w.idx[got.Offer.ID] = len(w.ids)
 			incoming = len(w.ids)
-			w.ids = append(w.ids, got.ID)
+			w.ids = append(w.ids, got.Offer.ID)
 		}
 	case "amend":
-		got, err = w.v.svc.UpdateOffer(ctx, p, w.ids[c.Target], trading.ChangeInput{Price: c.Price, Quantity: c.Qty, ValidUntil: c.Until})
+		ch := sequencer.OfferChange{Price: c.Price, Quantity: c.Qty, ValidUntil: c.Until}
+		got, err = do(ctx, w.v.seq, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+			return st.AmendOffer(b, p, w.ids[c.Target], ch)
+		})
 	default:
-		got, err = w.v.svc.DeleteOffer(ctx, p, w.ids[c.Target])
+		got, err = w.v.cancel(ctx, p, w.ids[c.Target])
 	}
 	if err != nil {
 		return stepResult{Err: kindName(venue.KindOf(err))}
@@ -660,7 +641,7 @@ func (w *modelWorld) verify(t *testing.T, m *refBook, step, incoming int, want [
 			market = "all-or-none"
 		}
 		user := 0
-		if o.UserID != w.v.principal(t, w.parts[o.ParticipantID], venue.RoleAdmin).UserID {
+		if o.UserID != w.v.firms[w.parts[o.ParticipantID]].users[0] {
 			user = 1
 		}
 		price := ""
@@ -781,9 +762,9 @@ func (w *modelWorld) verify(t *testing.T, m *refBook, step, incoming int, want [
 	}
 }
 
-// verifyRisk checks the risk use: the demo data's plus the open quantity
-// of the book's offers (a filled, cancelled or expired offer holds none),
-// for every demo participant and user when all is set, else for those
+// verifyRisk checks the risk use: the open quantity of the book's offers
+// (a filled, cancelled or expired offer holds none), for every firm and
+// user when all is set, else for those
 // whose book offers changed since the last check (each read of the use
 // runs in a batch of the engine's, so to read them all at every step would
 // double the test's time). The book must hold nothing due: the read
@@ -802,58 +783,58 @@ func (w *modelWorld) verifyRisk(t *testing.T, m *refBook, when string, all bool)
 	}
 	w.openUse = open
 	if all {
-		for i := range w.v.creds.Participants {
+		for i := range w.v.firms {
 			parts[i] = true
 		}
 	}
 	want := map[[2]int]riskUse{}
-	for k, u := range w.baseUse {
-		if !parts[k[0]] {
+	for i := range w.v.firms {
+		if !parts[i] {
 			continue
 		}
-		part, user := dec(u.Participant), dec(u.User)
-		for _, o := range m.offers {
-			if o.open() && o.part == k[0] {
-				part = part.Add(o.rem())
-				if o.user == k[1] {
-					user = user.Add(o.rem())
+		for u := range traderRoles {
+			part, user := udecimal.Zero, udecimal.Zero
+			for _, o := range m.offers {
+				if o.open() && o.part == i {
+					part = part.Add(o.rem())
+					if o.user == u {
+						user = user.Add(o.rem())
+					}
 				}
 			}
+			want[[2]int{i, u}] = riskUse{Participant: part.String(), User: user.String()}
 		}
-		want[k] = riskUse{Participant: part.String(), User: user.String()}
 	}
 	if diff := cmp.Diff(want, w.riskUse(t, parts)); diff != "" {
 		t.Fatalf("%s venue, %s: risk use differs from the reference book's open offers (-want +got), keyed [participant user]:\n%s", w.name, when, diff)
 	}
 }
 
-// riskUse reads the risk use of every user of the demo participants in
-// parts (nil: all), keyed by demo participant and user index.
+// riskUse reads the risk use of every user of the firms in parts (nil:
+// all), keyed by firm and user index: State.Use, in one command of the
+// priority lane, as the use case that shows it reads it.
 func (w *modelWorld) riskUse(t *testing.T, parts map[int]bool) map[[2]int]riskUse {
 	t.Helper()
-	out := map[[2]int]riskUse{}
-	for i := range w.v.creds.Participants {
-		if parts != nil && !parts[i] {
-			continue
-		}
-		for u, role := range []venue.Role{venue.RoleAdmin, venue.RoleTrader} {
-			ls, err := w.v.svc.RiskLimits(t.Context(), w.v.principal(t, i, role))
-			if err != nil {
-				t.Fatalf("%s venue: RiskLimits(participant %d %s) = %v", w.name, i, role, err)
+	firmSum, _ := sequencer.LimitKindOf(venue.LimitAllOfferSum)
+	userSum, _ := sequencer.LimitKindOf(venue.LimitAllOfferUserSum)
+	got, err := w.v.seq.Do(sequencer.WithPriority(t.Context()), nil, func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		out := map[[2]int]riskUse{}
+		for i := range w.v.firms {
+			if parts != nil && !parts[i] {
+				continue
 			}
-			var use riskUse
-			for _, l := range ls {
-				switch l.Name {
-				case venue.LimitAllOfferSum:
-					use.Participant = l.Used.String()
-				case venue.LimitAllOfferUserSum:
-					use.User = l.Used.String()
-				}
+			for u := range traderRoles {
+				p := w.v.principal(i, u)
+				out[[2]int{i, u}] = riskUse{Participant: st.Use(firmSum, p.ParticipantID, p.UserID).String(),
+					User: st.Use(userSum, p.ParticipantID, p.UserID).String()}
 			}
-			out[[2]int{i, u}] = use
 		}
+		return out, nil
+	})
+	if err != nil {
+		t.Fatalf("%s venue: read the risk use: %v", w.name, err)
 	}
-	return out
+	return got.(map[[2]int]riskUse)
 }
 
 // verifyAllTrades checks the whole trades table once: exactly the trades
