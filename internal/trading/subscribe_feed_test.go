@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"sync"
@@ -21,6 +19,10 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
+
+// These tests are of the live subscriptions (Subscribe: replay, fan-out,
+// redaction per reader, slow consumers), which read the committed-event
+// feed; the feed's own tests are in internal/feed.
 
 // feedWriters runs n writers at once against v, each writing a mix of every
 // kind of change: firm offers that trade, then (once between is closed; nil:
@@ -434,72 +436,6 @@ func TestFeedResyncRequired(t *testing.T) {
 	}
 }
 
-// TestFeedOtherProcess has a second process write to the same PostgreSQL
-// database: its news items reach this process's subscriber through the
-// log (woken by the notification), in order, with this process's own
-// events.
-func TestFeedOtherProcess(t *testing.T) {
-	if url := os.Getenv("BONDVENUE_FEED_WRITER_URL"); url != "" {
-		feedOtherWriter(t, url)
-		return
-	}
-	url := testenv.DatabaseURL(t, store.Postgres)
-	db := testenv.OpenConfig(t, store.Config{URL: url})
-	v := newDemoVenueOn(t, db)
-	start := lastSeq(t, db)
-	sub, err := v.svc.Subscribe(t.Context(), v.principal(t, 2, venue.RoleViewer), start, feed.EventFilter{Types: []string{"news."}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sub.Close)
-	got := follow(sub)
-
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestFeedOtherProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "BONDVENUE_FEED_WRITER_URL="+url)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { // this process writes too, meanwhile
-		defer wg.Done()
-		for i := range 10 {
-			if _, err := v.svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
-				Title: fmt.Sprintf("Here %d", i), Body: "From this process.", Source: "bondvenue"}); err != nil {
-				t.Error(err)
-			}
-		}
-	}()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("writer process: %v\n%s", err, out)
-	}
-	wg.Wait()
-	want := restEvents(t, v.svc, trading.System, start)
-	await(t, "news from two processes", got, v.svc, trading.System, want)
-	titles := map[string]int{}
-	for _, e := range got.all() {
-		titles[e.News.Title[:5]]++
-	}
-	if titles["Here "] != 10 || titles["There"] != 10 {
-		t.Errorf("news received by origin = %v, want 10 from each process", titles)
-	}
-}
-
-// feedOtherWriter is the second process of TestFeedOtherProcess: a service
-// of its own on the same database (no sequencer: news needs none).
-func feedOtherWriter(t *testing.T, url string) {
-	db, err := store.Open(context.Background(), store.Config{URL: url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := trading.New(db, trading.Config{})
-	defer svc.Close()
-	for i := range 10 {
-		if _, err := svc.CreateNews(context.Background(), trading.System, trading.NewsInput{
-			Title: fmt.Sprintf("There %d", i), Body: "From another process.", Source: "bondvenue"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // sameRecord compares the records of two events as clients read them.
 func sameRecord(a, b feed.Event) bool { return describe(a) == describe(b) }
 
@@ -510,47 +446,6 @@ func describe(e feed.Event) string {
 		return "unrenderable: " + err.Error()
 	}
 	return string(b)
-}
-
-// TestEventLogReadsRESTFormat: events written before the log had a format
-// of its own hold the REST record as it was rendered then. Every such
-// event reads back as the same record.
-func TestEventLogReadsRESTFormat(t *testing.T) {
-	for _, e := range testenv.Engines {
-		t.Run(string(e), func(t *testing.T) {
-			v := newDemoVenue(t, e)
-			start := lastSeq(t, v.db)
-			if err := feedWriter(context.Background(), v, v.otc(t), 0, nil); err != nil {
-				t.Fatal(err)
-			}
-			var legacy []store.Event
-			var want []string
-			for _, ev := range restEvents(t, v.svc, trading.System, start) {
-				if ev.Type == feed.EventPriceChange || ev.Type == feed.EventDepth {
-					continue // it came with the log's own format
-				}
-				data := describe(ev) // what the REST-era writer stored: the record as rendered
-				legacy = append(legacy, store.Event{Type: ev.Type, Data: []byte(data)})
-				want = append(want, data)
-			}
-			last := lastSeq(t, v.db)
-			if err := v.db.InTx(context.Background(), func(tx *store.Tx) error {
-				_, err := tx.AppendEvents(context.Background(), legacy)
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
-			got := restEvents(t, v.svc, trading.System, last)
-			if len(got) != len(want) {
-				t.Fatalf("read %d events, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if d := describe(got[i]); d != want[i] {
-					t.Errorf("event %d (%s) reads back as\n%s\nwant\n%s", got[i].Seq, got[i].Type, d, want[i])
-				}
-			}
-		})
-	}
 }
 
 // TestFeedCloseWhileReplaying: a subscriber that reads nothing while its
