@@ -3,7 +3,6 @@ package trading_test
 import (
 	"context"
 	"log/slog"
-	"os"
 	"testing"
 	"time"
 
@@ -166,7 +165,3 @@ func (v *demoVenue) offers(t *testing.T) []venue.Offer {
 func dec(s string) udecimal.Decimal { return udecimal.MustParse(s) }
 
 func ptrTo[T any](v T) *T { return &v }
-
-// longTests reports whether BONDVENUE_LONG_TESTS asks for the long
-// versions of the randomised tests.
-func longTests() bool { return os.Getenv("BONDVENUE_LONG_TESTS") != "" }
