@@ -695,7 +695,7 @@ func (w *modelWorld) verify(t *testing.T, m *refBook, step, incoming int, want [
 		}
 		pa, pb := w.parts[ask.ParticipantID], w.parts[bid.ParticipantID]
 		if !eligibleParts(pa, pb) || tr.AskOrder.ParticipantID != ask.ParticipantID || tr.BidOrder.ParticipantID != bid.ParticipantID {
-			fail("trade %s between demo participants %d and %d, who are not counterparties (or the same firm)", tr.ID, pa, pb)
+			fail("trade %s between firms %d and %d, who are not counterparties (or the same firm)", tr.ID, pa, pb)
 		}
 		f := w.fillOf(tr, incoming)
 		if f.Resting >= 0 {
