@@ -4,7 +4,13 @@
 // validator that tests run every handler response through. It also owns
 // the AsyncAPI document of the live streams (asyncapi.go), which shares
 // the OpenAPI document's record schemas.
+//
+// The REST reference, docs/rest-interface.md, is rendered from the document
+// by package refgen; a test fails when the committed reference is not what
+// it makes.
 package apidoc
+
+//go:generate go run ./gen
 
 import (
 	"crypto/rand"

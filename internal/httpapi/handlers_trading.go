@@ -11,7 +11,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
-// offerBody is the create body of an offer, quote or RFQ (docs/rest-interface.md §4.2).
+// offerBody is the create body of an offer, quote or RFQ (docs/rest-interface.md, "OfferCreate").
 // Server-owned fields (id, status, filled_quantity, accrued_interest) are
 // read and ignored.
 type offerBody struct {
@@ -72,7 +72,7 @@ func (f *fields) instant(name string, s *string) *time.Time {
 	return &t
 }
 
-// changeBody is the update entity (docs/rest-interface.md §4.3).
+// changeBody is the update entity (docs/rest-interface.md, "OfferUpdate").
 type changeBody struct {
 	PricePerUnit   priceInput  `json:"price_per_unit"`
 	Price          amountInput `json:"price"`

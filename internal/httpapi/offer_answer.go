@@ -13,7 +13,7 @@ import (
 )
 
 // This file answers an offer, quote or RFQ just entered. Its answer is the
-// record with its instrument nested (docs/rest-interface.md §4.2), and the
+// record with its instrument nested (docs/rest-interface.md, "OfferDetail"), and the
 // instrument is two thirds of it: the instrument's JSON is rendered once
 // per reference-data version and spliced in. The record itself is written
 // by its hand-written encoder (wire.Offer.AppendJSON), not by reflection.

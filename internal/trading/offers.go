@@ -21,7 +21,7 @@ import (
 // amend, cancel, read and list. The rules they share are offerrules.go's;
 // the sequencer applies them (internal/sequencer/offers.go).
 
-// OfferInput is the create body of an offer, a quote or an RFQ (docs/rest-interface.md §4.2).
+// OfferInput is the create body of an offer, a quote or an RFQ (docs/rest-interface.md, "OfferCreate").
 // Server-owned fields (id, status, filled_quantity, accrued_interest,
 // timestamps) are not part of it.
 type OfferInput struct {
@@ -380,7 +380,7 @@ func (s *Service) fenced(ctx context.Context, err error) error {
 	return store.ErrLeaseLost
 }
 
-// ChangeInput is the update entity of an offer or RFQ (docs/rest-interface.md §4.3).
+// ChangeInput is the update entity of an offer or RFQ (docs/rest-interface.md, "OfferUpdate").
 type ChangeInput struct {
 	Price *udecimal.Decimal
 	// PriceField names the price in errors as the client sent it (default

@@ -8,7 +8,7 @@ import (
 )
 
 // Offer types: one record shape serves firm offers, requests for quote and
-// dealers' quotes (docs/rest-interface.md §2 "Offer and RFQ record").
+// dealers' quotes (docs/rest-interface.md, "Offer").
 const (
 	TypeOffer = "offer"
 	TypeRFQ   = "request_for_quote"
