@@ -3,17 +3,17 @@
 import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import "./style.css";
-import { Venue } from "./store";
-import { beep, shouldBeep } from "./sound";
-import { useVenue } from "./ui";
-import { Admin } from "./views/Admin";
-import { Blotter } from "./views/Blotter";
-import { Instrument } from "./views/Instrument";
-import { Lists } from "./views/Lists";
-import { Market } from "./views/Market";
-import { NewsView } from "./views/News";
-import { Rfq } from "./views/Rfq";
-import { SignIn } from "./views/SignIn";
+import { Venue } from "./state/venue";
+import { beep, shouldBeep } from "./app/sound";
+import { useVenue } from "./ui/ui";
+import { Admin } from "./admin/Admin";
+import { Blotter } from "./blotter/Blotter";
+import { Instrument } from "./instrument/Instrument";
+import { Lists } from "./lists/Lists";
+import { Market } from "./market/Market";
+import { NewsView } from "./news/News";
+import { Rfq } from "./rfq/Rfq";
+import { SignIn } from "./signin/SignIn";
 
 const venue = new Venue();
 

@@ -1,12 +1,12 @@
 import { useState } from "preact/hooks";
-import { ApiError, newKey } from "../api";
-import { cmp, parse } from "../decimal";
-import * as f from "../format";
-import { dealerOutcome, requestOutcome } from "../rfq";
-import type { Venue } from "../store";
-import type { Offer } from "../types";
-import { Action, DealerPicker, Empty, Field, Num, Section, SideRadios, Time, limitPrice, useVenue } from "../ui";
-import { priceError, quantityError } from "../validate";
+import { ApiError, newKey } from "../client/api";
+import { cmp, parse } from "../model/decimal";
+import * as f from "../model/format";
+import { dealerOutcome, requestOutcome } from "../model/rfq";
+import type { Venue } from "../state/venue";
+import type { Offer } from "../client/types";
+import { Action, DealerPicker, Empty, Field, Num, Section, SideRadios, Time, limitPrice, useVenue } from "../ui/ui";
+import { priceError, quantityError } from "../model/validate";
 
 export function Rfq(props: { venue: Venue; instrumentId?: string }) {
   const v = useVenue(props.venue);

@@ -1,8 +1,8 @@
 // Portfolio (list) RFQs on the screen: the list ticket's lines read from
 // pasted text or a CSV file, and which quote is best for the requester.
 // Pure, so tested alone.
-import { cmp, parse } from "./decimal";
-import type { Instrument, PortfolioQuote } from "./types";
+import { cmp, parse } from "../model/decimal";
+import type { Instrument, PortfolioQuote } from "../client/types";
 
 export interface ListLine {
   instrument_id: string;

@@ -3,9 +3,9 @@
 import { type ComponentChildren, type VNode, cloneElement } from "preact";
 import { useEffect, useId, useReducer, useRef, useState } from "preact/hooks";
 import { arrowStep } from "./keys";
-import * as f from "./format";
-import { moved } from "./levels";
-import type { Venue } from "./store";
+import * as f from "../model/format";
+import { moved } from "../model/levels";
+import type { Venue } from "../state/venue";
 
 /**
  * Flash shows its children with a short highlight when value moves up or

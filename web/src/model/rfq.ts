@@ -2,7 +2,7 @@
 // outcome (open, traded, declined, expired, cancelled) and the dealer's
 // (may quote, quoted, declined, done, not done). Pure, so tested alone.
 import * as f from "./format";
-import type { Offer, Trade } from "./types";
+import type { Offer, Trade } from "../client/types";
 
 export type RfqState = "open" | "quoted" | "traded" | "declined" | "expired" | "cancelled" | "lost" | "closed";
 

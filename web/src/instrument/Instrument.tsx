@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { newKey, query } from "../api";
-import { add, mul, parse, shift, text } from "../decimal";
-import * as f from "../format";
-import type { Venue } from "../store";
-import type { Analytics, Instrument as Ins, Limit, Market, Offer, PriceCollar } from "../types";
-import { Action, Empty, Field, Flash, Num, Own, Section, SideRadios, Time, useVenue } from "../ui";
+import { newKey, query } from "../client/api";
+import { add, mul, parse, shift, text } from "../model/decimal";
+import * as f from "../model/format";
+import type { Venue } from "../state/venue";
+import type { Analytics, Instrument as Ins, Limit, Market, Offer, PriceCollar } from "../client/types";
+import { Action, Empty, Field, Flash, Num, Own, Section, SideRadios, Time, useVenue } from "../ui/ui";
 import {
   type SettlementCalendar, collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
-} from "../validate";
-import { confirmLines } from "../fills";
-import { fillFrom, isOwn } from "../levels";
-import { throttleDelay } from "../throttle";
+} from "../model/validate";
+import { confirmLines } from "../model/fills";
+import { fillFrom, isOwn } from "../model/levels";
+import { throttleDelay } from "./throttle";
 import { Chart } from "./Chart";
 
 export function Instrument(props: { venue: Venue; id: string }) {

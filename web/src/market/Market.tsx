@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import * as f from "../format";
-import type { Venue } from "../store";
-import type { Instrument } from "../types";
-import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui";
-import { fillFrom, isOwn, midOf, spreadOf } from "../levels";
-import type { Limit } from "../types";
+import * as f from "../model/format";
+import type { Venue } from "../state/venue";
+import type { Instrument } from "../client/types";
+import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui/ui";
+import { fillFrom, isOwn, midOf, spreadOf } from "../model/levels";
+import type { Limit } from "../client/types";
 
 /** Level is a best bid or ask; a trader clicks it to open the instrument with the ticket filled for the other side. */
 function Level(props: { venue: Venue; ins: Instrument; side: "bid" | "ask"; l: Limit }) {

@@ -1,6 +1,6 @@
 // How a trade reads in the blotter: a participant sees its side and the
 // counterparty; the venue operator, party to neither side, sees both.
-import type { Trade } from "./types";
+import type { Trade } from "../client/types";
 
 export interface TradeSides {
   /** side is "Bought" or "Sold" for a party to the trade, "" for the operator. */

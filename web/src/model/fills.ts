@@ -4,7 +4,7 @@
 import { type Dec, fixed, parse, round, shift, text } from "./decimal";
 import * as f from "./format";
 import { tradeSides } from "./trades";
-import type { Trade } from "./types";
+import type { Trade } from "../client/types";
 
 function trim(d: Dec): string {
   return text(parse(text(d))!);

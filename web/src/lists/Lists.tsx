@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
-import { newKey } from "../api";
-import * as f from "../format";
-import { bestQuote, parseLines } from "../lists";
-import type { Venue } from "../store";
-import type { PortfolioQuote, PortfolioRFQ } from "../types";
-import { Action, DealerPicker, Empty, Field, Num, Section, useVenue } from "../ui";
-import { priceError } from "../validate";
+import { newKey } from "../client/api";
+import * as f from "../model/format";
+import { bestQuote, parseLines } from "./lines";
+import type { Venue } from "../state/venue";
+import type { PortfolioQuote, PortfolioRFQ } from "../client/types";
+import { Action, DealerPicker, Empty, Field, Num, Section, useVenue } from "../ui/ui";
+import { priceError } from "../model/validate";
 
 /** Lists is the portfolio (list) RFQ screen: a list ticket, the firm's lists with their quotes compared, and the lists it is asked to quote. */
 export function Lists(props: { venue: Venue }) {

@@ -1,9 +1,9 @@
 import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { query } from "../api";
-import { chartTime } from "../format";
-import type { Venue } from "../store";
-import type { Bar } from "../types";
+import { query } from "../client/api";
+import { chartTime } from "../model/format";
+import type { Venue } from "../state/venue";
+import type { Bar } from "../client/types";
 
 const intervals = ["1m", "5m", "1h", "1d"] as const;
 

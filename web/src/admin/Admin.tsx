@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
-import { userStatusBody } from "../requests";
-import type { Venue } from "../store";
-import type { Bucket, KillSwitch, SettlementProvider, User } from "../types";
-import { Action, Empty, Field, Section, useVenue } from "../ui";
+import { userStatusBody } from "../client/requests";
+import type { Venue } from "../state/venue";
+import type { Bucket, KillSwitch, SettlementProvider, User } from "../client/types";
+import { Action, Empty, Field, Section, useVenue } from "../ui/ui";
 
 /** Admin is what a participant admin manages for its firm: buckets, settlement providers, users. */
 export function Admin(props: { venue: Venue }) {

@@ -2,7 +2,7 @@
 // fills, the spread and mid of a best bid and ask, which way a price
 // moved, and whether a level is the firm's own. Pure, so tested alone.
 import { type Dec, add, cmp, parse, shift, sub, text } from "./decimal";
-import type { Limit } from "./types";
+import type { Limit } from "../client/types";
 
 export type Side = "bid" | "ask";
 

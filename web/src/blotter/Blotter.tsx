@@ -1,12 +1,12 @@
 import { useState } from "preact/hooks";
-import { newKey } from "../api";
-import { add as addDec, cmp, mul, parse, shift, sub, text } from "../decimal";
-import * as f from "../format";
-import type { Venue } from "../store";
-import { tradeSides } from "../trades";
-import type { Offer, Trade } from "../types";
-import { Action, Empty, Field, Num, Section, Time, limitPrice, useVenue } from "../ui";
-import { priceError, quantityError } from "../validate";
+import { newKey } from "../client/api";
+import { add as addDec, cmp, mul, parse, shift, sub, text } from "../model/decimal";
+import * as f from "../model/format";
+import type { Venue } from "../state/venue";
+import { tradeSides } from "../model/trades";
+import type { Offer, Trade } from "../client/types";
+import { Action, Empty, Field, Num, Section, Time, limitPrice, useVenue } from "../ui/ui";
+import { priceError, quantityError } from "../model/validate";
 
 export function Blotter(props: { venue: Venue }) {
   const v = useVenue(props.venue);

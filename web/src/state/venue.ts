@@ -2,18 +2,18 @@
 // record event carries the whole record, so applying it is an upsert; a
 // namespace being reloaded by REST buffers its events and applies them
 // after the snapshot, in order, so the result is never older than either.
-import { Api, ApiError, nameIds, query } from "./api";
-import { type Dec, add, dec, parse, sub } from "./decimal";
-import { tradeNotice } from "./fills";
-import type { TicketFill } from "./levels";
+import { Api, ApiError, nameIds, query } from "../client/api";
+import { type Dec, add, dec, parse, sub } from "../model/decimal";
+import { tradeNotice } from "../model/fills";
+import type { TicketFill } from "../model/levels";
 import { type Pref, browserPrefs, loadPref, savePref } from "./prefs";
-import { awaitingQuote } from "./rfq";
-import { Stream, type StreamStatus } from "./stream";
-import { type Print, type TapePrint, participantName, tapeOf, withPrint } from "./trades";
+import { awaitingQuote } from "../model/rfq";
+import { Stream, type StreamStatus } from "../client/stream";
+import { type Print, type TapePrint, participantName, tapeOf, withPrint } from "../model/trades";
 import type {
   Account, Allocation, Bar, Bucket, Depth, IndicativePrice, Instrument, Limit, Market, Meta, News, Offer, Participant, PortfolioRFQ, PriceChange,
   RiskLimit, Trade, User,
-} from "./types";
+} from "../client/types";
 
 export interface Best {
   bid: Limit | null;
@@ -31,7 +31,7 @@ export interface Ladder {
 /** depthLevels is how many levels per side the screen shows (the stream's default). */
 export const depthLevels = 10;
 
-export type { Print } from "./trades";
+export type { Print } from "../model/trades";
 
 export interface Notice {
   id: number;
