@@ -85,7 +85,7 @@ function App() {
       view = <Market venue={v} />;
   }
   const current = page === "instrument" ? "market" : page;
-  const inbox = v.user.participant_id ? v.inbox : 0;
+  const inbox = v.user.participant_id ? v.orders.inbox : 0;
   return (
     <div class="app">
       <header class="top">

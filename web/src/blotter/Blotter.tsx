@@ -22,7 +22,7 @@ export function Blotter(props: { venue: Venue }) {
 function Offers(props: { venue: Venue }) {
   const v = props.venue;
   const [all, setAll] = useState(false);
-  const rows = [...v.offers.values()]
+  const rows = [...v.orders.offers.values()]
     .filter((o) => all || o.status === "created")
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     .slice(0, 200);
@@ -159,7 +159,7 @@ export function Trades(props: { venue: Venue; limit?: number }) {
   const mine = v.user?.participant_id;
   // The operator is party to no trade: it reads both sides.
   const title = mine ? "My trades" : "Trades";
-  const rows = [...v.trades.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, props.limit ?? 200);
+  const rows = [...v.deals.trades.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, props.limit ?? 200);
   return (
     <Section title={title}>
       <table class="grid" aria-label={title}>
@@ -261,7 +261,7 @@ function PublicationStatus(props: { t: Trade; now: number }) {
 
 function AllocationStatus(props: { venue: Venue; t: Trade; label: string; allocating: boolean; onAllocate: () => void }) {
   const v = props.venue;
-  const a = v.allocations.get(props.t.id);
+  const a = v.deals.allocations.get(props.t.id);
   if (a) {
     const accounts = a.allocations.map((x) => `${v.accountNumber(x.account_id)} ${f.quantity(x.quantity)} (${f.amount(x.price)})`).join("; ");
     return (
@@ -343,8 +343,8 @@ function Risk(props: { venue: Venue }) {
           </tr>
         </thead>
         <tbody>
-          {v.risk.length === 0 && <Empty cols={4}>No risk limits.</Empty>}
-          {v.risk.map((r) => {
+          {v.deals.risk.length === 0 && <Empty cols={4}>No risk limits.</Empty>}
+          {v.deals.risk.map((r) => {
             const val = parse(r.value);
             const used = parse(r.used);
             const pct = val && used && val.c !== 0n ? Number((used.c * 10n ** BigInt(val.s) * 1000n) / (val.c * 10n ** BigInt(used.s))) / 10 : 0;

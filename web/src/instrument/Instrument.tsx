@@ -23,7 +23,7 @@ export function Instrument(props: { venue: Venue; id: string }) {
       .get<Ins>(`/instruments/${props.id}` + query({ market_depth: 1 }))
       .then((d) => !stale && setDetail(d))
       .catch((e: Error) => !stale && setError(e.message));
-    void v.loadDepth(props.id); // the books, level by level, kept live by instrument.depth
+    void v.books.loadDepth(props.id); // the books, level by level, kept live by instrument.depth
     return () => {
       stale = true;
     };
@@ -75,7 +75,7 @@ export function Instrument(props: { venue: Venue; id: string }) {
 
 function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string; partial: boolean }) {
   const { ins } = props;
-  const book = props.venue.depth.get(ins.id)?.get(props.marketId);
+  const book = props.venue.books.depth.get(ins.id)?.get(props.marketId);
   const bids = book?.bid ?? [];
   const asks = book?.ask ?? [];
   const rows = Math.max(bids.length, asks.length, 1);
@@ -93,7 +93,7 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
         type="button"
         class="level"
         title={`${side === "ask" ? "Buy" : "Sell"} at ${f.price(l.limit, ins.precision)}: fill the ticket`}
-        onClick={() => v.fillTicket({ instrumentId: ins.id, marketId: props.marketId, ...fillFrom(side, l, ins) })}
+        onClick={() => v.books.fillTicket({ instrumentId: ins.id, marketId: props.marketId, ...fillFrom(side, l, ins) })}
       >
         {f.price(l.limit, ins.precision)}
       </button>
@@ -172,7 +172,7 @@ function Depth(props: { venue: Venue; ins: Ins; marketId: string; title: string;
 
 function Tape(props: { venue: Venue; ins: Ins }) {
   const v = props.venue;
-  const prints = v.tape.filter((p) => p.instrumentId === props.ins.id).slice(0, 30);
+  const prints = v.books.tape.filter((p) => p.instrumentId === props.ins.id).slice(0, 30);
   return (
     <Section title="Trade tape">
       <table class="grid" aria-label="Trade tape">
@@ -299,10 +299,10 @@ function Ticket(props: { venue: Venue; ins: Ins }) {
   const confirming = v.pref("confirm");
   const [pending, setPending] = useState<{ body: Record<string, unknown>; lines: [string, string] } | null>(null);
   // A level clicked in a book (here or in the market grid) fills the ticket once.
-  const fill = v.ticketFill;
+  const fill = v.books.ticketFill;
   useEffect(() => {
     if (!fill || fill.instrumentId !== ins.id) return;
-    v.ticketFill = null;
+    v.books.ticketFill = null;
     setDirection(fill.direction);
     setPrice(fill.price);
     setQty(fill.quantity);
@@ -622,7 +622,7 @@ const collarGap = 1_000;
  */
 function useCollar(v: Venue, instrumentId: string, marketId: string): PriceCollar | null {
   const [collar, setCollar] = useState<PriceCollar | null>(null);
-  const version = v.bookVersion.get(instrumentId) ?? 0;
+  const version = v.books.bookVersion.get(instrumentId) ?? 0;
   const lastRead = useRef<{ key: string; at: number } | null>(null);
   useEffect(() => {
     if (!marketId) return;

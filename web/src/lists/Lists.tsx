@@ -11,7 +11,7 @@ import { priceError } from "../model/validate";
 export function Lists(props: { venue: Venue }) {
   const v = useVenue(props.venue);
   const mine = v.user?.participant_id;
-  const all = [...v.lists.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const all = [...v.orders.lists.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const sent = all.filter((l) => l.participant_id === mine);
   const received = all.filter((l) => l.participant_id !== mine);
   return (

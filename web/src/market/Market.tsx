@@ -12,7 +12,7 @@ function Level(props: { venue: Venue; ins: Instrument; side: "bid" | "ask"; l: L
   const shown = f.price(l.limit, ins.precision);
   if (!v.canTrade) return <>{shown}</>;
   const click = () => {
-    v.fillTicket({ instrumentId: ins.id, marketId: l.market_id ?? "", ...fillFrom(side, l, ins) });
+    v.books.fillTicket({ instrumentId: ins.id, marketId: l.market_id ?? "", ...fillFrom(side, l, ins) });
     location.hash = `#/instrument/${ins.id}`;
   };
   return (
@@ -109,8 +109,8 @@ export function Market(props: { venue: Venue }) {
         <tbody>
           {rows.length === 0 && <Empty cols={14}>No instrument matches the filters.</Empty>}
           {rows.map((i) => {
-            const b = v.bestOf(i.id, marketId || undefined);
-            const ind = v.indicativeOf(i.id);
+            const b = v.books.bestOf(i.id, marketId || undefined);
+            const ind = v.books.indicativeOf(i.id);
             const bidYield = b.bid ? v.yieldAt(i.id, b.bid.limit) : null;
             const askYield = b.ask ? v.yieldAt(i.id, b.ask.limit) : null;
             const mid = midOf(b.bid?.limit, b.ask?.limit);

@@ -124,3 +124,11 @@ export function fixed(a: Dec, n: number, group = false): string {
 export function text(a: Dec): string {
   return fixed(a, a.s);
 }
+
+/** cmpNum compares two decimal values as the API sends them, exactly; unparsable values sort last. */
+export function cmpNum(a: string | number | null | undefined, b: string | number | null | undefined): number {
+  const x = parse(a);
+  const y = parse(b);
+  if (!x || !y) return x ? -1 : y ? 1 : 0;
+  return cmp(x, y);
+}

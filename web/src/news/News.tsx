@@ -5,9 +5,9 @@ export function NewsView(props: { venue: Venue }) {
   const v = useVenue(props.venue);
   return (
     <Section title="News">
-      {v.news.length === 0 && <p class="muted">No news.</p>}
+      {v.news.list.length === 0 && <p class="muted">No news.</p>}
       <ol class="news">
-        {v.news.map((n) => (
+        {v.news.list.map((n) => (
           <li key={n.id}>
             <article aria-labelledby={"n-" + n.id}>
               <h3 id={"n-" + n.id}>{n.title}</h3>

@@ -11,8 +11,8 @@ import { priceError, quantityError } from "../model/validate";
 export function Rfq(props: { venue: Venue; instrumentId?: string }) {
   const v = useVenue(props.venue);
   const mine = v.user?.participant_id;
-  const sent = [...v.rfqs.values()].filter((r) => r.participant_id === mine).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  const received = [...v.rfqs.values()].filter((r) => r.participant_id !== mine).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const sent = [...v.orders.rfqs.values()].filter((r) => r.participant_id === mine).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const received = [...v.orders.rfqs.values()].filter((r) => r.participant_id !== mine).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return (
     <div class="rfq cols">
       <div class="col">
@@ -142,7 +142,7 @@ function Request(props: { venue: Venue; r: Offer }) {
     if (p && (!b || (buying ? cmp(p, b) < 0 : cmp(p, b) > 0))) best = q;
   }
   const open = r.status === "created";
-  const outcome = requestOutcome(r, v.trades.values(), ins?.precision ?? 4, (id) => v.counterpartyName(id));
+  const outcome = requestOutcome(r, v.deals.trades.values(), ins?.precision ?? 4, (id) => v.counterpartyName(id));
   const title = `${f.side(r.direction)} ${f.quantity(r.quantity)} ${ins?.name ?? ""}`;
   const asked = r.counterparties?.length ?? 0;
   return (
@@ -217,11 +217,11 @@ function Incoming(props: { venue: Venue; r: Offer }) {
   const v = props.venue;
   const { r } = props;
   const ins = v.instrument(r.instrument_id);
-  const mine = [...v.offers.values()].filter((o) => o.matched_offer_id === r.id && o.type === "quote");
+  const mine = [...v.orders.offers.values()].filter((o) => o.matched_offer_id === r.id && o.type === "quote");
   const myQuote = mine.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   const [price, setPrice] = useState("");
   const [qty, setQty] = useState(String(r.quantity));
-  const outcome = dealerOutcome(r, myQuote, v.declined.has(r.id), v.trades.values(), ins?.precision ?? 4, v.canTrade);
+  const outcome = dealerOutcome(r, myQuote, v.orders.declined.has(r.id), v.deals.trades.values(), ins?.precision ?? 4, v.canTrade);
   const open = r.status === "created" && outcome.state !== "declined";
   const quoting = outcome.canQuote;
   const requester = r.participant?.name ?? v.counterpartyName(r.participant_id);
@@ -254,7 +254,7 @@ function Incoming(props: { venue: Venue; r: Offer }) {
       // Declined already (from another screen): show it so.
       if (!(e instanceof ApiError && e.status === 409)) throw e;
     }
-    v.markDeclined(r.id);
+    v.orders.markDeclined(r.id);
   };
   return (
     <>
