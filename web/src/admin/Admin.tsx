@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { userStatusBody } from "../client/requests";
 import type { Venue } from "../state/venue";
 import type { Bucket, KillSwitch, SettlementProvider, User } from "../client/types";
-import { Action, Empty, Field, Section, useVenue } from "../ui/ui";
+import { Action, Empty, Field, Section, useVenue } from "../ui/components";
 
 /** Admin is what a participant admin manages for its firm: buckets, settlement providers, users. */
 export function Admin(props: { venue: Venue }) {

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import * as f from "../model/format";
 import type { Venue } from "../state/venue";
 import type { Instrument } from "../client/types";
-import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui/ui";
+import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui/components";
 import { fillFrom, isOwn, midOf, spreadOf } from "../model/levels";
 import type { Limit } from "../client/types";
 

@@ -132,3 +132,11 @@ export function cmpNum(a: string | number | null | undefined, b: string | number
   if (!x || !y) return x ? -1 : y ? 1 : 0;
   return cmp(x, y);
 }
+
+/** percentOf is part as a percentage of whole, cut to one decimal place; 0 when either is not a decimal or whole is zero. */
+export function percentOf(part: string | number | null | undefined, whole: string | number | null | undefined): number {
+  const p = parse(part);
+  const w = parse(whole);
+  if (!p || !w || w.c === 0n) return 0;
+  return Number((p.c * 10n ** BigInt(w.s) * 1000n) / (w.c * 10n ** BigInt(p.s))) / 10;
+}

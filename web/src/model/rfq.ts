@@ -3,6 +3,8 @@
 // (may quote, quoted, declined, done, not done). Pure, so tested alone.
 import * as f from "./format";
 import type { Offer, Trade } from "../client/types";
+import { cmp, parse } from "./decimal";
+import { limitPrice } from "./offers";
 
 export type RfqState = "open" | "quoted" | "traded" | "declined" | "expired" | "cancelled" | "lost" | "closed";
 
@@ -142,4 +144,16 @@ export function awaitingQuote(
     if (dealerOutcome(r, latest.get(r.id), false, [], 4, true).state === "open") n++;
   }
   return n;
+}
+
+/** bestRfqQuote is the requester's best of the live quotes: the lowest price to buy, the highest to sell (the first of equal ones). */
+export function bestRfqQuote(r: Offer, live: Offer[]): Offer | null {
+  const buying = r.direction === "bid" || r.direction === "buy";
+  let best: Offer | null = null;
+  for (const q of live) {
+    const p = parse(limitPrice(q));
+    const b = best ? parse(limitPrice(best)) : null;
+    if (p && (!b || (buying ? cmp(p, b) < 0 : cmp(p, b) > 0))) best = q;
+  }
+  return best;
 }

@@ -1,6 +1,8 @@
 // How a trade reads in the blotter: a participant sees its side and the
-// counterparty; the venue operator, party to neither side, sees both.
+// counterparty; the venue operator, party to neither side, sees both; and
+// a trade's accrued interest, exactly.
 import type { Trade } from "../client/types";
+import { mul, parse, shift, sub, text } from "./decimal";
 
 export interface TradeSides {
   /** side is "Bought" or "Sold" for a party to the trade, "" for the operator. */
@@ -75,4 +77,14 @@ export function withPrint(tape: Print[], t: TapePrint, max = 500): Print[] {
   const out = [p, ...tape];
   out.sort((a, b) => b.at.localeCompare(a.at));
   return out.slice(0, max);
+}
+
+/** accruedOf is a trade's accrued interest: the field when sent, else settlement amount − quantity × clean / 100, exactly. */
+export function accruedOf(t: Trade): string | null {
+  if (t.accrued_interest !== undefined && t.accrued_interest !== null) return String(t.accrued_interest);
+  const amount = parse(t.price);
+  const q = parse(t.quantity);
+  const p = parse(t.price_per_unit);
+  if (!amount || !q || !p) return null;
+  return text(sub(amount, shift(mul(q, p), -2)));
 }

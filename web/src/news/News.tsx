@@ -1,5 +1,5 @@
 import type { Venue } from "../state/venue";
-import { Section, Time, useVenue } from "../ui/ui";
+import { Section, Time, useVenue } from "../ui/components";
 
 export function NewsView(props: { venue: Venue }) {
   const v = useVenue(props.venue);

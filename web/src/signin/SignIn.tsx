@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Venue } from "../state/venue";
-import { Field } from "../ui/ui";
+import { Field } from "../ui/components";
 
 export function SignIn(props: { venue: Venue }) {
   const v = props.venue;

@@ -137,15 +137,6 @@ export function Section(props: { title: string; children: ComponentChildren; cla
   );
 }
 
-/** limitPrice reads an offer's clean price whatever its shape. */
-export function limitPrice(o: { price_per_unit: unknown; price_per_unit_clean?: unknown }): string | number | null {
-  const p = o.price_per_unit;
-  if (p && typeof p === "object" && "limit_price" in p) return (p as { limit_price: string | number }).limit_price;
-  if (typeof p === "string" || typeof p === "number") return p;
-  const c = o.price_per_unit_clean;
-  return typeof c === "string" || typeof c === "number" ? c : null;
-}
-
 /** SideRadios is the Buy/Sell choice: a radio group the arrow keys move through, one tab stop. */
 export function SideRadios(props: { label: string; value: "bid" | "ask"; onChange: (v: "bid" | "ask") => void; buy: string; sell: string }) {
   const group = useRef<HTMLDivElement>(null);
