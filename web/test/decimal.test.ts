@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { add, cmp, fixed, isMultipleOf, mul, parse, round, shift, sub, text } from "../src/decimal";
+import { add, cmp, fixed, isMultipleOf, mul, parse, round, shift, sub, text } from "../src/model/decimal";
 
 describe("decimal", () => {
   it("parses decimal text and JSON numbers exactly", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { shortName, shortNominal, shortPrice, tradeNotice } from "../src/fills";
-import type { Trade } from "../src/types";
+import { shortName, shortNominal, shortPrice, tradeNotice } from "../src/model/fills";
+import type { Trade } from "../src/client/types";
 
 const trade = (buyer: string, seller: string, quantity: string, price: string): Trade => ({
   id: "t1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import * as f from "../src/format";
+import * as f from "../src/model/format";
 
 describe("format", () => {
   it("renders prices at the instrument's precision", () => {

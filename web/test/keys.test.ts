@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { arrowStep } from "../src/keys";
+import { arrowStep } from "../src/ui/keys";
 
 describe("radio groups", () => {
   it("move with the arrow keys and wrap", () => {

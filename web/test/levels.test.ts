@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fillFrom, isOwn, midOf, moved, spreadOf, ticketQuantity } from "../src/levels";
+import { fillFrom, isOwn, midOf, moved, spreadOf, ticketQuantity } from "../src/model/levels";
 
 const terms = { min_piece: "1000", min_increment: "1000" };
 

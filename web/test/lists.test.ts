@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bestQuote, parseLines } from "../src/lists";
-import type { Instrument, PortfolioQuote } from "../src/types";
+import { bestQuote, parseLines } from "../src/lists/lines";
+import type { Instrument, PortfolioQuote } from "../src/client/types";
 
 const instruments = [
   { id: "i1", isin: "DE0001102580" },

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Venue } from "../src/store";
-import { nameIds } from "../src/api";
+import { Venue } from "../src/state/venue";
+import { nameIds } from "../src/client/api";
 
 describe("notices", () => {
   beforeEach(() => vi.useFakeTimers());

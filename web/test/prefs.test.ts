@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { confirmLines } from "../src/fills";
-import { loadPref, savePref } from "../src/prefs";
+import { confirmLines } from "../src/model/fills";
+import { loadPref, savePref } from "../src/state/prefs";
 
 function memory() {
   const m = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describe as describeError } from "../src/api";
-import { userStatusBody } from "../src/requests";
+import { describe as describeError } from "../src/client/api";
+import { userStatusBody } from "../src/client/requests";
 
 describe("admin requests", () => {
   it("sends a user's new status inside entity, as PUT /admin/users/{id} wants", () => {

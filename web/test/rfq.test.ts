@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { awaitingQuote, dealerOutcome, requestOutcome, tradeOf } from "../src/rfq";
-import { shouldBeep } from "../src/sound";
-import type { Offer, Trade } from "../src/types";
+import { awaitingQuote, dealerOutcome, requestOutcome, tradeOf } from "../src/model/rfq";
+import { shouldBeep } from "../src/app/sound";
+import type { Offer, Trade } from "../src/client/types";
 
 function offer(o: Partial<Offer>): Offer {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearSession, loadSession, saveSession } from "../src/api";
+import { clearSession, loadSession, saveSession } from "../src/client/api";
 
 class Mem {
   m = new Map<string, string>();

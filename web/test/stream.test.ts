@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { silence, statusOf } from "../src/stream";
+import { silence, statusOf } from "../src/client/stream";
 
 describe("the stream badge", () => {
   const beat = { pingInterval: 25_000, pingTimeout: 20_000 };

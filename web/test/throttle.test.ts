@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { throttleDelay } from "../src/throttle";
+import { throttleDelay } from "../src/instrument/throttle";
 
 describe("throttleDelay", () => {
   it("lets the first call through at once", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { participantName, tapeOf, tradeSides, withPrint } from "../src/trades";
-import type { Trade } from "../src/types";
+import { participantName, tapeOf, tradeSides, withPrint } from "../src/model/trades";
+import type { Trade } from "../src/client/types";
 
 const names = new Map([
   ["0b7e0000-0000-4000-8000-000000000001", "Banque Lumière S.A."],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describe as describeError } from "../src/api";
-import { collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/validate";
+import { describe as describeError } from "../src/client/api";
+import { collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/model/validate";
 
 const bond = { min_piece: "100000", min_increment: "1000", precision: 4 };
 

@@ -1,0 +1,114 @@
+import { useState } from "preact/hooks";
+import type { Trade } from "../client/types";
+import * as f from "../model/format";
+import { accruedOf, tradeSides } from "../model/trades";
+import type { Venue } from "../state/venue";
+import { Empty, Num, Section, Time } from "../ui/components";
+import { AllocationForm, AllocationStatus } from "./Allocation";
+import { yieldRows } from "./rows";
+
+/** TradeBlotter lists the firm's trades (every trade, buyer and seller, for the operator), with their publication and allocation. */
+export function TradeBlotter(props: { venue: Venue; limit?: number }) {
+  const v = props.venue;
+  const mine = v.user?.participant_id;
+  // The operator is party to no trade: it reads both sides.
+  const title = mine ? "My trades" : "Trades";
+  const rows = [...v.deals.trades.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, props.limit ?? 200);
+  return (
+    <Section title={title}>
+      <table class="grid" aria-label={title}>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">{mine ? "Side" : "Buyer"}</th>
+            <th scope="col">Instrument</th>
+            <th scope="col">{mine ? "Counterparty" : "Seller"}</th>
+            <th scope="col" class="num">Price</th>
+            <th scope="col" class="num">Yield</th>
+            <th scope="col" class="num">Quantity</th>
+            <th scope="col" class="num">Accrued</th>
+            <th scope="col" class="num">Settlement amount</th>
+            <th scope="col">Settles</th>
+            <th scope="col">Type</th>
+            <th scope="col">TVTIC</th>
+            <th scope="col">Public tape</th>
+            {mine && <th scope="col">Allocation</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && <Empty cols={mine ? 14 : 13}>No trades yet.</Empty>}
+          {rows.map((t: Trade, i) => (
+            <TradeRow key={t.id} venue={v} t={t} withYield={i < yieldRows} />
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
+function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
+  const v = props.venue;
+  const { t } = props;
+  const mine = v.user?.participant_id;
+  const s = tradeSides(t, mine, (id) => v.counterpartyName(id));
+  const ins = v.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? "");
+  const accrued = accruedOf(t);
+  const [allocating, setAllocating] = useState(false);
+  const label = `${s.side} ${f.quantity(t.quantity)} ${ins?.name ?? ""} at ${f.price(t.price_per_unit, ins?.precision ?? 4)}`;
+  return (
+    <>
+      <tr data-trade={t.id}>
+        <td>
+          <Time at={t.createdAt} />
+        </td>
+        {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}
+        <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
+        <td>{mine ? s.counterparty : s.seller}</td>
+        <Num>{f.price(t.price_per_unit, ins?.precision ?? 4)}</Num>
+        <Num>{ins && props.withYield ? f.yieldPct(v.yieldAt(ins.id, t.price_per_unit, t.settlement_date)) : "–"}</Num>
+        <Num>{f.quantity(t.quantity)}</Num>
+        <Num>{f.amount(accrued)}</Num>
+        <Num>{f.amount(t.price)}</Num>
+        <td>{f.date(t.settlement_date)}</td>
+        <td>{t.execution_type}</td>
+        <td class="mono small tvtic" title={t.transaction_identification_code}>
+          {t.transaction_identification_code}
+        </td>
+        <td class="small publication">
+          <PublicationStatus t={t} now={v.now} />
+        </td>
+        {mine && (
+          <td class="small allocation">
+            <AllocationStatus venue={v} t={t} label={label} onAllocate={() => setAllocating(true)} allocating={allocating} />
+          </td>
+        )}
+      </tr>
+      {allocating && (
+        <tr class="allocate">
+          <td colSpan={14}>
+            <AllocationForm venue={v} t={t} label={label} close={() => setAllocating(false)} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/** PublicationStatus says when the public tape shows the trade: on it, its price with the size due later, or due. */
+function PublicationStatus(props: { t: Trade; now: number }) {
+  const p = props.t.publication;
+  if (!p) return <span class="muted">–</span>;
+  const due = (at: string) => Date.parse(at) <= props.now;
+  if (p.published_volume_at || due(p.volume_due_at)) return <span title={"Deferral band " + p.deferral}>On tape</span>;
+  if (p.published_price_at || due(p.price_due_at))
+    return (
+      <span title={"Deferral band " + p.deferral}>
+        Price on tape; size at <Time at={p.volume_due_at} />
+      </span>
+    );
+  return (
+    <span title={"Deferral band " + p.deferral}>
+      Deferred to <Time at={p.price_due_at} />
+    </span>
+  );
+}

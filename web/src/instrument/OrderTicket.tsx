@@ -1,0 +1,193 @@
+import { useEffect, useState } from "preact/hooks";
+import { newKey, query } from "../client/api";
+import type { Analytics, Instrument, Offer } from "../client/types";
+import { add, mul, parse, shift, text } from "../model/decimal";
+import { confirmLines } from "../model/fills";
+import * as f from "../model/format";
+import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity } from "../model/validate";
+import type { Venue } from "../state/venue";
+import { Action, Field, Section, SideRadios } from "../ui/components";
+import { collarHint, useCollar } from "./collar";
+import { ConfirmOrder } from "./ConfirmOrder";
+import { today, useSettles } from "./settlement";
+
+/** useAnalytics asks the venue for an instrument's figures at a price (debounced as the trader types). */
+function useAnalytics(v: Venue, id: string, price: string, settlement: string, nominal: string, valid: boolean) {
+  const [a, setA] = useState<Analytics | null>(null);
+  useEffect(() => {
+    if (!valid) {
+      setA(null);
+      return;
+    }
+    let stale = false;
+    const t = setTimeout(() => {
+      v.api
+        .get<Analytics>(`/instruments/${id}/analytics` + query({ price, settlement_date: settlement, nominal }))
+        .then((r) => !stale && setA(r))
+        .catch(() => !stale && setA(null));
+    }, 150);
+    return () => {
+      stale = true;
+      clearTimeout(t);
+    };
+  }, [id, price, settlement, nominal, valid]);
+  return a;
+}
+
+/** OrderTicket places a bid or an ask on a continuous market, checked as the trader types; a clicked level fills it. */
+export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
+  const v = props.venue;
+  const { ins } = props;
+  const markets = v.continuousMarkets;
+  const [direction, setDirection] = useState<"bid" | "ask">("bid");
+  const [price, setPrice] = useState("");
+  const [qty, setQty] = useState(String(ins.min_piece));
+  const [marketId, setMarketId] = useState(markets.find((m) => m.is_partial_fill_allowed)?.id ?? markets[0]?.id ?? "");
+  const [validity, setValidity] = useState<"gtc" | "gtd">("gtc");
+  const [validUntil, setValidUntil] = useState("");
+  const [settlement, setSettlement] = useState("");
+  const [touched, setTouched] = useState(false);
+  const confirming = v.pref("confirm");
+  const [pending, setPending] = useState<{ body: Record<string, unknown>; lines: [string, string] } | null>(null);
+  // A level clicked in a book (here or in the market grid) fills the ticket once.
+  const fill = v.books.ticketFill;
+  useEffect(() => {
+    if (!fill || fill.instrumentId !== ins.id) return;
+    v.books.ticketFill = null;
+    setDirection(fill.direction);
+    setPrice(fill.price);
+    setQty(fill.quantity);
+    if (markets.some((m) => m.id === fill.marketId)) setMarketId(fill.marketId);
+    setTouched(false);
+  }, [fill?.seq, ins.id]);
+  const pErr = priceError(price, ins);
+  const qErr = quantityError(qty, ins);
+  const settles = useSettles(v, ins, marketId);
+  const sErr = settlementDateError(settlement, today(), settles);
+  const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
+  const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
+  const collar = useCollar(v, ins.id, marketId);
+  const cWarn = pErr ? null : collarWarning(price, collar);
+  const amount = a && parse(qty) && parse(price) ? add(shift(mul(parse(qty)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
+  const submit = async () => {
+    setTouched(true);
+    if (pErr || qErr || sErr || vErr) throw new Error(pErr ?? qErr ?? sErr ?? vErr ?? "");
+    // The venue refuses a price outside its collar: say so before sending.
+    if (cWarn) throw new Error(cWarn);
+    if (collar?.halted) throw new Error(`Trading is halted on this market: ${collar.halt_reason ?? ""}`);
+    const body: Record<string, unknown> = {
+      instrument_id: ins.id,
+      market_id: marketId,
+      account_id: v.accountId,
+      direction,
+      price_per_unit: price.trim(),
+      quantity: qty.trim(),
+      validity,
+    };
+    if (settlement) body.settlement_date = settlement;
+    if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
+    // Confirm before send, when the trader chose it: the dialog restates the order.
+    if (confirming) {
+      const market = markets.find((m) => m.id === marketId)?.name ?? "";
+      setPending({ body, lines: confirmLines({ direction, quantity: qty.trim(), instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency }) });
+      return;
+    }
+    await send(body);
+  };
+  const send = async (body: Record<string, unknown>) => {
+    const direction = body.direction as string;
+    const answer = await v.api.call<Offer>("POST", "/participant/offers", body, newKey());
+    v.notify("info", f.placed(direction, answer));
+    // Sent: the quantity is cleared so a second Enter does not send it again.
+    setQty("");
+    setTouched(false);
+  };
+  return (
+    <Section title="Order ticket" class="ticket">
+      <form onSubmit={(e) => e.preventDefault()} aria-label="Order ticket">
+        <SideRadios label="Side" value={direction} onChange={setDirection} buy="Buy (bid)" sell="Sell (ask)" />
+        <Field label="Market">
+          <select value={marketId} onChange={(e) => setMarketId(e.currentTarget.value)}>
+            {markets.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={collarHint(collar)}>
+          <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
+        </Field>
+        <Field label="Quantity (nominal)" error={touched || qty ? qErr : null} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
+          <input
+            inputMode="numeric"
+            class="num"
+            value={qty}
+            onInput={(e) => setQty(e.currentTarget.value.replace(/[,\s_]/g, ""))}
+            onKeyDown={(e) => {
+              if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+                e.preventDefault();
+                setQty(stepQuantity(qty, ins, e.key === "ArrowUp" ? 1 : -1));
+              }
+            }}
+          />
+        </Field>
+        <div class="row">
+          <Field label="Validity">
+            <select value={validity} onChange={(e) => setValidity(e.currentTarget.value as "gtc" | "gtd")}>
+              <option value="gtc">Good till cancelled</option>
+              <option value="gtd">Good till date</option>
+            </select>
+          </Field>
+          {validity === "gtd" && (
+            <Field label="Valid until" error={touched ? vErr : null}>
+              <input type="datetime-local" value={validUntil} onInput={(e) => setValidUntil(e.currentTarget.value)} />
+            </Field>
+          )}
+        </div>
+        <Field
+          label="Settlement date"
+          error={sErr}
+          hint={
+            settles.defaultDate || a
+              ? `Default ${settles.defaultDate || a?.settlement_date} (T+${settles.lag} ${settles.calendar})`
+              : `Default: T+${settles.lag} on ${settles.calendar}`
+          }
+        >
+          <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
+        </Field>
+        <dl class="preview" aria-label="Preview" aria-live="polite">
+          <dt>Yield</dt>
+          <dd class="num">{a ? f.yieldPct(a.yield) : "–"}</dd>
+          <dt>Accrued interest</dt>
+          <dd class="num">{a ? f.amount(a.accrued_interest) : "–"}</dd>
+          <dt>Settlement amount</dt>
+          <dd class="num">{amount ? f.amount(text(amount)) + " " + ins.currency : "–"}</dd>
+          <dt>Settles</dt>
+          <dd class="num">{a ? a.settlement_date : "–"}</dd>
+        </dl>
+        <label class="inline small">
+          <input type="checkbox" checked={confirming} onChange={(e) => v.setPref("confirm", e.currentTarget.checked)} /> Confirm before sending
+        </label>
+        <Action
+          venue={v}
+          type="submit"
+          class={"primary " + direction}
+          label={direction === "bid" ? "Place bid" : "Place ask"}
+          run={submit}
+        />
+      </form>
+      {pending && (
+        <ConfirmOrder
+          venue={v}
+          lines={pending.lines}
+          send={async () => {
+            await send(pending.body);
+            setPending(null);
+          }}
+          cancel={() => setPending(null)}
+        />
+      )}
+    </Section>
+  );
+}

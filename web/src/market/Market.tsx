@@ -1,0 +1,156 @@
+import { useEffect, useState } from "preact/hooks";
+import * as f from "../model/format";
+import type { Venue } from "../state/venue";
+import type { Instrument } from "../client/types";
+import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui/components";
+import { fillFrom, isOwn, midOf, spreadOf } from "../model/levels";
+import type { Limit } from "../client/types";
+
+/** Level is a best bid or ask; a trader clicks it to open the instrument with the ticket filled for the other side. */
+function Level(props: { venue: Venue; ins: Instrument; side: "bid" | "ask"; l: Limit }) {
+  const { venue: v, ins, side, l } = props;
+  const shown = f.price(l.limit, ins.precision);
+  if (!v.canTrade) return <>{shown}</>;
+  const click = () => {
+    v.books.fillTicket({ instrumentId: ins.id, marketId: l.market_id ?? "", ...fillFrom(side, l, ins) });
+    location.hash = `#/instrument/${ins.id}`;
+  };
+  return (
+    <button type="button" class="level" title={`${side === "ask" ? "Buy" : "Sell"} at ${shown}: open the ticket`} onClick={click}>
+      {shown}
+    </button>
+  );
+}
+
+export function Market(props: { venue: Venue }) {
+  const v = useVenue(props.venue);
+  const [search, setSearch] = useState("");
+  const [currency, setCurrency] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [bucket, setBucket] = useState("");
+  const [marketId, setMarketId] = useState("");
+  // Buckets change by the firm's admin without an event: read them when the market is shown.
+  useEffect(() => void v.loadBuckets(), []);
+  const currencies = [...new Set(v.instruments.map((i) => i.currency))].sort();
+  const inBucket = bucket ? new Set(v.buckets.find((b) => b.id === bucket)?.instruments.map((i) => i.id) ?? []) : null;
+  const q = search.trim().toLowerCase();
+  const mine = v.user?.participant_id;
+  const rows = v.instruments.filter(
+    (i: Instrument) =>
+      (!q || i.name.toLowerCase().includes(q) || i.isin.toLowerCase().includes(q) || i.issuer.toLowerCase().includes(q)) &&
+      (!currency || i.currency === currency) &&
+      (!from || i.maturity.slice(0, 4) >= from) &&
+      (!to || i.maturity.slice(0, 4) <= to) &&
+      (!inBucket || inBucket.has(i.id)),
+  );
+  return (
+    <Section title="Market" class="market">
+      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Search">
+          <input type="search" placeholder="Name, ISIN or issuer" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        </Field>
+        <Field label="Currency">
+          <select value={currency} onChange={(e) => setCurrency(e.currentTarget.value)}>
+            <option value="">All</option>
+            {currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Maturity from (year)">
+          <input inputMode="numeric" size={6} value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+        </Field>
+        <Field label="Maturity to (year)">
+          <input inputMode="numeric" size={6} value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+        </Field>
+        <Field label="Bucket">
+          <select value={bucket} onChange={(e) => setBucket(e.currentTarget.value)}>
+            <option value="">All</option>
+            {v.buckets.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Market">
+          <select value={marketId} onChange={(e) => setMarketId(e.currentTarget.value)}>
+            <option value="">All continuous</option>
+            {v.continuousMarkets.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </form>
+      <table class="grid" aria-label="Instruments">
+        <thead>
+          <tr>
+            <th scope="col">Instrument</th>
+            <th scope="col">ISIN</th>
+            <th scope="col" class="num">Coupon</th>
+            <th scope="col">Maturity</th>
+            <th scope="col" class="num">Bid size</th>
+            <th scope="col" class="num">Bid</th>
+            <th scope="col" class="num">Ask</th>
+            <th scope="col" class="num">Ask size</th>
+            <th scope="col" class="num">Spread</th>
+            <th scope="col" class="num">Mid</th>
+            <th scope="col" class="num">Bid yield</th>
+            <th scope="col" class="num">Ask yield</th>
+            <th scope="col" class="num">Indicative</th>
+            <th scope="col" class="num">Last</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && <Empty cols={14}>No instrument matches the filters.</Empty>}
+          {rows.map((i) => {
+            const b = v.books.bestOf(i.id, marketId || undefined);
+            const ind = v.books.indicativeOf(i.id);
+            const bidYield = b.bid ? v.yieldAt(i.id, b.bid.limit) : null;
+            const askYield = b.ask ? v.yieldAt(i.id, b.ask.limit) : null;
+            const mid = midOf(b.bid?.limit, b.ask?.limit);
+            return (
+              <tr key={i.id} data-isin={i.isin}>
+                <th scope="row">
+                  <a href={`#/instrument/${i.id}`}>{i.name}</a>
+                </th>
+                <td class="mono">{i.isin}</td>
+                <Num>{f.coupon(i.coupon)}</Num>
+                <td>{f.date(i.maturity)}</td>
+                <Num>
+                  {isOwn(b.bid, mine) && <Own />}
+                  {b.bid ? f.compact(b.bid.quantity) : ""}
+                </Num>
+                <Num class="bid" label={`Best bid ${i.name}`}>
+                  <Flash value={b.bid?.limit}>{b.bid ? <Level venue={v} ins={i} side="bid" l={b.bid} /> : "–"}</Flash>
+                </Num>
+                <Num class="ask" label={`Best ask ${i.name}`}>
+                  <Flash value={b.ask?.limit}>{b.ask ? <Level venue={v} ins={i} side="ask" l={b.ask} /> : "–"}</Flash>
+                </Num>
+                <Num>
+                  {b.ask ? f.compact(b.ask.quantity) : ""}
+                  {isOwn(b.ask, mine) && <Own />}
+                </Num>
+                <Num label={`Spread ${i.name}`}>{f.price(spreadOf(b.bid?.limit, b.ask?.limit), i.precision)}</Num>
+                <Num label={`Mid ${i.name}`}>
+                  <Flash value={mid}>{f.price(mid, i.precision)}</Flash>
+                </Num>
+                <Num>{b.bid ? f.yieldPct(bidYield) : "–"}</Num>
+                <Num>{b.ask ? f.yieldPct(askYield) : "–"}</Num>
+                <Num class="muted">
+                  {ind.bid || ind.ask ? `${f.price(ind.bid?.bid_price, i.precision)} / ${f.price(ind.ask?.ask_price, i.precision)}` : "–"}
+                </Num>
+                <Num>{b.lastPrice !== null ? f.price(b.lastPrice, i.precision) : "–"}</Num>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </Section>
+  );
+}

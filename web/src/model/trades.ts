@@ -1,0 +1,90 @@
+// How a trade reads in the blotter: a participant sees its side and the
+// counterparty; the venue operator, party to neither side, sees both; and
+// a trade's accrued interest, exactly.
+import type { Trade } from "../client/types";
+import { mul, parse, shift, sub, text } from "./decimal";
+
+export interface TradeSides {
+  /** side is "Bought" or "Sold" for a party to the trade, "" for the operator. */
+  side: "Bought" | "Sold" | "";
+  buyer: string;
+  seller: string;
+  /** counterparty is the other side's name for a party, "" for the operator. */
+  counterparty: string;
+}
+
+/** tradeSides reads a trade for the participant mine (none: the operator); name names a participant. */
+export function tradeSides(t: Trade, mine: string | null | undefined, name: (id: string) => string): TradeSides {
+  const buyer = t.bid_order.participant?.name ?? name(t.bid_order.participant_id);
+  const seller = t.ask_order.participant?.name ?? name(t.ask_order.participant_id);
+  if (mine && t.bid_order.participant_id === mine) return { side: "Bought", buyer, seller, counterparty: seller };
+  if (mine && t.ask_order.participant_id === mine) return { side: "Sold", buyer, seller, counterparty: buyer };
+  return { side: "", buyer, seller, counterparty: "" };
+}
+
+/** participantName names a participant from the names known, never by an id prefix (demo ids share theirs). */
+export function participantName(id: string | null | undefined, names: ReadonlyMap<string, string>): string {
+  if (!id) return "";
+  return names.get(id) ?? "participant " + id;
+}
+
+/** TapePrint is a trade on the public tape, as GET /tape and tape.publish give it: no party; price and quantity null until due. */
+export interface TapePrint {
+  trade_id: string;
+  instrument_id: string;
+  market_id: string;
+  price: string | number | null;
+  quantity: string | number | null;
+  execution_type: string;
+  occurred_at: string;
+  flags: string[];
+  publication: { volume_due_at: string };
+}
+
+/** Print is a trade on the screen's tape: the public tape. */
+export interface Print {
+  tradeId: string;
+  instrumentId: string;
+  marketId: string;
+  price: string | number | null;
+  /** quantity is null while the size is deferred (sizeDueAt says until when). */
+  quantity: string | number | null;
+  sizeDueAt: string;
+  at: string;
+}
+
+/** printOf is a tape entry as the screen shows it. */
+export function printOf(t: TapePrint): Print {
+  return { tradeId: t.trade_id, instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, sizeDueAt: t.publication?.volume_due_at ?? "", at: t.occurred_at };
+}
+
+/** tapeOf turns the tape read at sign-in (newest first) into the screen's prints and each book's last trade, keyed instrument/market. */
+export function tapeOf(list: TapePrint[]): { prints: Print[]; last: Map<string, { price: string | number | null; quantity: string | number | null }> } {
+  const prints = list.map(printOf);
+  const last = new Map<string, { price: string | number | null; quantity: string | number | null }>();
+  for (const t of list) {
+    const k = t.instrument_id + "/" + t.market_id;
+    if (!last.has(k)) last.set(k, { price: t.price, quantity: t.quantity });
+  }
+  return { prints, last };
+}
+
+/** withPrint puts a tape entry on the screen's tape, newest first: a later publication of the same trade (its size) replaces the earlier. */
+export function withPrint(tape: Print[], t: TapePrint, max = 500): Print[] {
+  const p = printOf(t);
+  const i = tape.findIndex((x) => x.tradeId === p.tradeId);
+  if (i >= 0) return tape.map((x, j) => (j === i ? p : x));
+  const out = [p, ...tape];
+  out.sort((a, b) => b.at.localeCompare(a.at));
+  return out.slice(0, max);
+}
+
+/** accruedOf is a trade's accrued interest: the field when sent, else settlement amount − quantity × clean / 100, exactly. */
+export function accruedOf(t: Trade): string | null {
+  if (t.accrued_interest !== undefined && t.accrued_interest !== null) return String(t.accrued_interest);
+  const amount = parse(t.price);
+  const q = parse(t.quantity);
+  const p = parse(t.price_per_unit);
+  if (!amount || !q || !p) return null;
+  return text(sub(amount, shift(mul(q, p), -2)));
+}

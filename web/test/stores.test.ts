@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import type { Api } from "../src/client/api";
+import type { Instrument, Limit, Market, Offer, PortfolioRFQ, Trade, User } from "../src/client/types";
+import { cmpNum, percentOf } from "../src/model/decimal";
+import { bestRfqQuote } from "../src/model/rfq";
+import { accruedOf } from "../src/model/trades";
+import { Books } from "../src/state/books";
+import type { Host } from "../src/state/host";
+import { Orders } from "../src/state/orders";
+
+/** host is a session with two continuous markets and an OTC one, answering REST reads from answers. */
+function host(answers: Record<string, unknown> = {}, user: Partial<User> = { participant_id: "A" }) {
+  const markets = [
+    { id: "m1", facility_type: "MTF" },
+    { id: "m2", facility_type: "MTF" },
+    { id: "otc", facility_type: "OTC" },
+  ] as Market[];
+  let changes = 0;
+  const h: Host & { changes(): number } = {
+    api: { get: async (path: string) => answers[path] ?? Promise.reject(new Error("no answer for " + path)) } as unknown as Api,
+    user: user as User,
+    markets,
+    isOperator: false,
+    now: 0,
+    changed: () => void changes++,
+    notify: () => {},
+    market: (id) => markets.find((m) => m.id === id),
+    instrument: () => undefined,
+    changes: () => changes,
+  };
+  return h;
+}
+
+const level = (limit: string, market_id?: string): Limit =>
+  ({ limit, quantity: "1000000", participant_id: null, participant_name: null, offer_id: null, is_counterparty_enabled: true, market_id }) as Limit;
+
+describe("decimal reads", () => {
+  it("compare exactly, unparsable last", () => {
+    expect(cmpNum("99.10", 99.1)).toBe(0);
+    expect(cmpNum("99.1", "99.09")).toBe(1);
+    expect(cmpNum(null, "1")).toBe(1);
+    expect(cmpNum("1", undefined)).toBe(-1);
+  });
+  it("give a share in percent, cut to one place", () => {
+    expect(percentOf("1", "3")).toBe(33.3);
+    expect(percentOf("2500000", "10000000")).toBe(25);
+    expect(percentOf("5", "0")).toBe(0);
+    expect(percentOf(null, "1")).toBe(0);
+  });
+  it("work out a trade's accrued interest when it is not sent", () => {
+    expect(accruedOf({ price: "995123.29", quantity: "1000000", price_per_unit: "99.5" } as Trade)).toBe("123.29");
+    expect(accruedOf({ price: "1", quantity: "1", price_per_unit: "1", accrued_interest: "7.5" } as Trade)).toBe("7.5");
+  });
+});
+
+describe("the best RFQ quote", () => {
+  const q = (id: string, price: string) => ({ id, price_per_unit: price }) as Offer;
+  it("is the lowest to buy, the highest to sell, the first of equals", () => {
+    const quotes = [q("a", "99.5"), q("b", "99.4"), q("c", "99.4"), q("d", "99.6")];
+    expect(bestRfqQuote({ direction: "bid" } as Offer, quotes)?.id).toBe("b");
+    expect(bestRfqQuote({ direction: "ask" } as Offer, quotes)?.id).toBe("d");
+    expect(bestRfqQuote({ direction: "bid" } as Offer, [])).toBeNull();
+  });
+});
+
+describe("the books", () => {
+  it("give the best over the continuous markets, each level keeping its market", () => {
+    const b = new Books(host());
+    b.applyInstrument("instrument.price_change", { instrument_id: "i", market_id: "m1", bid: level("99.1"), ask: level("99.5"), last_price: null, last_quantity: null });
+    b.applyInstrument("instrument.price_change", { instrument_id: "i", market_id: "m2", bid: level("99.2"), ask: level("99.6"), last_price: "99.3", last_quantity: "1" });
+    b.applyInstrument("instrument.price_change", { instrument_id: "i", market_id: "otc", bid: level("99.9"), ask: level("99.0"), last_price: null, last_quantity: null });
+    const best = b.bestOf("i");
+    expect([best.bid?.limit, best.bid?.market_id, best.ask?.limit, best.ask?.market_id, best.lastPrice]).toEqual(["99.2", "m2", "99.5", "m1", "99.3"]);
+    expect(b.bestOf("i", "otc").bid?.limit).toBe("99.9");
+    expect(b.bookVersion.get("i")).toBe(3);
+  });
+
+  it("keep a book the stream set while its REST read was on its way", async () => {
+    let answer: (i: Instrument) => void = () => {};
+    const h = host();
+    h.api.get = (() => new Promise<Instrument>((r) => (answer = r))) as Api["get"];
+    const b = new Books(h);
+    const loading = b.loadDepth("i");
+    b.applyInstrument("instrument.depth", { instrument_id: "i", market_id: "m1", bid: [level("99.3")], ask: [], occurred_at: "" });
+    answer({ instrument_limits: { bid: [level("99.0", "m1"), level("98.9", "m2")], ask: [] } } as unknown as Instrument);
+    await loading;
+    expect(b.depth.get("i")?.get("m1")?.bid.map((l) => l.limit)).toEqual(["99.3"]);
+    expect(b.depth.get("i")?.get("m2")?.bid.map((l) => l.limit)).toEqual(["98.9"]);
+  });
+});
+
+describe("the orders", () => {
+  it("attach a quote to its RFQ and say which requests arrive for the firm", () => {
+    const o = new Orders(host());
+    expect(o.applyRfq("rfq.create", { id: "r", participant_id: "C", status: "created" } as Offer)).toBe(true);
+    expect(o.applyRfq("rfq.create", { id: "r", participant_id: "C", status: "created" } as Offer)).toBe(false);
+    o.applyOffer({ id: "q", type: "quote", matched_offer_id: "r", participant_id: "A" } as Offer);
+    expect(o.rfqs.get("r")?.matched_offers?.map((x) => x.id)).toEqual(["q"]);
+    expect(o.applyList("portfolio_rfq.create", { id: "l", participant_id: "A", updatedAt: "1" } as PortfolioRFQ)).toBe(false);
+    o.clear();
+    expect([o.offers.size, o.rfqs.size, o.lists.size]).toEqual([0, 0, 0]);
+  });
+});
