@@ -11,31 +11,9 @@ import (
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
-// offerBody is the create body of an offer, quote or RFQ (docs/rest-interface.md §4.2).
-// Server-owned fields (id, status, filled_quantity, accrued_interest) are
-// read and ignored.
-type offerBody struct {
-	ParticipantID        string      `json:"participant_id"`
-	AccountID            string      `json:"account_id"`
-	UserID               string      `json:"user_id"`
-	InstrumentID         string      `json:"instrument_id"`
-	MarketID             string      `json:"market_id"`
-	SettlementProviderID string      `json:"settlement_provider_id"`
-	Direction            string      `json:"direction"`
-	Price                amountInput `json:"price"`
-	PricePerUnit         priceInput  `json:"price_per_unit"`
-	Quantity             amountInput `json:"quantity"`
-	MatchedOfferID       string      `json:"matched_offer_id"`
-	Notes                string      `json:"notes"`
-	MarketOrder          bool        `json:"market_order"`
-	IsExecutable         bool        `json:"is_executable"`
-	SettlementDate       *string     `json:"settlement_date"`
-	Validity             string      `json:"validity"`
-	ValidUntil           *string     `json:"valid_until"`
-	Counterparties       []string    `json:"counterparties"`
-}
-
-func (b offerBody) input() (trading.OfferInput, error) {
+// offerInput turns the create body of an offer, quote or RFQ into the use
+// case's input.
+func offerInput(b offerBody) (trading.OfferInput, error) {
 	var f fields
 	in := trading.OfferInput{ParticipantID: b.ParticipantID, AccountID: b.AccountID, UserID: b.UserID,
 		InstrumentID: b.InstrumentID, MarketID: b.MarketID, SettlementProviderID: b.SettlementProviderID,
@@ -109,7 +87,7 @@ func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err := decodeOffer(r, &body); err != nil {
 		return err
 	}
-	in, err := body.input()
+	in, err := offerInput(body)
 	if err != nil {
 		return err
 	}
@@ -163,7 +141,7 @@ func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err := decodeOffer(r, &body); err != nil {
 		return err
 	}
-	in, err := body.input()
+	in, err := offerInput(body)
 	if err != nil {
 		return err
 	}
