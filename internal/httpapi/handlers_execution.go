@@ -11,7 +11,6 @@ import (
 
 	"github.com/quagmt/udecimal"
 
-	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
@@ -20,140 +19,6 @@ import (
 // This file answers the best-execution records of RFQs (docs/guide.md,
 // "The execution record"): JSON, or CSV (RFC 4180, one row per quote)
 // with Accept: text/csv.
-
-// microLayout renders an instant to the microsecond.
-const microLayout = "2006-01-02T15:04:05.000000Z"
-
-func micro(t time.Time) string { return t.UTC().Format(microLayout) }
-
-func microPtr(t *time.Time) *string {
-	if t == nil || t.IsZero() {
-		return nil
-	}
-	s := micro(*t)
-	return &s
-}
-
-func numPtr(d *udecimal.Decimal) *wire.Num {
-	if d == nil {
-		return nil
-	}
-	n := wire.NumOf(*d)
-	return &n
-}
-
-type marketMarkJSON struct {
-	BestBid       *wire.Num `json:"best_bid"`
-	BestAsk       *wire.Num `json:"best_ask"`
-	IndicativeMid *wire.Num `json:"indicative_mid"`
-	At            string    `json:"at"`
-}
-
-func markJSON(m *store.RFQMark) *marketMarkJSON {
-	if m == nil {
-		return nil
-	}
-	return &marketMarkJSON{BestBid: numPtr(m.BestBid), BestAsk: numPtr(m.BestAsk), IndicativeMid: numPtr(m.IndicativeMid), At: micro(m.At)}
-}
-
-type quoteRecordJSON struct {
-	QuoteID    string    `json:"quote_id"`
-	Price      *wire.Num `json:"price"`
-	Yield      *wire.Num `json:"yield"`
-	Status     string    `json:"status"`
-	Outcome    *string   `json:"outcome"`
-	QuotedAt   string    `json:"quoted_at"`
-	UpdatedAt  string    `json:"updated_at"`
-	EndedAt    *string   `json:"ended_at"`
-	CoverPrice *wire.Num `json:"cover_price"`
-}
-
-type dealerRecordJSON struct {
-	ParticipantID  string            `json:"participant_id"`
-	Name           string            `json:"name"`
-	InvitedAt      string            `json:"invited_at"`
-	RespondedAt    *string           `json:"responded_at"`
-	ResponseTimeUS *int64            `json:"response_time_us"`
-	Declined       bool              `json:"declined"`
-	Outcome        *string           `json:"outcome"`
-	Quotes         []quoteRecordJSON `json:"quotes"`
-}
-
-type executionRecordJSON struct {
-	RFQID          string             `json:"rfq_id"`
-	RequesterID    string             `json:"requester_id"`
-	InstrumentID   string             `json:"instrument_id"`
-	ISIN           string             `json:"isin"`
-	Instrument     string             `json:"instrument_name"`
-	Currency       string             `json:"currency"`
-	Direction      string             `json:"direction"`
-	Quantity       wire.Num           `json:"quantity"`
-	SettlementDate *string            `json:"settlement_date"`
-	Status         string             `json:"status"`
-	SentAt         string             `json:"sent_at"`
-	AcceptedAt     *string            `json:"accepted_at"`
-	MarketAtSent   *marketMarkJSON    `json:"market_at_sent"`
-	MarketAtAccept *marketMarkJSON    `json:"market_at_accept"`
-	DoneQuoteID    *string            `json:"done_quote_id"`
-	DonePrice      *wire.Num          `json:"done_price"`
-	CoverPrice     *wire.Num          `json:"cover_price"`
-	SavingPrice    *wire.Num          `json:"saving_vs_cover"`
-	SavingAmount   *wire.Num          `json:"saving_vs_cover_amount"`
-	Dealers        []dealerRecordJSON `json:"dealers"`
-}
-
-// ended is when a quote record ended: its last change once it has an
-// outcome.
-func ended(q venue.Offer) *time.Time {
-	if q.Outcome == "" {
-		return nil
-	}
-	t := q.UpdatedAt
-	return &t
-}
-
-func executionJSON(r trading.ExecutionRecord) executionRecordJSON {
-	out := executionRecordJSON{RFQID: r.RFQ.ID, RequesterID: r.RFQ.ParticipantID, InstrumentID: r.Instrument.ID,
-		ISIN: r.Instrument.Terms.ISIN, Instrument: r.Instrument.Terms.Name, Currency: r.Instrument.Terms.Currency,
-		Direction: r.RFQ.Direction, Quantity: wire.NumOf(r.RFQ.Quantity), Status: r.RFQ.Status, SentAt: micro(r.RFQ.CreatedAt),
-		MarketAtSent: markJSON(r.Sent), MarketAtAccept: markJSON(r.Accepted), CoverPrice: numPtr(r.Cover),
-		SavingPrice: numPtr(r.SavingPrice), SavingAmount: numPtr(r.SavingAmount), Dealers: []dealerRecordJSON{}}
-	if !r.RFQ.SettlementDate.IsZero() {
-		s := r.RFQ.SettlementDate.String()
-		out.SettlementDate = &s
-	}
-	if r.Accepted != nil {
-		out.AcceptedAt = microPtr(&r.Accepted.At)
-	}
-	if r.Done != nil {
-		out.DoneQuoteID, out.DonePrice = &r.Done.ID, numPtr(&r.Done.Price)
-	}
-	for _, d := range r.Dealers {
-		dj := dealerRecordJSON{ParticipantID: d.ParticipantID, Name: d.Name, InvitedAt: micro(r.RFQ.CreatedAt),
-			RespondedAt: microPtr(d.Responded()), Declined: d.Declined, Outcome: wire.Nullable(d.Outcome()), Quotes: []quoteRecordJSON{}}
-		if t := d.Responded(); t != nil {
-			us := t.Sub(r.RFQ.CreatedAt).Microseconds()
-			dj.ResponseTimeUS = &us
-		}
-		for _, q := range d.Quotes {
-			dj.Quotes = append(dj.Quotes, quoteJSON(q))
-		}
-		out.Dealers = append(out.Dealers, dj)
-	}
-	return out
-}
-
-func quoteJSON(q trading.QuoteRecord) quoteRecordJSON {
-	out := quoteRecordJSON{QuoteID: q.Quote.ID, Yield: numPtr(q.Yield), Status: q.Quote.Status, Outcome: wire.Nullable(q.Quote.Outcome),
-		QuotedAt: micro(q.Quote.CreatedAt), UpdatedAt: micro(q.Quote.ModifiedAt), EndedAt: microPtr(ended(q.Quote))}
-	if q.Quote.HasPrice {
-		out.Price = numPtr(&q.Quote.Price)
-	}
-	if q.Quote.HasCover {
-		out.CoverPrice = numPtr(&q.Quote.CoverPrice)
-	}
-	return out
-}
 
 // wantsCSV reports whether the request's Accept names text/csv.
 func wantsCSV(r *http.Request) bool {
@@ -173,7 +38,7 @@ func (s *Server) executionRecord(w http.ResponseWriter, r *http.Request, p venue
 	if wantsCSV(r) {
 		return writeExecutionCSV(w, []trading.ExecutionRecord{rec})
 	}
-	writeJSON(w, http.StatusOK, executionJSON(rec))
+	writeJSON(w, http.StatusOK, wire.ExecutionRecordOf(rec))
 	return nil
 }
 
@@ -204,7 +69,7 @@ func (s *Server) executionRecords(w http.ResponseWriter, r *http.Request, p venu
 	if wantsCSV(r) {
 		return writeExecutionCSV(w, recs)
 	}
-	writeJSON(w, http.StatusOK, mapSlice(recs, executionJSON))
+	writeJSON(w, http.StatusOK, mapSlice(recs, wire.ExecutionRecordOf))
 	return nil
 }
 
@@ -237,11 +102,11 @@ func writeExecutionCSV(w http.ResponseWriter, recs []trading.ExecutionRecord) er
 		if t == nil || t.IsZero() {
 			return ""
 		}
-		return micro(*t)
+		return wire.Micro(*t)
 	}
 	row := make([]string, len(executionCSVHeader))
 	for _, r := range recs {
-		var sent, acc store.RFQMark
+		var sent, acc trading.MarketMark
 		if r.Sent != nil {
 			sent = *r.Sent
 		}
@@ -263,9 +128,9 @@ func writeExecutionCSV(w http.ResponseWriter, recs []trading.ExecutionRecord) er
 				quotes = []trading.QuoteRecord{{}}
 			}
 			for _, q := range quotes {
-				row = append(row[:0], r.RFQ.ID, micro(r.RFQ.CreatedAt), r.RFQ.ParticipantID, r.Instrument.Terms.ISIN,
+				row = append(row[:0], r.RFQ.ID, wire.Micro(r.RFQ.CreatedAt), r.RFQ.ParticipantID, r.Instrument.Terms.ISIN,
 					r.Instrument.Terms.Name, r.Instrument.Terms.Currency, r.RFQ.Direction, r.RFQ.Quantity.String(), settle,
-					r.RFQ.Status, d.ParticipantID, d.Name, micro(r.RFQ.CreatedAt), response)
+					r.RFQ.Status, d.ParticipantID, d.Name, wire.Micro(r.RFQ.CreatedAt), response)
 				if q.Quote.ID == "" {
 					row = append(row, "", "", "", "", "", "", "", "", "")
 				} else {
@@ -276,8 +141,8 @@ func writeExecutionCSV(w http.ResponseWriter, recs []trading.ExecutionRecord) er
 					if q.Quote.HasCover {
 						cover = q.Quote.CoverPrice.String()
 					}
-					row = append(row, q.Quote.ID, price, dec(q.Yield), q.Quote.Status, q.Quote.Outcome, micro(q.Quote.CreatedAt),
-						micro(q.Quote.ModifiedAt), at(ended(q.Quote)), cover)
+					row = append(row, q.Quote.ID, price, dec(q.Yield), q.Quote.Status, q.Quote.Outcome, wire.Micro(q.Quote.CreatedAt),
+						wire.Micro(q.Quote.ModifiedAt), at(wire.QuoteEnded(q.Quote)), cover)
 				}
 				row = append(row, dec(sent.BestBid), dec(sent.BestAsk), dec(sent.IndicativeMid), at(accAt), dec(acc.BestBid),
 					dec(acc.BestAsk), dec(acc.IndicativeMid), dec(r.SavingPrice), dec(r.SavingAmount))

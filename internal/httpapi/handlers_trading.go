@@ -1,63 +1,47 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
-// offerBody is the create body of an offer, quote or RFQ (docs/rest-interface.md, "OfferCreate").
-// Server-owned fields (id, status, filled_quantity, accrued_interest) are
-// read and ignored.
-type offerBody struct {
-	ParticipantID        string      `json:"participant_id"`
-	AccountID            string      `json:"account_id"`
-	UserID               string      `json:"user_id"`
-	InstrumentID         string      `json:"instrument_id"`
-	MarketID             string      `json:"market_id"`
-	SettlementProviderID string      `json:"settlement_provider_id"`
-	Direction            string      `json:"direction"`
-	Price                amountInput `json:"price"`
-	PricePerUnit         priceInput  `json:"price_per_unit"`
-	Quantity             amountInput `json:"quantity"`
-	MatchedOfferID       string      `json:"matched_offer_id"`
-	Notes                string      `json:"notes"`
-	MarketOrder          bool        `json:"market_order"`
-	IsExecutable         bool        `json:"is_executable"`
-	SettlementDate       *string     `json:"settlement_date"`
-	Validity             string      `json:"validity"`
-	ValidUntil           *string     `json:"valid_until"`
-	Counterparties       []string    `json:"counterparties"`
-}
-
-func (b offerBody) input() (trading.OfferInput, error) {
+// offerInput turns the create body of an offer, quote or RFQ into the use
+// case's input.
+func offerInput(b offerBody) (trading.OfferInput, error) {
 	var f fields
 	in := trading.OfferInput{ParticipantID: b.ParticipantID, AccountID: b.AccountID, UserID: b.UserID,
 		InstrumentID: b.InstrumentID, MarketID: b.MarketID, SettlementProviderID: b.SettlementProviderID,
 		Direction: b.Direction, MatchedOfferID: b.MatchedOfferID, Notes: b.Notes, MarketOrder: b.MarketOrder,
 		IsExecutable: b.IsExecutable, Validity: b.Validity, Counterparties: b.Counterparties}
-	// price_per_unit is the clean price; a client sending only price means
-	// the same.
-	price := b.PricePerUnit.decimalInput
-	name := "price_per_unit"
-	if !price.Set && !price.Bad {
-		price, name = b.Price.decimalInput, "price"
-	}
-	f.decimal(name, price, false)
-	in.Price, in.PriceField = price.ptr(), name
-	f.decimal("quantity", b.Quantity.decimalInput, false)
-	in.Quantity = b.Quantity.ptr()
+	in.Price, in.PriceField, in.Quantity = f.priceAndQuantity(b.PricePerUnit, b.Price, b.Quantity)
 	if b.SettlementDate != nil && *b.SettlementDate != "" {
 		d := f.date("settlement_date", b.SettlementDate, true)
 		in.SettlementDate = &d
 	}
 	in.ValidUntil = f.instant("valid_until", b.ValidUntil)
 	return in, f.v.Err()
+}
+
+// priceAndQuantity reads the price and the quantity of an offer's body, and
+// names the field the price came from: price_per_unit is the clean price;
+// a client sending only price means the same.
+func (f *fields) priceAndQuantity(perUnit priceInput, price, quantity amountInput) (*udecimal.Decimal, string, *udecimal.Decimal) {
+	p, name := perUnit.decimalInput, "price_per_unit"
+	if !p.Set && !p.Bad {
+		p, name = price.decimalInput, "price"
+	}
+	f.decimal(name, p, false)
+	f.decimal("quantity", quantity.decimalInput, false)
+	return p.ptr(), name, quantity.ptr()
 }
 
 func (f *fields) instant(name string, s *string) *time.Time {
@@ -85,13 +69,8 @@ type changeBody struct {
 
 func (b changeBody) input() (trading.ChangeInput, error) {
 	var f fields
-	price, name := b.PricePerUnit.decimalInput, "price_per_unit"
-	if !price.Set && !price.Bad {
-		price, name = b.Price.decimalInput, "price"
-	}
-	f.decimal(name, price, false)
-	f.decimal("quantity", b.Quantity.decimalInput, false)
-	in := trading.ChangeInput{Price: price.ptr(), PriceField: name, Quantity: b.Quantity.ptr(), Validity: b.Validity, Notes: b.Notes}
+	in := trading.ChangeInput{Validity: b.Validity, Notes: b.Notes}
+	in.Price, in.PriceField, in.Quantity = f.priceAndQuantity(b.PricePerUnit, b.Price, b.Quantity)
 	if b.SettlementDate != nil {
 		d := f.date("settlement_date", b.SettlementDate, true)
 		in.SettlementDate = &d
@@ -104,70 +83,45 @@ func (b changeBody) input() (trading.ChangeInput, error) {
 	return in, f.v.Err()
 }
 
+// The offer and RFQ handlers differ only in the use case they call and in
+// how an update is answered; each pair shares its handler.
+
 func (s *Server) createOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	var body offerBody
-	if err := decodeOffer(r, &body); err != nil {
-		return err
-	}
-	in, err := body.input()
-	if err != nil {
-		return err
-	}
-	v, err := s.use(r).CreateOffer(r.Context(), p, in)
-	if err != nil {
-		return err
-	}
-	s.writeOffer(w, v)
-	return nil
-}
-
-func offerFilter(r *http.Request) (trading.OfferFilter, venue.Page, error) {
-	q := r.URL.Query()
-	page, err := pageParams(q)
-	return trading.OfferFilter{Status: q.Get("status"), Type: q.Get("type"), InstrumentID: q.Get("instrument_id"),
-		MarketID: q.Get("market_id")}, page, err
-}
-
-func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	f, page, err := offerFilter(r)
-	if err != nil {
-		return err
-	}
-	l, err := s.use(r).Offers(r.Context(), p, f, page)
-	if err != nil {
-		return err
-	}
-	writeList(w, r, l.Items, l.Next, wire.OfferRecordOf)
-	return nil
-}
-
-func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	var body changeBody
-	if err := entity(r, &body); err != nil {
-		return err
-	}
-	in, err := body.input()
-	if err != nil {
-		return err
-	}
-	v, err := s.use(r).UpdateOffer(r.Context(), p, r.PathValue("offerId"), in)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, wire.OfferNestedOf(v))
-	return nil
+	return s.createEntry(w, r, p, (*trading.Service).CreateOffer)
 }
 
 func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	return s.createEntry(w, r, p, (*trading.Service).CreateRFQ)
+}
+
+func (s *Server) listOffers(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	return s.listEntries(w, r, p, (*trading.Service).Offers)
+}
+
+func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	return s.listEntries(w, r, p, (*trading.Service).RFQs)
+}
+
+func (s *Server) updateOffer(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	return updateEntry(s, w, r, p, "offerId", (*trading.Service).UpdateOffer, wire.OfferNestedOf)
+}
+
+func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	return updateEntry(s, w, r, p, "rfqId", (*trading.Service).UpdateRFQ, wire.RFQNestedOf)
+}
+
+// createEntry enters an offer, quote or RFQ by create.
+func (s *Server) createEntry(w http.ResponseWriter, r *http.Request, p venue.Principal,
+	create func(*trading.Service, context.Context, venue.Principal, trading.OfferInput) (trading.OfferView, error)) error {
 	var body offerBody
 	if err := decodeOffer(r, &body); err != nil {
 		return err
 	}
-	in, err := body.input()
+	in, err := offerInput(body)
 	if err != nil {
 		return err
 	}
-	v, err := s.use(r).CreateRFQ(r.Context(), p, in)
+	v, err := create(s.use(r), r.Context(), p, in)
 	if err != nil {
 		return err
 	}
@@ -175,12 +129,17 @@ func (s *Server) createRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	return nil
 }
 
-func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
-	f, page, err := offerFilter(r)
+// listEntries answers a page of offers or RFQs as list reads them.
+func (s *Server) listEntries(w http.ResponseWriter, r *http.Request, p venue.Principal,
+	list func(*trading.Service, context.Context, venue.Principal, trading.OfferFilter, venue.Page) (trading.List[venue.Offer], error)) error {
+	q := r.URL.Query()
+	page, err := pageParams(q)
 	if err != nil {
 		return err
 	}
-	l, err := s.use(r).RFQs(r.Context(), p, f, page)
+	f := trading.OfferFilter{Status: q.Get("status"), Type: q.Get("type"), InstrumentID: q.Get("instrument_id"),
+		MarketID: q.Get("market_id")}
+	l, err := list(s.use(r), r.Context(), p, f, page)
 	if err != nil {
 		return err
 	}
@@ -188,7 +147,11 @@ func (s *Server) listRFQs(w http.ResponseWriter, r *http.Request, p venue.Princi
 	return nil
 }
 
-func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+// updateEntry changes the offer or RFQ named by the path value idParam,
+// and answers it as view renders it.
+func updateEntry[T any](s *Server, w http.ResponseWriter, r *http.Request, p venue.Principal, idParam string,
+	update func(*trading.Service, context.Context, venue.Principal, string, trading.ChangeInput) (trading.OfferView, error),
+	view func(trading.OfferView) T) error {
 	var body changeBody
 	if err := entity(r, &body); err != nil {
 		return err
@@ -197,11 +160,11 @@ func (s *Server) updateRFQ(w http.ResponseWriter, r *http.Request, p venue.Princ
 	if err != nil {
 		return err
 	}
-	v, err := s.use(r).UpdateRFQ(r.Context(), p, r.PathValue("rfqId"), in)
+	v, err := update(s.use(r), r.Context(), p, r.PathValue(idParam), in)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.RFQNestedOf(v))
+	writeJSON(w, http.StatusOK, view(v))
 	return nil
 }
 

@@ -16,7 +16,7 @@ import (
 // record with its instrument nested (docs/rest-interface.md, "OfferDetail"), and the
 // instrument is two thirds of it: the instrument's JSON is rendered once
 // per reference-data version and spliced in. The record itself is written
-// by its hand-written encoder (wire.Offer.AppendJSON), not by reflection.
+// by its generated encoder (wire.Offer.AppendJSON), not by reflection.
 
 // offerView is how every other answer renders an offer (wire.OfferNestedOf):
 // the general path writeOffer falls back to, and must match byte for byte.

@@ -2,8 +2,13 @@ package httpapi
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
+	"reflect"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
 // This file decodes the create body of an offer, quote or RFQ without
@@ -25,67 +30,41 @@ func decodeOffer(r *http.Request, body *offerBody) error {
 	return decodeBytes(b, body)
 }
 
-// The fields of offerBody, by their JSON names.
-const (
-	fParticipantID = iota
-	fAccountID
-	fUserID
-	fInstrumentID
-	fMarketID
-	fSettlementProviderID
-	fDirection
-	fPrice
-	fPricePerUnit
-	fQuantity
-	fMatchedOfferID
-	fNotes
-	fMarketOrder
-	fIsExecutable
-	fSettlementDate
-	fValidity
-	fValidUntil
-	fCounterparties
-)
+// offerBody is the create body of an offer, quote or RFQ
+// (docs/rest-interface.md, "OfferCreate"), its decimals read as the other bodies'
+// are.
+type offerBody = wire.OfferBody[amountInput, priceInput]
+
+// offerBodyKeys are offerBody's JSON names, from its tags, in its order
+// (the generated constants fParticipantID… index them); offerKeysByLen
+// lists them by length, so that a key is compared with the one to three
+// of its length.
+var offerBodyKeys, offerKeysByLen = func() ([]string, [maxOfferKey + 1][]int) {
+	t := reflect.TypeFor[offerBody]()
+	keys := make([]string, t.NumField())
+	var byLen [maxOfferKey + 1][]int
+	for i := range keys {
+		keys[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		byLen[len(keys[i])] = append(byLen[len(keys[i])], i) // a longer key panics here: raise maxOfferKey
+	}
+	if len(keys) != offerFieldCount {
+		panic(fmt.Sprintf("httpapi: offerBody has %d fields, its reader %d: run go generate in internal/wire", len(keys), offerFieldCount))
+	}
+	return keys, byLen
+}()
+
+// maxOfferKey is the length of offerBody's longest JSON name at the most.
+const maxOfferKey = 31
 
 // offerField returns the field named key, or -1.
 func offerField(key []byte) int {
-	switch string(key) {
-	case "participant_id":
-		return fParticipantID
-	case "account_id":
-		return fAccountID
-	case "user_id":
-		return fUserID
-	case "instrument_id":
-		return fInstrumentID
-	case "market_id":
-		return fMarketID
-	case "settlement_provider_id":
-		return fSettlementProviderID
-	case "direction":
-		return fDirection
-	case "price":
-		return fPrice
-	case "price_per_unit":
-		return fPricePerUnit
-	case "quantity":
-		return fQuantity
-	case "matched_offer_id":
-		return fMatchedOfferID
-	case "notes":
-		return fNotes
-	case "market_order":
-		return fMarketOrder
-	case "is_executable":
-		return fIsExecutable
-	case "settlement_date":
-		return fSettlementDate
-	case "validity":
-		return fValidity
-	case "valid_until":
-		return fValidUntil
-	case "counterparties":
-		return fCounterparties
+	if len(key) > maxOfferKey {
+		return -1
+	}
+	for _, i := range offerKeysByLen[len(key)] {
+		if offerBodyKeys[i] == string(key) {
+			return i
+		}
 	}
 	return -1
 }
@@ -159,109 +138,82 @@ func parseOfferBody(b []byte, body *offerBody) bool {
 	return true
 }
 
-// field reads the value of field f into out.
-func (p *jsonScan) field(out *offerBody, f int) bool {
-	switch f {
-	case fPrice, fQuantity, fPricePerUnit:
-		start := p.i
-		if !p.skip(0) {
-			return false
-		}
-		raw := p.b[start:p.i]
-		switch f {
-		case fPrice:
-			return out.Price.UnmarshalJSON(raw) == nil
-		case fQuantity:
-			return out.Quantity.UnmarshalJSON(raw) == nil
-		default:
-			return out.PricePerUnit.UnmarshalJSON(raw) == nil
-		}
-	case fMarketOrder, fIsExecutable:
-		v := &out.MarketOrder
-		if f == fIsExecutable {
-			v = &out.IsExecutable
-		}
-		switch {
-		case p.literal("true"):
-			*v = true
-		case p.literal("false"):
-			*v = false
-		case p.literal("null"):
-		default:
-			return false
-		}
-		return true
-	case fSettlementDate, fValidUntil:
-		v := &out.SettlementDate
-		if f == fValidUntil {
-			v = &out.ValidUntil
-		}
-		if p.literal("null") {
-			return true
-		}
-		s, ok := p.text()
-		if ok {
-			*v = &s
-		}
-		return ok
-	case fCounterparties:
-		if p.literal("null") {
-			return true
-		}
-		if !p.eat('[') {
-			return false
-		}
-		out.Counterparties = make([]string, 0, 4)
-		p.space()
-		if p.eat(']') {
-			return true
-		}
-		for {
-			p.space()
-			s, ok := p.text()
-			if !ok {
-				return false
-			}
-			out.Counterparties = append(out.Counterparties, s)
-			p.space()
-			if p.eat(',') {
-				continue
-			}
-			return p.eat(']')
-		}
+// The readers of each type of offerBody's fields (offer_body_gen.go calls
+// them).
+
+// value reads any value, and returns it as it stands.
+func (p *jsonScan) value() ([]byte, bool) {
+	start := p.i
+	if !p.skip(0) {
+		return nil, false
 	}
+	return p.b[start:p.i], true
+}
+
+// textOrNull reads a string or null (which leaves v as it is).
+func (p *jsonScan) textOrNull(v *string) bool {
 	if p.literal("null") {
 		return true
 	}
 	s, ok := p.text()
-	if !ok {
-		return false
+	if ok {
+		*v = s
 	}
-	switch f {
-	case fParticipantID:
-		out.ParticipantID = s
-	case fAccountID:
-		out.AccountID = s
-	case fUserID:
-		out.UserID = s
-	case fInstrumentID:
-		out.InstrumentID = s
-	case fMarketID:
-		out.MarketID = s
-	case fSettlementProviderID:
-		out.SettlementProviderID = s
-	case fDirection:
-		out.Direction = s
-	case fMatchedOfferID:
-		out.MatchedOfferID = s
-	case fNotes:
-		out.Notes = s
-	case fValidity:
-		out.Validity = s
+	return ok
+}
+
+// textPtr reads a string or null (which leaves v nil).
+func (p *jsonScan) textPtr(v **string) bool {
+	if p.literal("null") {
+		return true
+	}
+	s, ok := p.text()
+	if ok {
+		*v = &s
+	}
+	return ok
+}
+
+// flag reads true, false or null (which leaves v as it is).
+func (p *jsonScan) flag(v *bool) bool {
+	switch {
+	case p.literal("true"):
+		*v = true
+	case p.literal("false"):
+		*v = false
+	case p.literal("null"):
 	default:
 		return false
 	}
 	return true
+}
+
+// texts reads an array of strings, or null.
+func (p *jsonScan) texts(v *[]string) bool {
+	if p.literal("null") {
+		return true
+	}
+	if !p.eat('[') {
+		return false
+	}
+	*v = make([]string, 0, 4)
+	p.space()
+	if p.eat(']') {
+		return true
+	}
+	for {
+		p.space()
+		s, ok := p.text()
+		if !ok {
+			return false
+		}
+		*v = append(*v, s)
+		p.space()
+		if p.eat(',') {
+			continue
+		}
+		return p.eat(']')
+	}
 }
 
 // unknownField reports whether encoding/json ignores the field named key,

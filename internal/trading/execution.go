@@ -24,8 +24,8 @@ import (
 type ExecutionRecord struct {
 	RFQ        venue.Offer
 	Instrument venue.Instrument
-	Sent       *store.RFQMark // the market when the RFQ was sent
-	Accepted   *store.RFQMark // and when a quote was accepted (nil if none was)
+	Sent       *MarketMark // the market when the RFQ was sent
+	Accepted   *MarketMark // and when a quote was accepted (nil if none was)
 	Dealers    []DealerRecord
 	// Done is the accepted quote; Cover its cover price; Saving the done
 	// price's advantage over the cover for the requester, per 100 of
@@ -33,6 +33,14 @@ type ExecutionRecord struct {
 	Done                      *venue.Offer
 	Cover                     *udecimal.Decimal
 	SavingPrice, SavingAmount *udecimal.Decimal
+}
+
+// MarketMark is the market around an RFQ at one moment: the best bid and
+// ask of the instrument's continuous books and the newest valid indicative
+// mid, each nil when there was none.
+type MarketMark struct {
+	BestBid, BestAsk, IndicativeMid *udecimal.Decimal
+	At                              time.Time
 }
 
 // DealerRecord is one invited dealer in an execution record: every quote
@@ -152,12 +160,12 @@ func (s *Service) executionRecords(ctx context.Context, tx *store.Tx, ids []stri
 	for _, q := range quotes {
 		quotesOf[q.MatchedOfferID] = append(quotesOf[q.MatchedOfferID], q)
 	}
-	marksOf := map[string]map[string]store.RFQMark{}
+	marksOf := map[string]map[string]MarketMark{}
 	for _, m := range marks {
 		if marksOf[m.RFQID] == nil {
-			marksOf[m.RFQID] = map[string]store.RFQMark{}
+			marksOf[m.RFQID] = map[string]MarketMark{}
 		}
-		marksOf[m.RFQID][m.Kind] = m
+		marksOf[m.RFQID][m.Kind] = MarketMark{BestBid: m.BestBid, BestAsk: m.BestAsk, IndicativeMid: m.IndicativeMid, At: m.At}
 	}
 	names := map[string]string{}
 	name := func(id string) (string, error) {

@@ -24,7 +24,7 @@ func marshal(t *testing.T, v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }
 
-// TestOfferAppendJSON: the hand-written encoder writes the bytes
+// TestOfferAppendJSON: the generated encoder writes the bytes
 // encoding/json writes, for offers of every type, direction, status and
 // validity, nullable fields set and unset, decimals of many scales and
 // strings that need escaping.

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"time"
+
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -326,6 +328,144 @@ type Counterparty struct {
 func CounterpartyOf(r venue.CounterpartyRelation) Counterparty {
 	return Counterparty{ParticipantID: r.ParticipantID, CounterpartyID: r.CounterpartyID, Enabled: r.Enabled,
 		CreatedAt: Time(r.CreatedAt), UpdatedAt: Time(r.UpdatedAt)}
+}
+
+// MicroLayout renders an instant to the microsecond, as the execution
+// record does (docs/guide.md, "The execution record").
+const MicroLayout = "2006-01-02T15:04:05.000000Z"
+
+// Micro formats an instant to the microsecond, UTC.
+func Micro(t time.Time) string { return t.UTC().Format(MicroLayout) }
+
+// MicroPtr formats an optional instant to the microsecond; nil and the
+// zero instant stay null.
+func MicroPtr(t *time.Time) *string {
+	if t == nil || t.IsZero() {
+		return nil
+	}
+	s := Micro(*t)
+	return &s
+}
+
+// MarketMark is the market around an RFQ at one moment.
+type MarketMark struct {
+	BestBid       *Num   `json:"best_bid"`
+	BestAsk       *Num   `json:"best_ask"`
+	IndicativeMid *Num   `json:"indicative_mid"`
+	At            string `json:"at"`
+}
+
+// MarketMarkOf renders m; nil stays null.
+func MarketMarkOf(m *trading.MarketMark) *MarketMark {
+	if m == nil {
+		return nil
+	}
+	return &MarketMark{BestBid: numPtr(m.BestBid), BestAsk: numPtr(m.BestAsk), IndicativeMid: numPtr(m.IndicativeMid), At: Micro(m.At)}
+}
+
+// QuoteRecord is one quote of a dealer in an execution record.
+type QuoteRecord struct {
+	QuoteID    string  `json:"quote_id"`
+	Price      *Num    `json:"price"`
+	Yield      *Num    `json:"yield"`
+	Status     string  `json:"status"`
+	Outcome    *string `json:"outcome"`
+	QuotedAt   string  `json:"quoted_at"`
+	UpdatedAt  string  `json:"updated_at"`
+	EndedAt    *string `json:"ended_at"`
+	CoverPrice *Num    `json:"cover_price"`
+}
+
+// DealerRecord is one invited dealer in an execution record.
+type DealerRecord struct {
+	ParticipantID  string        `json:"participant_id"`
+	Name           string        `json:"name"`
+	InvitedAt      string        `json:"invited_at"`
+	RespondedAt    *string       `json:"responded_at"`
+	ResponseTimeUS *int64        `json:"response_time_us"`
+	Declined       bool          `json:"declined"`
+	Outcome        *string       `json:"outcome"`
+	Quotes         []QuoteRecord `json:"quotes"`
+}
+
+// ExecutionRecord is an RFQ's best-execution record, its instants to the
+// microsecond.
+type ExecutionRecord struct {
+	RFQID          string         `json:"rfq_id"`
+	RequesterID    string         `json:"requester_id"`
+	InstrumentID   string         `json:"instrument_id"`
+	ISIN           string         `json:"isin"`
+	Instrument     string         `json:"instrument_name"`
+	Currency       string         `json:"currency"`
+	Direction      string         `json:"direction"`
+	Quantity       Num            `json:"quantity"`
+	SettlementDate *string        `json:"settlement_date"`
+	Status         string         `json:"status"`
+	SentAt         string         `json:"sent_at"`
+	AcceptedAt     *string        `json:"accepted_at"`
+	MarketAtSent   *MarketMark    `json:"market_at_sent"`
+	MarketAtAccept *MarketMark    `json:"market_at_accept"`
+	DoneQuoteID    *string        `json:"done_quote_id"`
+	DonePrice      *Num           `json:"done_price"`
+	CoverPrice     *Num           `json:"cover_price"`
+	SavingPrice    *Num           `json:"saving_vs_cover"`
+	SavingAmount   *Num           `json:"saving_vs_cover_amount"`
+	Dealers        []DealerRecord `json:"dealers"`
+}
+
+// ExecutionRecordOf renders r.
+func ExecutionRecordOf(r trading.ExecutionRecord) ExecutionRecord {
+	out := ExecutionRecord{RFQID: r.RFQ.ID, RequesterID: r.RFQ.ParticipantID, InstrumentID: r.Instrument.ID,
+		ISIN: r.Instrument.Terms.ISIN, Instrument: r.Instrument.Terms.Name, Currency: r.Instrument.Terms.Currency,
+		Direction: r.RFQ.Direction, Quantity: NumOf(r.RFQ.Quantity), Status: r.RFQ.Status, SentAt: Micro(r.RFQ.CreatedAt),
+		MarketAtSent: MarketMarkOf(r.Sent), MarketAtAccept: MarketMarkOf(r.Accepted), CoverPrice: numPtr(r.Cover),
+		SavingPrice: numPtr(r.SavingPrice), SavingAmount: numPtr(r.SavingAmount), Dealers: []DealerRecord{}}
+	if !r.RFQ.SettlementDate.IsZero() {
+		s := r.RFQ.SettlementDate.String()
+		out.SettlementDate = &s
+	}
+	if r.Accepted != nil {
+		out.AcceptedAt = MicroPtr(&r.Accepted.At)
+	}
+	if r.Done != nil {
+		out.DoneQuoteID, out.DonePrice = &r.Done.ID, numPtr(&r.Done.Price)
+	}
+	for _, d := range r.Dealers {
+		dj := DealerRecord{ParticipantID: d.ParticipantID, Name: d.Name, InvitedAt: Micro(r.RFQ.CreatedAt),
+			RespondedAt: MicroPtr(d.Responded()), Declined: d.Declined, Outcome: Nullable(d.Outcome()), Quotes: []QuoteRecord{}}
+		if t := d.Responded(); t != nil {
+			us := t.Sub(r.RFQ.CreatedAt).Microseconds()
+			dj.ResponseTimeUS = &us
+		}
+		for _, q := range d.Quotes {
+			dj.Quotes = append(dj.Quotes, QuoteRecordOf(q))
+		}
+		out.Dealers = append(out.Dealers, dj)
+	}
+	return out
+}
+
+// QuoteRecordOf renders one quote of an execution record.
+func QuoteRecordOf(q trading.QuoteRecord) QuoteRecord {
+	out := QuoteRecord{QuoteID: q.Quote.ID, Yield: numPtr(q.Yield), Status: q.Quote.Status, Outcome: Nullable(q.Quote.Outcome),
+		QuotedAt: Micro(q.Quote.CreatedAt), UpdatedAt: Micro(q.Quote.ModifiedAt), EndedAt: MicroPtr(QuoteEnded(q.Quote))}
+	if q.Quote.HasPrice {
+		out.Price = numPtr(&q.Quote.Price)
+	}
+	if q.Quote.HasCover {
+		out.CoverPrice = numPtr(&q.Quote.CoverPrice)
+	}
+	return out
+}
+
+// QuoteEnded is when a quote record ended: its last change once it has an
+// outcome (nil while it has none).
+func QuoteEnded(q venue.Offer) *time.Time {
+	if q.Outcome == "" {
+		return nil
+	}
+	t := q.UpdatedAt
+	return &t
 }
 
 func mapSlice[T, U any](in []T, f func(T) U) []U {

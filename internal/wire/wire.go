@@ -8,6 +8,8 @@
 // there.
 package wire
 
+//go:generate go run ./internal/offergen/run
+
 import (
 	"encoding/json"
 	"time"
@@ -87,6 +89,38 @@ type Offer struct {
 	ModifiedAt string  `json:"modified_at"`
 	CreatedAt  string  `json:"createdAt"`
 	UpdatedAt  string  `json:"updatedAt"`
+}
+
+// OfferBody is the create body of an offer, quote or RFQ: the fields of an
+// Offer a client sends, by the same keys. Server-owned fields (id,
+// status, filled_quantity, accrued_interest) are read and ignored. The
+// adapter names the types its decimals decode into: Amount for price and
+// quantity, Price for price_per_unit (which may also come in the record's
+// object form).
+//
+// Offer and OfferBody are the description the reflection-free encoder and
+// decoder are generated from (go generate; package offergen): a field
+// added here, in either, is written and read by them once they are
+// generated again.
+type OfferBody[Amount, Price any] struct {
+	ParticipantID        string   `json:"participant_id"`
+	AccountID            string   `json:"account_id"`
+	UserID               string   `json:"user_id"`
+	InstrumentID         string   `json:"instrument_id"`
+	MarketID             string   `json:"market_id"`
+	SettlementProviderID string   `json:"settlement_provider_id"`
+	Direction            string   `json:"direction"`
+	Price                Amount   `json:"price"`
+	PricePerUnit         Price    `json:"price_per_unit"`
+	Quantity             Amount   `json:"quantity"`
+	MatchedOfferID       string   `json:"matched_offer_id"`
+	Notes                string   `json:"notes"`
+	MarketOrder          bool     `json:"market_order"`
+	IsExecutable         bool     `json:"is_executable"`
+	SettlementDate       *string  `json:"settlement_date"`
+	Validity             string   `json:"validity"`
+	ValidUntil           *string  `json:"valid_until"`
+	Counterparties       []string `json:"counterparties"`
 }
 
 // OfferOf renders o. Counterparties (an RFQ's recipients) are included
