@@ -271,21 +271,6 @@ func (s *Service) DeleteBucket(ctx context.Context, p venue.Principal, id string
 	return out, nil
 }
 
-// visibleBucket loads a bucket the caller may see, else not found.
-func visibleBucket(ctx context.Context, tx *store.Tx, p venue.Principal, id string) (venue.Bucket, error) {
-	if !validID(id) {
-		return venue.Bucket{}, venue.NotFound("bucket")
-	}
-	b, err := tx.Bucket(ctx, id)
-	if err != nil {
-		return b, err
-	}
-	if b.Type != venue.BucketPublic && !owned(p, b.ParticipantID) {
-		return venue.Bucket{}, venue.NotFound("bucket")
-	}
-	return b, nil
-}
-
 // writableBucket loads a bucket the caller may change: its own private
 // bucket, or any bucket for the operator. A public bucket is visible to
 // participants but not theirs to change: not found, like any record that is

@@ -136,36 +136,9 @@ func (s *Service) ExecutionRecords(ctx context.Context, p venue.Principal, from,
 // executionRecords builds the records of RFQs ids, in that order, with a
 // few reads for all of them.
 func (s *Service) executionRecords(ctx context.Context, tx *store.Tx, ids []string) ([]ExecutionRecord, error) {
-	rfqs, err := tx.OffersByIDs(ctx, ids)
+	rs, err := readRFQs(ctx, tx, ids)
 	if err != nil {
 		return nil, err
-	}
-	quotes, err := tx.QuotesOf(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	recipients, err := tx.RecipientsOf(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	marks, err := tx.RFQMarks(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	byID := map[string]venue.Offer{}
-	for _, r := range rfqs {
-		byID[r.ID] = r
-	}
-	quotesOf := map[string][]venue.Offer{}
-	for _, q := range quotes {
-		quotesOf[q.MatchedOfferID] = append(quotesOf[q.MatchedOfferID], q)
-	}
-	marksOf := map[string]map[string]MarketMark{}
-	for _, m := range marks {
-		if marksOf[m.RFQID] == nil {
-			marksOf[m.RFQID] = map[string]MarketMark{}
-		}
-		marksOf[m.RFQID][m.Kind] = MarketMark{BestBid: m.BestBid, BestAsk: m.BestAsk, IndicativeMid: m.IndicativeMid, At: m.At}
 	}
 	names := map[string]string{}
 	name := func(id string) (string, error) {
@@ -183,7 +156,7 @@ func (s *Service) executionRecords(ctx context.Context, tx *store.Tx, ids []stri
 	yields := map[yieldKey]*udecimal.Decimal{}
 	out := make([]ExecutionRecord, 0, len(ids))
 	for _, id := range ids {
-		rfq, ok := byID[id]
+		rfq, ok := rs.byID[id]
 		if !ok || rfq.Type != venue.TypeRFQ {
 			continue
 		}
@@ -195,52 +168,107 @@ func (s *Service) executionRecords(ctx context.Context, tx *store.Tx, ids []stri
 			instruments[rfq.InstrumentID] = in
 		}
 		rec := ExecutionRecord{RFQ: rfq, Instrument: in}
-		if m, ok := marksOf[id][store.MarkSent]; ok {
+		if m, ok := rs.marks[id][store.MarkSent]; ok {
 			rec.Sent = &m
 		}
-		if m, ok := marksOf[id][store.MarkAccepted]; ok {
+		if m, ok := rs.marks[id][store.MarkAccepted]; ok {
 			rec.Accepted = &m
 		}
-		qs := quotesOf[id]
+		qs := rs.quotes[id]
 		slices.SortFunc(qs, func(a, b venue.Offer) int { return cmp.Compare(a.Priority, b.Priority) })
-		for _, r := range recipients[id] {
+		for _, r := range rs.recipients[id] {
 			n, err := name(r.ParticipantID)
 			if err != nil {
 				return nil, err
 			}
-			d := DealerRecord{ParticipantID: r.ParticipantID, Name: n, Declined: r.Declined}
-			for _, q := range qs {
-				if q.ParticipantID != r.ParticipantID {
-					continue
-				}
-				qr := QuoteRecord{Quote: q}
-				if q.HasPrice {
-					qr.Yield = s.quoteYield(yields, in, q)
-				}
-				d.Quotes = append(d.Quotes, qr)
-				if q.Outcome == venue.OutcomeDone {
-					done := q
-					rec.Done = &done
-				}
-			}
-			rec.Dealers = append(rec.Dealers, d)
+			rec.Dealers = append(rec.Dealers, s.dealerRecord(&rec, r, n, qs, yields))
 		}
 		slices.SortFunc(rec.Dealers, func(a, b DealerRecord) int { return cmp.Compare(a.Name, b.Name) })
-		if rec.Done != nil && rec.Done.HasCover {
-			c := rec.Done.CoverPrice
-			rec.Cover = &c
-			saving := c.Sub(rec.Done.Price) // the requester buys: a lower price saves
-			if rfq.Direction == venue.Ask {
-				saving = rec.Done.Price.Sub(c)
-			}
-			amount, err := saving.Mul(rec.Done.Quantity).Div(calculator.Hundred)
-			if err == nil {
-				rec.SavingPrice, rec.SavingAmount = &saving, &amount
-			}
-		}
+		rec.saving()
 		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// rfqRecords are the records of a set of RFQs, by RFQ id.
+type rfqRecords struct {
+	byID       map[string]venue.Offer
+	quotes     map[string][]venue.Offer
+	recipients map[string][]store.Recipient
+	marks      map[string]map[string]MarketMark
+}
+
+// readRFQs reads the RFQs ids, their quotes, recipients and market marks.
+func readRFQs(ctx context.Context, tx *store.Tx, ids []string) (rfqRecords, error) {
+	rs := rfqRecords{byID: map[string]venue.Offer{}, quotes: map[string][]venue.Offer{}, marks: map[string]map[string]MarketMark{}}
+	rfqs, err := tx.OffersByIDs(ctx, ids)
+	if err != nil {
+		return rs, err
+	}
+	quotes, err := tx.QuotesOf(ctx, ids)
+	if err != nil {
+		return rs, err
+	}
+	if rs.recipients, err = tx.RecipientsOf(ctx, ids); err != nil {
+		return rs, err
+	}
+	marks, err := tx.RFQMarks(ctx, ids)
+	if err != nil {
+		return rs, err
+	}
+	for _, r := range rfqs {
+		rs.byID[r.ID] = r
+	}
+	for _, q := range quotes {
+		rs.quotes[q.MatchedOfferID] = append(rs.quotes[q.MatchedOfferID], q)
+	}
+	for _, m := range marks {
+		if rs.marks[m.RFQID] == nil {
+			rs.marks[m.RFQID] = map[string]MarketMark{}
+		}
+		rs.marks[m.RFQID][m.Kind] = MarketMark{BestBid: m.BestBid, BestAsk: m.BestAsk, IndicativeMid: m.IndicativeMid, At: m.At}
+	}
+	return rs, nil
+}
+
+// dealerRecord is recipient r's part of rec, named name, with its quotes
+// among qs (the RFQ's, by priority); a quote that was done is rec's Done.
+func (s *Service) dealerRecord(rec *ExecutionRecord, r store.Recipient, name string, qs []venue.Offer,
+	yields map[yieldKey]*udecimal.Decimal) DealerRecord {
+	d := DealerRecord{ParticipantID: r.ParticipantID, Name: name, Declined: r.Declined}
+	for _, q := range qs {
+		if q.ParticipantID != r.ParticipantID {
+			continue
+		}
+		qr := QuoteRecord{Quote: q}
+		if q.HasPrice {
+			qr.Yield = s.quoteYield(yields, rec.Instrument, q)
+		}
+		d.Quotes = append(d.Quotes, qr)
+		if q.Outcome == venue.OutcomeDone {
+			done := q
+			rec.Done = &done
+		}
+	}
+	return d
+}
+
+// saving sets the cover price of a done RFQ that had one, and what the
+// requester saved against it, per 100 and for the quantity.
+func (rec *ExecutionRecord) saving() {
+	if rec.Done == nil || !rec.Done.HasCover {
+		return
+	}
+	c := rec.Done.CoverPrice
+	rec.Cover = &c
+	saving := c.Sub(rec.Done.Price) // the requester buys: a lower price saves
+	if rec.RFQ.Direction == venue.Ask {
+		saving = rec.Done.Price.Sub(c)
+	}
+	amount, err := saving.Mul(rec.Done.Quantity).Div(calculator.Hundred)
+	if err == nil {
+		rec.SavingPrice, rec.SavingAmount = &saving, &amount
+	}
 }
 
 // yieldDecimals is the precision of a quote's yield in the record.

@@ -2,7 +2,6 @@ package trading
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -381,14 +380,4 @@ func (s *Service) OpenPortfolioOfQuote(ctx context.Context, p venue.Principal, q
 		return "", fmt.Errorf("find the list of quote %s: %w", quoteID, err)
 	}
 	return out, nil
-}
-
-// defaultAccount is the account a record that names none is entered on:
-// the firm's oldest active account.
-func defaultAccount(ctx context.Context, tx *store.Tx, participantID string) (string, error) {
-	id, err := tx.FirstActiveAccount(ctx, participantID)
-	if errors.Is(err, venue.ErrNotFound) {
-		return "", venue.InvalidField("account_id", "is required: the participant has no active account")
-	}
-	return id, err
 }

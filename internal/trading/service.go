@@ -6,6 +6,7 @@ package trading
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -243,4 +244,43 @@ func notFoundOr(err error, what string) error {
 		return venue.NotFound(what)
 	}
 	return err
+}
+
+// defaultAccount is the account a record that names none is entered on:
+// the firm's oldest active account.
+func defaultAccount(ctx context.Context, tx *store.Tx, participantID string) (string, error) {
+	id, err := tx.FirstActiveAccount(ctx, participantID)
+	if errors.Is(err, venue.ErrNotFound) {
+		return "", venue.InvalidField("account_id", "is required: the participant has no active account")
+	}
+	return id, err
+}
+
+// set copies *src into *dst when src is not nil.
+func set[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}
+
+// errNoResult answers a retry of a request applied by an earlier version of
+// the venue, which kept no result with the change, and whose answer was
+// lost: there is nothing to answer it from.
+var errNoResult = venue.Conflict("the request with this Idempotency-Key was applied, but by a version of the venue " +
+	"that kept no result to answer a retry from; it is not applied again: read the record to see its outcome")
+
+// replaying reports whether s answers an applied request from its kept
+// result instead of running it.
+func (s *Service) replaying() bool { return s.replay != nil }
+
+// replayed decodes the kept result of the applied request s replays into
+// out.
+func (s *Service) replayed(out any) error {
+	if len(*s.replay) == 0 {
+		return errNoResult
+	}
+	if err := json.Unmarshal(*s.replay, out); err != nil {
+		return fmt.Errorf("read the kept result of an idempotent request: %w", err)
+	}
+	return nil
 }
