@@ -24,15 +24,15 @@ import (
 func TestFeedDepth(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			v := newDemoVenue(t, e)
+			v := testenv.NewDemoVenue(t, e)
 			ctx := context.Background()
-			otc := v.otc(t)
-			start := lastSeq(t, v.db)
-			seller := v.principal(t, 1, venue.RoleTrader)
+			otc := v.OTC(t)
+			start := lastSeq(t, v.DB)
+			seller := v.Principal(t, 1, venue.RoleTrader)
 			ask := func(price string) trading.OfferView {
 				t.Helper()
 				p, q := udecimal.MustParse(price), udecimal.MustParse("1000000")
-				o, err := v.svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.instrument, MarketID: otc,
+				o, err := v.Svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.Instrument, MarketID: otc,
 					Direction: venue.Ask, Price: &p, Quantity: &q})
 				if err != nil {
 					t.Fatal(err)
@@ -42,15 +42,15 @@ func TestFeedDepth(t *testing.T) {
 			ask("101")
 			best := ask("100.5")
 			ask("102")
-			if _, err := v.svc.DeleteOffer(ctx, seller, best.ID); err != nil {
+			if _, err := v.Svc.DeleteOffer(ctx, seller, best.ID); err != nil {
 				t.Fatal(err)
 			}
-			end := lastSeq(t, v.db)
+			end := lastSeq(t, v.DB)
 
 			// asks are the ask levels of each depth a subscriber receives.
 			asks := func(depth int) [][]string {
 				t.Helper()
-				sub, err := v.core.Live.Subscribe(ctx, trading.System, start, feed.EventFilter{Types: []string{feed.EventDepth}, Depth: depth})
+				sub, err := v.Core.Live.Subscribe(ctx, trading.System, start, feed.EventFilter{Types: []string{feed.EventDepth}, Depth: depth})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -59,7 +59,7 @@ func TestFeedDepth(t *testing.T) {
 				sub.Close()
 				var out [][]string
 				for _, ev := range r.all() {
-					if ev.Depth == nil || ev.Depth.MarketID != otc || ev.Depth.InstrumentID != v.instrument || len(ev.Depth.Bid) != 0 {
+					if ev.Depth == nil || ev.Depth.MarketID != otc || ev.Depth.InstrumentID != v.Instrument || len(ev.Depth.Bid) != 0 {
 						t.Fatalf("depth event %+v, want the instrument's asks on the OTC market", ev.Depth)
 					}
 					var levels []string
@@ -79,7 +79,7 @@ func TestFeedDepth(t *testing.T) {
 					t.Errorf("depth %d (-want +got):\n%s", depth, d)
 				}
 			}
-			v.restart(t) // a new feed: the depths come from the log
+			v.Restart(t) // a new feed: the depths come from the log
 			for _, depth := range []int{2, 10} {
 				if got := asks(depth); !slices.EqualFunc(want[depth], got, slices.Equal) {
 					t.Errorf("depth %d after a restart: %v, want %v", depth, got, want[depth])
@@ -98,18 +98,18 @@ func TestFeedDepth(t *testing.T) {
 func TestFeedDepthContinuous(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			v := newDemoVenue(t, e)
+			v := testenv.NewDemoVenue(t, e)
 			ctx := context.Background()
 			seed := time.Now().UnixNano()
 			t.Logf("seed %d", seed)
 			rng := rand.New(rand.NewPCG(uint64(seed), 1))
-			sub, err := v.core.Live.Subscribe(ctx, trading.System, lastSeq(t, v.db), feed.EventFilter{Depth: feed.MaxStreamDepth})
+			sub, err := v.Core.Live.Subscribe(ctx, trading.System, lastSeq(t, v.DB), feed.EventFilter{Depth: feed.MaxStreamDepth})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(sub.Close)
 			r := follow(sub)
-			traders := []venue.Principal{v.principal(t, 0, venue.RoleTrader), v.principal(t, 1, venue.RoleTrader), v.principal(t, 2, venue.RoleTrader)}
+			traders := []venue.Principal{v.Principal(t, 0, venue.RoleTrader), v.Principal(t, 1, venue.RoleTrader), v.Principal(t, 2, venue.RoleTrader)}
 			type resting struct {
 				id  string
 				who venue.Principal
@@ -129,7 +129,7 @@ func TestFeedDepthContinuous(t *testing.T) {
 					}
 					price := udecimal.MustFromInt64(int64(cents), 2)
 					qty := udecimal.MustFromInt64(int64(1000*(1+rng.IntN(5))), 0)
-					o, err := v.svc.CreateOffer(ctx, who, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+					o, err := v.Svc.CreateOffer(ctx, who, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 						Direction: dir, Price: &price, Quantity: &qty})
 					if err != nil {
 						t.Fatalf("step %d: offer: %v", step, err)
@@ -145,21 +145,21 @@ func TestFeedDepthContinuous(t *testing.T) {
 						p := udecimal.MustFromInt64(int64(9500+rng.IntN(80)*5), 2)
 						in.Price = &p
 					}
-					_, _ = v.svc.UpdateOffer(ctx, o.who, o.id, in) // one that traded away meanwhile is refused
+					_, _ = v.Svc.UpdateOffer(ctx, o.who, o.id, in) // one that traded away meanwhile is refused
 				default: // a cancel
 					i := rng.IntN(len(open))
-					_, _ = v.svc.DeleteOffer(ctx, open[i].who, open[i].id)
+					_, _ = v.Svc.DeleteOffer(ctx, open[i].who, open[i].id)
 					open = slices.Delete(open, i, i+1)
 				}
-				end := lastSeq(t, v.db)
+				end := lastSeq(t, v.DB)
 				waitFor(t, func() bool { return r.last() >= end })
 				var got *feed.Depth
 				for _, ev := range r.all() {
-					if ev.Depth != nil && ev.Depth.MarketID == v.partial && ev.Depth.InstrumentID == v.instrument {
+					if ev.Depth != nil && ev.Depth.MarketID == v.Partial && ev.Depth.InstrumentID == v.Instrument {
 						got = ev.Depth
 					}
 				}
-				d, err := v.svc.Instrument(ctx, trading.System, v.instrument, 0)
+				d, err := v.Svc.Instrument(ctx, trading.System, v.Instrument, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -169,7 +169,7 @@ func TestFeedDepthContinuous(t *testing.T) {
 				}{{"bid", d.Limits.Bid}, {"ask", d.Limits.Ask}} {
 					var want, have []string
 					for _, le := range side.read {
-						if le.MarketID == v.partial && len(want) < feed.MaxStreamDepth {
+						if le.MarketID == v.Partial && len(want) < feed.MaxStreamDepth {
 							want = append(want, level(le))
 						}
 					}

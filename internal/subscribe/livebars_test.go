@@ -22,25 +22,25 @@ import (
 func TestLiveBarsFold(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		v := newDemoVenue(t, e)
-		p := v.principal(t, 0, venue.RoleTrader)
-		if _, err := v.core.Live.LiveBars(p, "2m"); !errors.Is(err, venue.ErrInvalid) {
+		v := testenv.NewDemoVenue(t, e)
+		p := v.Principal(t, 0, venue.RoleTrader)
+		if _, err := v.Core.Live.LiveBars(p, "2m"); !errors.Is(err, venue.ErrInvalid) {
 			t.Fatalf("LiveBars(2m) = %v, want invalid", err)
 		}
-		lb, err := v.core.Live.LiveBars(p, "")
+		lb, err := v.Core.Live.LiveBars(p, "")
 		if err != nil || lb.Interval() != "1m" {
 			t.Fatalf("LiveBars(\"\") = %v, %v, want 1m", lb, err)
 		}
 		open := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC) // no trade of the demo venue is this old
 		change := func(at time.Time, prices ...string) feed.Event {
-			pc := &feed.PriceChange{InstrumentID: v.instrument, MarketID: v.partial}
+			pc := &feed.PriceChange{InstrumentID: v.Instrument, MarketID: v.Partial}
 			for _, pr := range prices {
 				pc.Trades = append(pc.Trades, feed.Print{Price: dec(pr), Quantity: dec("1000")})
 			}
 			return feed.Event{Type: feed.EventPriceChange, OccurredAt: at, PriceChange: pc}
 		}
 		bar := func(openTime time.Time, o, h, l, c, vol string, n int) subscribe.Bar {
-			return subscribe.Bar{InstrumentID: v.instrument, MarketID: v.partial, Interval: "1m", OpenTime: openTime,
+			return subscribe.Bar{InstrumentID: v.Instrument, MarketID: v.Partial, Interval: "1m", OpenTime: openTime,
 				Open: dec(o), High: dec(h), Low: dec(l), Close: dec(c), Volume: dec(vol), Trades: n}
 		}
 		for _, tc := range []struct {

@@ -29,7 +29,7 @@ import (
 // kind of change: firm offers that trade, then (once between is closed; nil:
 // at once) a whole RFQ (request, quote, accept), a news item and an
 // indicative price. It returns once all are done.
-func feedWriters(t *testing.T, v *demoVenue, otc string, n int, between <-chan struct{}) {
+func feedWriters(t *testing.T, v *testenv.DemoVenue, otc string, n int, between <-chan struct{}) {
 	t.Helper()
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -50,40 +50,40 @@ func feedWriters(t *testing.T, v *demoVenue, otc string, n int, between <-chan s
 	}
 }
 
-func feedWriter(ctx context.Context, v *demoVenue, otc string, w int, between <-chan struct{}) error {
+func feedWriter(ctx context.Context, v *testenv.DemoVenue, otc string, w int, between <-chan struct{}) error {
 	a, b := w%3, (w+1)%3 // mutual counterparties
-	buyer, seller := v.principalOf(a, venue.RoleTrader), v.principalOf(b, venue.RoleTrader)
+	buyer, seller := principalOf(v, a, venue.RoleTrader), principalOf(v, b, venue.RoleTrader)
 	price := dec(strconv.Itoa(95 + w%5))
-	if _, err := v.svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+	if _, err := v.Svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 		Direction: venue.Ask, Price: &price, Quantity: ptrTo(dec("2000"))}); err != nil {
 		return fmt.Errorf("writer %d: ask: %w", w, err)
 	}
-	if _, err := v.svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+	if _, err := v.Svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 		Direction: venue.Bid, Price: &price, Quantity: ptrTo(dec("1000"))}); err != nil {
 		return fmt.Errorf("writer %d: bid: %w", w, err)
 	}
 	if between != nil {
 		<-between
 	}
-	rfq, err := v.svc.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: otc,
-		Direction: venue.Bid, Quantity: ptrTo(dec("1000")), Counterparties: []string{v.creds.Participants[b].ID}})
+	rfq, err := v.Svc.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.Instrument, MarketID: otc,
+		Direction: venue.Bid, Quantity: ptrTo(dec("1000")), Counterparties: []string{v.Creds.Participants[b].ID}})
 	if err != nil {
 		return fmt.Errorf("writer %d: rfq: %w", w, err)
 	}
-	q, err := v.svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.instrument, MarketID: otc,
+	q, err := v.Svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.Instrument, MarketID: otc,
 		Direction: venue.Ask, Price: &price, Quantity: ptrTo(dec("1000")), MatchedOfferID: rfq.ID})
 	if err != nil {
 		return fmt.Errorf("writer %d: quote: %w", w, err)
 	}
-	if _, err := v.svc.AcceptQuote(ctx, buyer, q.ID); err != nil {
+	if _, err := v.Svc.AcceptQuote(ctx, buyer, q.ID); err != nil {
 		return fmt.Errorf("writer %d: accept: %w", w, err)
 	}
-	if _, err := v.svc.CreateNews(ctx, trading.System, trading.NewsInput{Title: fmt.Sprintf("Writer %d", w),
+	if _, err := v.Svc.CreateNews(ctx, trading.System, trading.NewsInput{Title: fmt.Sprintf("Writer %d", w),
 		Body: "Market commentary.", Source: "bondvenue"}); err != nil {
 		return fmt.Errorf("writer %d: news: %w", w, err)
 	}
-	if _, err := v.svc.CreateIndicativePrice(ctx, seller, trading.IndicativeInput{InstrumentID: v.instrument,
-		AccountID: v.creds.Participants[b].AccountIDs[0], BidPrice: ptrTo(dec("94")), AskPrice: ptrTo(dec("96"))}); err != nil {
+	if _, err := v.Svc.CreateIndicativePrice(ctx, seller, trading.IndicativeInput{InstrumentID: v.Instrument,
+		AccountID: v.Creds.Participants[b].AccountIDs[0], BidPrice: ptrTo(dec("94")), AskPrice: ptrTo(dec("96"))}); err != nil {
 		return fmt.Errorf("writer %d: indicative price: %w", w, err)
 	}
 	return nil
@@ -91,8 +91,8 @@ func feedWriter(ctx context.Context, v *demoVenue, otc string, w int, between <-
 
 // principalOf is principal without a test to fail (writers run in
 // goroutines).
-func (v *demoVenue) principalOf(i int, role venue.Role) venue.Principal {
-	p := v.creds.Participants[i]
+func principalOf(v *testenv.DemoVenue, i int, role venue.Role) venue.Principal {
+	p := v.Creds.Participants[i]
 	for _, u := range p.Users {
 		if u.Role == string(role) {
 			return venue.Principal{UserID: u.UserID, ParticipantID: p.ID, Role: role}
@@ -113,24 +113,6 @@ func lastSeq(t *testing.T, db *store.DB) int64 {
 		t.Fatal(err)
 	}
 	return last
-}
-
-// restEvents is every event after seq that p reads through Events (GET
-// /events).
-func restEvents(t *testing.T, svc *subscribe.Hub, p venue.Principal, after int64) []feed.Event {
-	t.Helper()
-	var out []feed.Event
-	for {
-		page, err := svc.Events(context.Background(), p, after, 1000)
-		if err != nil {
-			t.Fatalf("Events(%d) = %v", after, err)
-		}
-		if len(page) == 0 {
-			return out
-		}
-		out = append(out, page...)
-		after = page[len(page)-1].Seq
-	}
 }
 
 // follow reads sub in a goroutine of its own, as a client keeping up.
@@ -257,14 +239,14 @@ func sameEvents(t *testing.T, name string, got, want []feed.Event) {
 func TestFeedEveryEventOnce(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			v := newDemoVenue(t, e)
+			v := testenv.NewDemoVenue(t, e)
 			ctx := t.Context()
-			readers := map[string]venue.Principal{"operator": trading.System, "p0-viewer": v.principal(t, 0, venue.RoleViewer),
-				"p1-trader": v.principal(t, 1, venue.RoleTrader), "p1-viewer": v.principal(t, 1, venue.RoleViewer),
-				"p3-viewer": v.principal(t, 3, venue.RoleViewer)}
+			readers := map[string]venue.Principal{"operator": trading.System, "p0-viewer": v.Principal(t, 0, venue.RoleViewer),
+				"p1-trader": v.Principal(t, 1, venue.RoleTrader), "p1-viewer": v.Principal(t, 1, venue.RoleViewer),
+				"p3-viewer": v.Principal(t, 3, venue.RoleViewer)}
 			subs := map[string]*received{}
 			for name, p := range readers {
-				sub, err := v.core.Live.Subscribe(ctx, p, 0, feed.EventFilter{})
+				sub, err := v.Core.Live.Subscribe(ctx, p, 0, feed.EventFilter{})
 				if err != nil {
 					t.Fatalf("Subscribe(%s) = %v", name, err)
 				}
@@ -273,15 +255,15 @@ func TestFeedEveryEventOnce(t *testing.T) {
 			}
 			// 64 writers at once; once they have all traded, a subscriber
 			// from the middle of the log, and then the writers go on.
-			otc, start := v.otc(t), lastSeq(t, v.db)
+			otc, start := v.OTC(t), lastSeq(t, v.DB)
 			between, written := make(chan struct{}), make(chan struct{})
 			go func() {
 				defer close(written)
 				feedWriters(t, v, otc, 64, between)
 			}()
-			waitFor(t, func() bool { return lastSeq(t, v.db) >= start+64*2 }) // two offers each, at least
-			middle := (start + lastSeq(t, v.db)) / 2
-			mid, err := v.core.Live.Subscribe(ctx, trading.System, middle, feed.EventFilter{})
+			waitFor(t, func() bool { return lastSeq(t, v.DB) >= start+64*2 }) // two offers each, at least
+			middle := (start + lastSeq(t, v.DB)) / 2
+			mid, err := v.Core.Live.Subscribe(ctx, trading.System, middle, feed.EventFilter{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -290,16 +272,16 @@ func TestFeedEveryEventOnce(t *testing.T) {
 			close(between)
 			<-written
 
-			all := restEvents(t, v.core.Live, trading.System, 0)
+			all := v.RestEvents(t, trading.System, 0)
 			for i, e := range all {
 				if e.Seq != int64(i+1) {
 					t.Fatalf("the log has event %d at position %d", e.Seq, i)
 				}
 			}
 			for name, p := range readers {
-				await(t, name, subs[name], v.svc, p, restEvents(t, v.core.Live, p, 0))
+				await(t, name, subs[name], v.Svc, p, v.RestEvents(t, p, 0))
 			}
-			await(t, "from the middle", fromMiddle, v.svc, trading.System, all[middle:])
+			await(t, "from the middle", fromMiddle, v.Svc, trading.System, all[middle:])
 			// The same book tops reach every reader, and from the middle
 			// the tail of them.
 			tops := priceChanges(t, "operator", subs["operator"].all(), true)
@@ -327,22 +309,22 @@ func TestFeedSlowConsumer(t *testing.T) {
 		t.Run(string(e), func(t *testing.T) {
 			db := testenv.Open(t, e)
 			h := auth.FastHasher
-			v := newDemoVenueWith(t, db, testenv.Config{Trading: trading.Config{Hasher: &h}, FeedBuffer: 4096})
+			v := testenv.NewDemoVenueWith(t, db, testenv.Config{Trading: trading.Config{Hasher: &h}, FeedBuffer: 4096})
 			ctx := t.Context()
 			start := lastSeq(t, db)
-			slow, err := v.core.Live.Subscribe(ctx, trading.System, start, feed.EventFilter{Buffer: 16})
+			slow, err := v.Core.Live.Subscribe(ctx, trading.System, start, feed.EventFilter{Buffer: 16})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(slow.Close)
-			fast, err := v.core.Live.Subscribe(ctx, trading.System, start, feed.EventFilter{})
+			fast, err := v.Core.Live.Subscribe(ctx, trading.System, start, feed.EventFilter{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(fast.Close)
 			fastGot := follow(fast)
 
-			feedWriters(t, v, v.otc(t), 16, nil) // far more than 16 events: returns only if nobody waits for the slow one
+			feedWriters(t, v, v.OTC(t), 16, nil) // far more than 16 events: returns only if nobody waits for the slow one
 
 			select {
 			case _, ok := <-drain(slow.C):
@@ -355,13 +337,13 @@ func TestFeedSlowConsumer(t *testing.T) {
 			if !errors.Is(slow.Err(), subscribe.ErrSlowConsumer) {
 				t.Errorf("slow subscription ended with %v, want ErrSlowConsumer", slow.Err())
 			}
-			want := restEvents(t, v.core.Live, trading.System, start)
+			want := v.RestEvents(t, trading.System, start)
 			waitFor(t, func() bool { return fastGot.last() >= want[len(want)-1].Seq })
 			fast.Close()
 			if !errors.Is(fast.Err(), context.Canceled) {
 				t.Errorf("fast subscription ended with %v, want context.Canceled after Close", fast.Err())
 			}
-			await(t, "the subscriber that kept up", fastGot, v.svc, trading.System, want)
+			await(t, "the subscriber that kept up", fastGot, v.Svc, trading.System, want)
 		})
 	}
 }
@@ -425,12 +407,12 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestFeedResyncRequired(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			v := newDemoVenue(t, e)
-			_, err := v.core.Live.Subscribe(t.Context(), trading.System, lastSeq(t, v.db)+1, feed.EventFilter{})
+			v := testenv.NewDemoVenue(t, e)
+			_, err := v.Core.Live.Subscribe(t.Context(), trading.System, lastSeq(t, v.DB)+1, feed.EventFilter{})
 			if !errors.Is(err, subscribe.ErrResyncRequired) {
 				t.Errorf("Subscribe(after the log's end) = %v, want ErrResyncRequired", err)
 			}
-			if _, err := v.core.Live.Subscribe(t.Context(), trading.System, -1, feed.EventFilter{}); !errors.Is(err, venue.ErrInvalid) {
+			if _, err := v.Core.Live.Subscribe(t.Context(), trading.System, -1, feed.EventFilter{}); !errors.Is(err, venue.ErrInvalid) {
 				t.Errorf("Subscribe(-1) = %v, want an invalid-input error", err)
 			}
 		})
@@ -453,14 +435,14 @@ func describe(e feed.Event) string {
 // subscription replays the log (at its pace, so the replay waits for it)
 // can still close the subscription.
 func TestFeedCloseWhileReplaying(t *testing.T) {
-	v := newDemoVenue(t, store.SQLite)
+	v := testenv.NewDemoVenue(t, store.SQLite)
 	for i := range 4 * minBuffer { // in the log only: nobody follows the feed yet
-		if _, err := v.svc.CreateNews(t.Context(), trading.System, trading.NewsInput{
+		if _, err := v.Svc.CreateNews(t.Context(), trading.System, trading.NewsInput{
 			Title: "Notice " + strconv.Itoa(i), Body: "Text.", Source: "bondvenue"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sub, err := v.core.Live.Subscribe(t.Context(), trading.System, 0, feed.EventFilter{Buffer: minBuffer})
+	sub, err := v.Core.Live.Subscribe(t.Context(), trading.System, 0, feed.EventFilter{Buffer: minBuffer})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,38 +22,38 @@ import (
 func TestInstrumentBook(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		v := newDemoVenue(t, e)
-		otc := v.otc(t)
-		traders := []venue.Principal{v.principal(t, 0, venue.RoleTrader), v.principal(t, 1, venue.RoleTrader)}
+		v := testenv.NewDemoVenue(t, e)
+		otc := v.OTC(t)
+		traders := []venue.Principal{v.Principal(t, 0, venue.RoleTrader), v.Principal(t, 1, venue.RoleTrader)}
 		enter := func(i int, market, dir, price string) string {
 			t.Helper()
-			r, err := v.svc.CreateOffer(ctx, traders[i], trading.OfferInput{InstrumentID: v.instrument, MarketID: market,
+			r, err := v.Svc.CreateOffer(ctx, traders[i], trading.OfferInput{InstrumentID: v.Instrument, MarketID: market,
 				Direction: dir, Price: ptrTo(dec(price)), Quantity: ptrTo(dec(fmt.Sprint(1000 * (i + 1))))})
 			if err != nil {
 				t.Fatalf("CreateOffer(%s %s %s) = %v", market, dir, price, err)
 			}
 			return r.Offer.ID
 		}
-		enter(0, v.partial, "bid", "98")
-		enter(1, v.allOrNone, "bid", "99")
+		enter(0, v.Partial, "bid", "98")
+		enter(1, v.AllOrNone, "bid", "99")
 		otcBid := enter(0, otc, "bid", "99")
-		enter(1, v.partial, "bid", "99")
-		enter(0, v.partial, "ask", "101")
+		enter(1, v.Partial, "bid", "99")
+		enter(0, v.Partial, "ask", "101")
 		enter(1, otc, "ask", "100.5")
-		enter(0, v.allOrNone, "ask", "101")
+		enter(0, v.AllOrNone, "ask", "101")
 
 		// A service on the same database whose sequencer never started
 		// reads the books from the database.
-		offline := unstarted(v.db, v.cfg.Trading)
+		offline := unstarted(v.DB, v.Cfg.Trading)
 		compare := func(when string) {
 			t.Helper()
-			for _, viewer := range []venue.Principal{traders[0], v.principal(t, 2, venue.RoleTrader), trading.System} {
+			for _, viewer := range []venue.Principal{traders[0], v.Principal(t, 2, venue.RoleTrader), trading.System} {
 				for _, depth := range []int{0, 1, 2, 3, 10} {
-					got, err := v.svc.Instrument(ctx, viewer, v.instrument, depth)
+					got, err := v.Svc.Instrument(ctx, viewer, v.Instrument, depth)
 					if err != nil {
 						t.Fatal(err)
 					}
-					want, err := offline.Instrument(ctx, viewer, v.instrument, depth)
+					want, err := offline.Instrument(ctx, viewer, v.Instrument, depth)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -63,7 +63,7 @@ func TestInstrumentBook(t *testing.T) {
 					}
 				}
 			}
-			list, err := v.svc.Instruments(ctx, traders[1], trading.InstrumentFilter{}, venue.Page{})
+			list, err := v.Svc.Instruments(ctx, traders[1], trading.InstrumentFilter{}, venue.Page{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestInstrumentBook(t *testing.T) {
 		}
 		compare("after entry")
 
-		d, err := v.svc.Instrument(ctx, traders[0], v.instrument, 2)
+		d, err := v.Svc.Instrument(ctx, traders[0], v.Instrument, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,12 +99,12 @@ func TestInstrumentBook(t *testing.T) {
 			t.Errorf("best asks = %+v, want the OTC ask at 100.5 first, with its firm's name", d.Limits.Ask)
 		}
 
-		if _, err := v.svc.DeleteOffer(ctx, traders[0], otcBid); err != nil {
+		if _, err := v.Svc.DeleteOffer(ctx, traders[0], otcBid); err != nil {
 			t.Fatalf("DeleteOffer(OTC bid) = %v", err)
 		}
-		enter(1, v.partial, "ask", "98") // trades with the partial bids at 99 and 98
+		enter(1, v.Partial, "ask", "98") // trades with the partial bids at 99 and 98
 		compare("after a cancel and a trade")
-		v.restart(t)
+		v.Restart(t)
 		compare("after a restart")
 	})
 }
@@ -119,8 +119,8 @@ func TestInstrumentBookUnderLoad(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		v := newDemoVenueOn(t, testenv.OpenConfig(t, store.Config{URL: testenv.DatabaseURL(t, e), DataDir: t.TempDir(), MaxOpen: 2}))
-		trader := v.principal(t, 0, venue.RoleTrader)
+		v := testenv.NewDemoVenueOn(t, testenv.OpenConfig(t, store.Config{URL: testenv.DatabaseURL(t, e), DataDir: t.TempDir(), MaxOpen: 2}))
+		trader := v.Principal(t, 0, venue.RoleTrader)
 		var wg sync.WaitGroup
 		errs := make(chan error, 64)
 		for w := range 16 {
@@ -129,12 +129,12 @@ func TestInstrumentBookUnderLoad(t *testing.T) {
 					var err error
 					switch w % 3 {
 					case 0:
-						_, err = v.svc.Instruments(ctx, trader, trading.InstrumentFilter{}, venue.Page{})
+						_, err = v.Svc.Instruments(ctx, trader, trading.InstrumentFilter{}, venue.Page{})
 					case 1: // a write transaction that answers with books
-						_, err = v.svc.CreateBucket(ctx, trader, trading.BucketInput{Name: ptrTo(fmt.Sprintf("b%d-%d", w, i)),
-							InstrumentIDs: &[]string{v.instrument}})
+						_, err = v.Svc.CreateBucket(ctx, trader, trading.BucketInput{Name: ptrTo(fmt.Sprintf("b%d-%d", w, i)),
+							InstrumentIDs: &[]string{v.Instrument}})
 					default:
-						_, err = v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+						_, err = v.Svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 							Direction: "bid", Price: ptrTo(dec(fmt.Sprintf("9%d", i))), Quantity: ptrTo(dec("1000"))})
 					}
 					if err != nil {

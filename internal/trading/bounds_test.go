@@ -16,17 +16,17 @@ import (
 func TestAmountBoundsInUseCases(t *testing.T) {
 	for _, e := range testenv.Engines {
 		t.Run(string(e), func(t *testing.T) {
-			v := newDemoVenue(t, e)
+			v := testenv.NewDemoVenue(t, e)
 			ctx := t.Context()
-			trader := v.principal(t, 0, venue.RoleTrader)
+			trader := v.Principal(t, 0, venue.RoleTrader)
 			huge, fine := dec("1"+strings.Repeat("0", 18)), dec("99.000000001")
 			ok := dec("99")
 			offer := func(price, qty string) error {
-				_, err := v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+				_, err := v.Svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 					Direction: venue.Bid, Price: ptrTo(dec(price)), Quantity: ptrTo(dec(qty))})
 				return err
 			}
-			created, err := v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+			created, err := v.Svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 				Direction: venue.Bid, Price: &ok, Quantity: ptrTo(dec("1000"))})
 			if err != nil {
 				t.Fatal(err)
@@ -39,16 +39,16 @@ func TestAmountBoundsInUseCases(t *testing.T) {
 				{"offer price", "price_per_unit", offer(huge.String(), "1000")},
 				{"offer price decimals", "price_per_unit", offer(fine.String(), "1000")},
 				{"amended quantity", "quantity", func() error {
-					_, err := v.svc.UpdateOffer(ctx, trader, created.ID, trading.ChangeInput{Quantity: &huge})
+					_, err := v.Svc.UpdateOffer(ctx, trader, created.ID, trading.ChangeInput{Quantity: &huge})
 					return err
 				}()},
 				{"indicative quantity", "bid_quantity", func() error {
-					_, err := v.svc.CreateIndicativePrice(ctx, trader, trading.IndicativeInput{InstrumentID: v.instrument,
-						AccountID: v.creds.Participants[0].AccountIDs[0], BidPrice: &ok, BidQuantity: &huge})
+					_, err := v.Svc.CreateIndicativePrice(ctx, trader, trading.IndicativeInput{InstrumentID: v.Instrument,
+						AccountID: v.Creds.Participants[0].AccountIDs[0], BidPrice: &ok, BidQuantity: &huge})
 					return err
 				}()},
 				{"risk limit", "value", func() error {
-					_, err := v.svc.SetRiskLimit(ctx, trading.System, v.creds.Participants[0].ID,
+					_, err := v.Svc.SetRiskLimit(ctx, trading.System, v.Creds.Participants[0].ID,
 						trading.RiskLimitInput{Name: venue.LimitMaxOffer, Value: &huge})
 					return err
 				}()},

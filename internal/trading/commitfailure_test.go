@@ -63,8 +63,8 @@ func openFailingDB(t *testing.T, e store.Engine) *store.DB {
 func TestCommitFailure(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
-		v := newDemoVenueOn(t, openFailingDB(t, e))
-		trader := v.principal(t, 0, venue.RoleTrader)
+		v := testenv.NewDemoVenueOn(t, openFailingDB(t, e))
+		trader := v.Principal(t, 0, venue.RoleTrader)
 		const workers, perWorker = 16, 12
 		var mu sync.Mutex
 		created := map[string]udecimal.Decimal{}
@@ -78,7 +78,7 @@ func TestCommitFailure(t *testing.T) {
 						notes = poison
 					}
 					qty := dec(fmt.Sprintf("%d000", 1+i))
-					r, err := v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+					r, err := v.Svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 						Direction: "bid", Price: ptrTo(dec(fmt.Sprintf("9%d.5", w%10))), Quantity: &qty, Notes: notes})
 					mu.Lock()
 					switch {
@@ -110,7 +110,7 @@ func TestCommitFailure(t *testing.T) {
 		check := func(when string) {
 			t.Helper()
 			open := map[string]bool{}
-			for _, o := range v.offers(t) {
+			for _, o := range offersOf(t, v) {
 				if !answered[o.ID] {
 					t.Errorf("%s: offer %s is in the database but its caller was told it failed", when, o.ID)
 				}
@@ -128,7 +128,7 @@ func TestCommitFailure(t *testing.T) {
 			if len(open) != len(created) {
 				t.Errorf("%s: %d open offers in the database, want %d", when, len(open), len(created))
 			}
-			limits, err := v.svc.RiskLimits(ctx, trader)
+			limits, err := v.Svc.RiskLimits(ctx, trader)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,8 +154,8 @@ func TestCommitFailure(t *testing.T) {
 		for _, q := range created {
 			total = total.Add(q)
 		}
-		seller := v.principal(t, 1, venue.RoleTrader)
-		sweep, err := v.svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+		seller := v.Principal(t, 1, venue.RoleTrader)
+		sweep, err := v.Svc.CreateOffer(ctx, seller, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 			Direction: "ask", Price: ptrTo(dec("1")), Quantity: &total})
 		if err != nil {
 			t.Fatalf("sweeping ask: %v", err)
@@ -169,14 +169,14 @@ func TestCommitFailure(t *testing.T) {
 		check("after the sweep")
 
 		// The engine trades on after the rebuild.
-		r, err := v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+		r, err := v.Svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 			Direction: "bid", Price: ptrTo(dec("90")), Quantity: ptrTo(dec("1000"))})
 		if err != nil {
 			t.Fatalf("CreateOffer() after the failures = %v", err)
 		}
 		created[r.Offer.ID], answered[r.Offer.ID] = dec("1000"), true
 		check("after one more offer")
-		v.restart(t)
+		v.Restart(t)
 		check("after a restart")
 	})
 }

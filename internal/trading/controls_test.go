@@ -21,40 +21,40 @@ import (
 // prices it reads back.
 func TestControlsSurviveRestart(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
-		v := newDemoVenue(t, e)
+		v := testenv.NewDemoVenue(t, e)
 		ctx := context.Background()
-		p0, p1, p2 := v.principal(t, 0, venue.RoleTrader), v.principal(t, 1, venue.RoleTrader), v.principal(t, 2, venue.RoleTrader)
+		p0, p1, p2 := v.Principal(t, 0, venue.RoleTrader), v.Principal(t, 1, venue.RoleTrader), v.Principal(t, 2, venue.RoleTrader)
 		on := true
-		if _, err := v.svc.SetKillSwitch(ctx, trading.System, p0.ParticipantID, true); err != nil {
+		if _, err := v.Svc.SetKillSwitch(ctx, trading.System, p0.ParticipantID, true); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := v.svc.SetHalt(ctx, trading.System, v.partial, v.instrument, trading.HaltInput{Halted: &on, Reason: "auction"}); err != nil {
+		if _, err := v.Svc.SetHalt(ctx, trading.System, v.Partial, v.Instrument, trading.HaltInput{Halted: &on, Reason: "auction"}); err != nil {
 			t.Fatal(err)
 		}
 		bid, ask := udecimal.MustParse("97"), udecimal.MustParse("98")
-		if _, err := v.svc.CreateIndicativePrice(ctx, p1, trading.IndicativeInput{InstrumentID: v.instrument,
-			AccountID: v.creds.Participants[1].AccountIDs[0], BidPrice: &bid, AskPrice: &ask}); err != nil {
+		if _, err := v.Svc.CreateIndicativePrice(ctx, p1, trading.IndicativeInput{InstrumentID: v.Instrument,
+			AccountID: v.Creds.Participants[1].AccountIDs[0], BidPrice: &bid, AskPrice: &ask}); err != nil {
 			t.Fatal(err)
 		}
-		v.restart(t)
+		v.Restart(t)
 
 		price, qty := udecimal.MustParse("97.5"), udecimal.MustParse("1000")
 		offer := func(p venue.Principal, market string, price udecimal.Decimal) error {
-			_, err := v.svc.CreateOffer(ctx, p, trading.OfferInput{InstrumentID: v.instrument, MarketID: market,
+			_, err := v.Svc.CreateOffer(ctx, p, trading.OfferInput{InstrumentID: v.Instrument, MarketID: market,
 				Direction: venue.Bid, Price: &price, Quantity: &qty})
 			return err
 		}
-		if err := offer(p0, v.allOrNone, price); !errors.Is(err, venue.ErrForbidden) || !strings.Contains(err.Error(), "kill switch") {
+		if err := offer(p0, v.AllOrNone, price); !errors.Is(err, venue.ErrForbidden) || !strings.Contains(err.Error(), "kill switch") {
 			t.Errorf("offer of a firm whose kill switch is on, after a restart = %v, want 403 naming the kill switch", err)
 		}
-		if err := offer(p2, v.partial, price); !errors.Is(err, venue.ErrConflict) || !strings.Contains(err.Error(), "auction") {
+		if err := offer(p2, v.Partial, price); !errors.Is(err, venue.ErrConflict) || !strings.Contains(err.Error(), "auction") {
 			t.Errorf("offer on a halted instrument, after a restart = %v, want 409 naming the halt", err)
 		}
-		err := offer(p2, v.allOrNone, udecimal.MustParse("9750"))
+		err := offer(p2, v.AllOrNone, udecimal.MustParse("9750"))
 		if !errors.Is(err, venue.ErrInvalid) || !strings.Contains(err.Error(), "97.5 ("+sequencer.SourceIndicative+")") {
 			t.Errorf("offer at 9750 against an indicative mid of 97.5, after a restart = %v, want 400 naming the collar", err)
 		}
-		if err := offer(p2, v.allOrNone, price); err != nil {
+		if err := offer(p2, v.AllOrNone, price); err != nil {
 			t.Errorf("offer at 97.5 = %v, want it taken", err)
 		}
 	})

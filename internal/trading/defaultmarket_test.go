@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -14,10 +15,10 @@ import (
 // enabled continuous market that allows partial fills, an RFQ to its
 // enabled OTC market; an operator's change of a market shows at once.
 func TestDefaultMarket(t *testing.T) {
-	v := newDemoVenue(t, store.SQLite)
+	v := testenv.NewDemoVenue(t, store.SQLite)
 	ctx := context.Background()
-	otc := v.otc(t)
-	ins, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: v.partial}, venue.Page{Limit: 100})
+	otc := v.OTC(t)
+	ins, err := v.Svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: v.Partial}, venue.Page{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,22 +27,22 @@ func TestDefaultMarket(t *testing.T) {
 	}
 	// The list leaves the instruments' markets out; the ISIN's instrument
 	// has them.
-	in, err := v.svc.InstrumentByISIN(ctx, trading.System, ins.Items[0].Terms.ISIN)
-	if err != nil || !slices.Contains(in.MarketIDs, v.partial) {
-		t.Fatalf("InstrumentByISIN = %v, %v, want it on market %s", in.MarketIDs, err, v.partial)
+	in, err := v.Svc.InstrumentByISIN(ctx, trading.System, ins.Items[0].Terms.ISIN)
+	if err != nil || !slices.Contains(in.MarketIDs, v.Partial) {
+		t.Fatalf("InstrumentByISIN = %v, %v, want it on market %s", in.MarketIDs, err, v.Partial)
 	}
 	if !slices.Contains(in.MarketIDs, otc) {
 		ids := append(slices.Clone(in.MarketIDs), otc)
-		if _, err := v.svc.UpdateInstrument(ctx, trading.System, in.ID, trading.InstrumentInput{MarketIDs: &ids}); err != nil {
+		if _, err := v.Svc.UpdateInstrument(ctx, trading.System, in.ID, trading.InstrumentInput{MarketIDs: &ids}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	trader := v.principal(t, 0, venue.RoleTrader)
+	trader := v.Principal(t, 0, venue.RoleTrader)
 
-	if got, err := v.svc.InstrumentByISIN(ctx, trader, in.Terms.ISIN); err != nil || got.ID != in.ID {
+	if got, err := v.Svc.InstrumentByISIN(ctx, trader, in.Terms.ISIN); err != nil || got.ID != in.ID {
 		t.Errorf("InstrumentByISIN(%s) = %s, %v, want %s", in.Terms.ISIN, got.ID, err, in.ID)
 	}
-	if _, err := v.svc.InstrumentByISIN(ctx, trader, "XS0000000000"); venue.KindOf(err) != venue.KindNotFound {
+	if _, err := v.Svc.InstrumentByISIN(ctx, trader, "XS0000000000"); venue.KindOf(err) != venue.KindNotFound {
 		t.Errorf("InstrumentByISIN(unknown) = %v, want not found", err)
 	}
 
@@ -51,7 +52,7 @@ func TestDefaultMarket(t *testing.T) {
 		want                       string
 		wantKind                   venue.Kind
 	}{
-		{"order", in.ID, venue.FacilityContinuous, false, v.partial, -1},
+		{"order", in.ID, venue.FacilityContinuous, false, v.Partial, -1},
 		{"rfq", in.ID, venue.FacilityOTC, false, otc, -1},
 		{"unknown instrument", "0197a000-0000-7000-8000-000000000000", venue.FacilityContinuous, false, "", venue.KindNotFound},
 		{"order, partial-fill market disabled", in.ID, venue.FacilityContinuous, true, "", -1},
@@ -60,11 +61,11 @@ func TestDefaultMarket(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.disable {
-				if _, err := v.svc.UpdateMarket(ctx, trading.System, v.partial, trading.MarketInput{IsEnabled: ptrTo(false)}); err != nil {
+				if _, err := v.Svc.UpdateMarket(ctx, trading.System, v.Partial, trading.MarketInput{IsEnabled: ptrTo(false)}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got, err := v.svc.DefaultMarket(ctx, trader, tt.instrument, tt.facility)
+			got, err := v.Svc.DefaultMarket(ctx, trader, tt.instrument, tt.facility)
 			if tt.wantKind >= 0 {
 				if venue.KindOf(err) != tt.wantKind {
 					t.Errorf("DefaultMarket(%s, %s) = %q, %v, want kind %v", tt.instrument, tt.facility, got, err, tt.wantKind)

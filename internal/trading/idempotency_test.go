@@ -31,11 +31,11 @@ var exactValues = cmp.Options{
 func TestIdempotencyInFlight(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		t.Parallel()
-		v := newDemoVenue(t, e)
+		v := testenv.NewDemoVenue(t, e)
 		ctx := context.Background()
-		trader := v.principal(t, 0, venue.RoleTrader)
+		trader := v.Principal(t, 0, venue.RoleTrader)
 		claim := func(key string) (*idempotency.Claim, *idempotency.Answer, error) {
-			return v.core.Keys.Claim(ctx, trader, key, "hash-"+key)
+			return v.Core.Keys.Claim(ctx, trader, key, "hash-"+key)
 		}
 		inFlight := func(err error) bool { return err != nil && strings.Contains(err.Error(), "in flight") }
 
@@ -49,14 +49,14 @@ func TestIdempotencyInFlight(t *testing.T) {
 		// The request applies (a bucket, through its own transaction) and
 		// is still being answered.
 		name := "in flight"
-		if _, err := v.svc.WithClaim(c).CreateBucket(ctx, trader, trading.BucketInput{Name: &name,
-			InstrumentIDs: &[]string{v.instrument}}); err != nil {
+		if _, err := v.Svc.WithClaim(c).CreateBucket(ctx, trader, trading.BucketInput{Name: &name,
+			InstrumentIDs: &[]string{v.Instrument}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := claim("k1"); !inFlight(err) {
 			t.Errorf("retry after the commit, before the answer is kept = %v, want in flight", err)
 		}
-		if err := v.core.Keys.Finish(ctx, c, idempotency.Answer{Code: 202, Body: []byte(`{"kept":true}`)}); err != nil {
+		if err := v.Core.Keys.Finish(ctx, c, idempotency.Answer{Code: 202, Body: []byte(`{"kept":true}`)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, stored, err := claim("k1"); err != nil || stored == nil || stored.Code != 202 || string(stored.Body) != `{"kept":true}` {
@@ -68,14 +68,14 @@ func TestIdempotencyInFlight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := v.core.Keys.Release(ctx, c); err != nil {
+		if err := v.Core.Keys.Release(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 		if c2, _, err := claim("k2"); err != nil || c2 == nil {
 			t.Errorf("retry after a release = %v, %v; want a new claim", c2, err)
 		}
 		// Another request under the same key is refused whatever its state.
-		if _, _, err := v.core.Keys.Claim(ctx, trader, "k2", "another"); venue.KindOf(err) != venue.KindMismatch {
+		if _, _, err := v.Core.Keys.Claim(ctx, trader, "k2", "another"); venue.KindOf(err) != venue.KindMismatch {
 			t.Errorf("same key, another request = %v, want a mismatch", err)
 		}
 	})
@@ -91,17 +91,17 @@ func TestIdempotencyInFlight(t *testing.T) {
 func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		t.Parallel()
-		v := newDemoVenue(t, e)
+		v := testenv.NewDemoVenue(t, e)
 		ctx := context.Background()
-		buyer, dealer := v.principal(t, 0, venue.RoleTrader), v.principal(t, 1, venue.RoleTrader)
+		buyer, dealer := v.Principal(t, 0, venue.RoleTrader), v.Principal(t, 1, venue.RoleTrader)
 		// firstRun runs a request under key, its answer never kept.
 		firstRun := func(key string, run func(*trading.Service) (any, error)) any {
 			t.Helper()
-			c, _, err := v.core.Keys.Claim(ctx, buyer, key, "hash-"+key)
+			c, _, err := v.Core.Keys.Claim(ctx, buyer, key, "hash-"+key)
 			if err != nil || c == nil || c.Replayed() {
 				t.Fatalf("claim %s = %v, %v", key, c, err)
 			}
-			got, err := run(v.svc.WithClaim(c))
+			got, err := run(v.Svc.WithClaim(c))
 			if err != nil {
 				t.Fatalf("%s: %v", key, err)
 			}
@@ -111,21 +111,21 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		// the claim; its answer is then kept.
 		retry := func(key string, first any, run func(*trading.Service) (any, error)) {
 			t.Helper()
-			c, kept, err := v.core.Keys.Claim(ctx, buyer, key, "hash-"+key)
+			c, kept, err := v.Core.Keys.Claim(ctx, buyer, key, "hash-"+key)
 			if err != nil || kept != nil || c == nil || !c.Replayed() {
 				t.Fatalf("retry of %s after the crash: claim %v, kept %v, %v; want a replayed claim", key, c, kept, err)
 			}
-			got, err := run(v.svc.WithClaim(c))
+			got, err := run(v.Svc.WithClaim(c))
 			if err != nil {
 				t.Fatalf("retry of %s = %v, want the first answer", key, err)
 			}
 			if d := cmp.Diff(first, got, exactValues); d != "" {
 				t.Errorf("retry of %s answered otherwise than the first request (-first +retry):\n%s", key, d)
 			}
-			if err := v.core.Keys.Finish(ctx, c, idempotency.Answer{Code: 200, Body: []byte(`{}`)}); err != nil {
+			if err := v.Core.Keys.Finish(ctx, c, idempotency.Answer{Code: 200, Body: []byte(`{}`)}); err != nil {
 				t.Fatal(err)
 			}
-			if _, kept, err := v.core.Keys.Claim(ctx, buyer, key, "hash-"+key); err != nil || kept == nil {
+			if _, kept, err := v.Core.Keys.Claim(ctx, buyer, key, "hash-"+key); err != nil || kept == nil {
 				t.Errorf("retry of %s once answered = %v, %v; want the kept answer", key, kept, err)
 			}
 		}
@@ -133,7 +133,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		// The RFQ and the quote are created under keys too: their retries
 		// come after the accept closed both.
 		request := func(s *trading.Service) (any, error) {
-			return s.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+			return s.CreateRFQ(ctx, buyer, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.OTC(t),
 				Direction: venue.Bid, Quantity: ptrTo(dec("1000000")), Counterparties: []string{dealer.ParticipantID}})
 		}
 		requested := firstRun("rfq", request)
@@ -141,7 +141,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		// A quote valid for a moment: its retry comes after valid_until.
 		validUntil := time.Now().Add(1500 * time.Millisecond)
 		quoting := func(s *trading.Service) (any, error) {
-			return s.CreateOffer(ctx, dealer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+			return s.CreateOffer(ctx, dealer, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.OTC(t),
 				Direction: venue.Ask, Price: ptrTo(dec("99.5")), Quantity: ptrTo(dec("1000000")), MatchedOfferID: rfq.ID,
 				Validity: venue.GTD, ValidUntil: &validUntil})
 		}
@@ -150,7 +150,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		accept := func(s *trading.Service) (any, error) { return s.AcceptQuote(ctx, buyer, quote.ID) }
 		accepted := firstRun("accept", accept)
 
-		bid, err := v.svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+		bid, err := v.Svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 			Direction: venue.Bid, Price: ptrTo(dec("90")), Quantity: ptrTo(dec("5000"))})
 		if err != nil {
 			t.Fatal(err)
@@ -159,17 +159,17 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 			return s.UpdateOffer(ctx, buyer, bid.ID, trading.ChangeInput{Quantity: ptrTo(dec("7000"))})
 		}
 		amended := firstRun("amend", amend)
-		if _, err := v.svc.DeleteOffer(ctx, buyer, bid.ID); err != nil {
+		if _, err := v.Svc.DeleteOffer(ctx, buyer, bid.ID); err != nil {
 			t.Fatal(err)
 		}
 
 		name := "after a crash"
 		bucket := func(s *trading.Service) (any, error) {
-			return s.CreateBucket(ctx, buyer, trading.BucketInput{Name: &name, InstrumentIDs: &[]string{v.instrument}})
+			return s.CreateBucket(ctx, buyer, trading.BucketInput{Name: &name, InstrumentIDs: &[]string{v.Instrument}})
 		}
 		created := firstRun("bucket", bucket)
 
-		v.restart(t) // the process died: no answer was kept
+		v.Restart(t) // the process died: no answer was kept
 		time.Sleep(time.Until(validUntil))
 		retry("rfq", requested, request)
 		retry("quote", quoted, quoting)
@@ -177,11 +177,11 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		retry("amend", amended, amend)
 		retry("bucket", created, bucket)
 
-		trades, err := v.svc.Trades(ctx, buyer, trading.TradeFilter{OfferID: quote.ID}, venue.Page{})
+		trades, err := v.Svc.Trades(ctx, buyer, trading.TradeFilter{OfferID: quote.ID}, venue.Page{})
 		if err != nil || len(trades.Items) != 1 {
 			t.Errorf("trades of the accepted quote = %d, %v; want 1", len(trades.Items), err)
 		}
-		buckets, err := v.svc.Buckets(ctx, buyer, trading.BucketFilter{}, venue.Page{})
+		buckets, err := v.Svc.Buckets(ctx, buyer, trading.BucketFilter{}, venue.Page{})
 		if err != nil {
 			t.Fatal(err)
 		}

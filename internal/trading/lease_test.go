@@ -19,15 +19,15 @@ import (
 // sequencer's offer — is answered as the lease-lost error, never as a 404.
 func TestFencedService(t *testing.T) {
 	ctx := context.Background()
-	v := newDemoVenue(t, store.SQLite)
-	first := v.svc
-	trader := v.principal(t, 0, venue.RoleTrader)
-	if _, err := v.core.Cluster.Readiness(ctx); err != nil {
+	v := testenv.NewDemoVenue(t, store.SQLite)
+	first := v.Svc
+	trader := v.Principal(t, 0, venue.RoleTrader)
+	if _, err := v.Core.Cluster.Readiness(ctx); err != nil {
 		t.Fatalf("Readiness() before the takeover = %v", err)
 	}
 
-	second := testenv.Started(t, v.db, v.cfg).Svc
-	made, err := second.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+	second := testenv.Started(t, v.DB, v.Cfg).Svc
+	made, err := second.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 		Direction: venue.Ask, Price: ptrTo(dec("103")), Quantity: ptrTo(dec("1000"))})
 	if err != nil {
 		t.Fatalf("second service: CreateOffer() = %v", err)
@@ -36,7 +36,7 @@ func TestFencedService(t *testing.T) {
 	if _, err := first.DeleteOffer(ctx, trader, made.ID); !errors.Is(err, store.ErrLeaseLost) {
 		t.Errorf("first service cancelling the second's offer: %v, want the lease-lost error", err)
 	}
-	if _, err := v.core.Cluster.Readiness(ctx); !errors.Is(err, store.ErrLeaseLost) {
+	if _, err := v.Core.Cluster.Readiness(ctx); !errors.Is(err, store.ErrLeaseLost) {
 		t.Errorf("first instance's Readiness() = %v, want the lease-lost error", err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -23,8 +22,8 @@ func TestPublicationAcrossRestart(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		ctx := context.Background()
 		clock := testenv.NewClock(time.Date(2027, 1, 13, 10, 0, 0, 0, time.UTC))
-		v := newDemoVenueClocked(t, testenv.Open(t, e), clock.Now)
-		ins, err := v.svc.Instrument(ctx, trading.System, v.instrument, 0)
+		v := testenv.NewDemoVenueClocked(t, testenv.Open(t, e), clock.Now)
+		ins, err := v.Svc.Instrument(ctx, trading.System, v.Instrument, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,16 +31,16 @@ func TestPublicationAcrossRestart(t *testing.T) {
 		// the day or later).
 		qty := udecimal.MustFromInt64(60_000_000, 0)
 		for _, name := range []string{venue.LimitMaxOffer, venue.LimitMaxOfferValue, venue.LimitAllOfferSum, venue.LimitAllOfferUserSum} {
-			v.setLimit(t, 0, name, "1000000000")
-			v.setLimit(t, 1, name, "1000000000")
+			setLimit(t, v, 0, name, "1000000000")
+			setLimit(t, v, 1, name, "1000000000")
 		}
 		px := udecimal.MustParse("99")
-		if _, err := v.svc.CreateOffer(ctx, v.principal(t, 1, venue.RoleTrader), trading.OfferInput{InstrumentID: v.instrument,
-			MarketID: v.partial, Direction: venue.Ask, Price: &px, Quantity: &qty}); err != nil {
+		if _, err := v.Svc.CreateOffer(ctx, v.Principal(t, 1, venue.RoleTrader), trading.OfferInput{InstrumentID: v.Instrument,
+			MarketID: v.Partial, Direction: venue.Ask, Price: &px, Quantity: &qty}); err != nil {
 			t.Fatal(err)
 		}
-		bid, err := v.svc.CreateOffer(ctx, v.principal(t, 0, venue.RoleTrader), trading.OfferInput{InstrumentID: v.instrument,
-			MarketID: v.partial, Direction: venue.Bid, Price: &px, Quantity: &qty})
+		bid, err := v.Svc.CreateOffer(ctx, v.Principal(t, 0, venue.RoleTrader), trading.OfferInput{InstrumentID: v.Instrument,
+			MarketID: v.Partial, Direction: venue.Bid, Price: &px, Quantity: &qty})
 		if err != nil || len(bid.Trades) != 1 {
 			t.Fatalf("bid: %d trades, %v", len(bid.Trades), err)
 		}
@@ -50,16 +49,16 @@ func TestPublicationAcrossRestart(t *testing.T) {
 		if p.Deferral == "" || !p.PriceDueAt.After(tr.CreatedAt) || p.PublishedPriceAt != nil {
 			t.Fatalf("publication of a 60 m trade in %s: %+v, want deferred", ins.Terms.Industry, p)
 		}
-		after, err := v.core.Live.LastEventSeq(ctx)
+		after, err := v.Core.Live.LastEventSeq(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 
-		v.restart(t)
-		clock.Advance(p.VolumeDueAt.Sub(clock.Now()))     // both due
-		v.setLimit(t, 2, venue.LimitMaxOffer, "50000000") // any command runs a batch of the new engine
+		v.Restart(t)
+		clock.Advance(p.VolumeDueAt.Sub(clock.Now()))      // both due
+		setLimit(t, v, 2, venue.LimitMaxOffer, "50000000") // any command runs a batch of the new engine
 		var published []feed.Event
-		for _, ev := range restEvents(t, v.core.Live, trading.System, after) {
+		for _, ev := range v.RestEvents(t, trading.System, after) {
 			if ev.Type == feed.EventTapePublish {
 				published = append(published, ev)
 			}
@@ -68,7 +67,7 @@ func TestPublicationAcrossRestart(t *testing.T) {
 			!published[0].Tape.Quantity.Equal(qty) {
 			t.Fatalf("tape.publish events after the restart: %+v, want the trade whole, once", published)
 		}
-		got, err := v.svc.Trade(ctx, v.principal(t, 0, venue.RoleTrader), tr.ID)
+		got, err := v.Svc.Trade(ctx, v.Principal(t, 0, venue.RoleTrader), tr.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,10 +75,10 @@ func TestPublicationAcrossRestart(t *testing.T) {
 			t.Errorf("the trade's publication after the restart: %+v, want both published at %s", gp, clock.Now())
 		}
 		// Nothing more to publish: another restart and batch add none.
-		v.restart(t)
-		v.setLimit(t, 2, venue.LimitMaxOffer, "50000000")
+		v.Restart(t)
+		setLimit(t, v, 2, venue.LimitMaxOffer, "50000000")
 		n := 0
-		for _, ev := range restEvents(t, v.core.Live, trading.System, after) {
+		for _, ev := range v.RestEvents(t, trading.System, after) {
 			if ev.Type == feed.EventTapePublish {
 				n++
 			}
@@ -88,21 +87,4 @@ func TestPublicationAcrossRestart(t *testing.T) {
 			t.Errorf("%d tape.publish events after a second restart, want still 1", n)
 		}
 	})
-}
-
-// restEvents is every event after seq that p reads through GET /events.
-func restEvents(t *testing.T, live *subscribe.Hub, p venue.Principal, after int64) []feed.Event {
-	t.Helper()
-	var out []feed.Event
-	for {
-		page, err := live.Events(context.Background(), p, after, 1000)
-		if err != nil {
-			t.Fatalf("Events(%d) = %v", after, err)
-		}
-		if len(page) == 0 {
-			return out
-		}
-		out = append(out, page...)
-		after = page[len(page)-1].Seq
-	}
 }

@@ -21,12 +21,12 @@ import (
 func TestReferenceChangedElsewhere(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		t.Parallel()
-		v := newDemoVenue(t, e)
+		v := testenv.NewDemoVenue(t, e)
 		ctx := context.Background()
-		admin := unstarted(v.db, v.cfg.Trading) // not started: the admin commands' service
-		trader := v.principal(t, 0, venue.RoleTrader)
+		admin := unstarted(v.DB, v.Cfg.Trading) // not started: the admin commands' service
+		trader := v.Principal(t, 0, venue.RoleTrader)
 		offer := func() error {
-			_, err := v.svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+			_, err := v.Svc.CreateOffer(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 				Direction: venue.Bid, Price: ptrTo(dec("90")), Quantity: ptrTo(dec("2000000"))})
 			return err
 		}
@@ -44,7 +44,7 @@ func TestReferenceChangedElsewhere(t *testing.T) {
 			}
 		}
 
-		if _, err := admin.SetRiskLimit(ctx, trading.System, v.creds.Participants[0].ID,
+		if _, err := admin.SetRiskLimit(ctx, trading.System, v.Creds.Participants[0].ID,
 			trading.RiskLimitInput{Name: venue.LimitMaxOffer, Value: ptrTo(dec("1000000"))}); err != nil {
 			t.Fatal(err)
 		}
@@ -53,9 +53,9 @@ func TestReferenceChangedElsewhere(t *testing.T) {
 			return err != nil && strings.Contains(err.Error(), venue.LimitMaxOffer)
 		})
 
-		p0, p1 := v.creds.Participants[0].ID, v.creds.Participants[1].ID
+		p0, p1 := v.Creds.Participants[0].ID, v.Creds.Participants[1].ID
 		rfq := func() error {
-			_, err := v.svc.CreateRFQ(ctx, trader, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.otc(t),
+			_, err := v.Svc.CreateRFQ(ctx, trader, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.OTC(t),
 				Direction: venue.Bid, Quantity: ptrTo(dec("1000000")), Counterparties: []string{p1}})
 			return err
 		}

@@ -37,11 +37,11 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 		venue.LimitAllOfferUserSum: "25000000", // two users: 50M together, so both limits bind
 	}
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
-		v := newDemoVenue(t, e)
+		v := testenv.NewDemoVenue(t, e)
 		for name, value := range limits {
-			v.setLimit(t, 0, name, value)
+			setLimit(t, v, 0, name, value)
 		}
-		users := []venue.Principal{v.principal(t, 0, venue.RoleAdmin), v.principal(t, 0, venue.RoleTrader)}
+		users := []venue.Principal{v.Principal(t, 0, venue.RoleAdmin), v.Principal(t, 0, venue.RoleTrader)}
 		limitOf := map[string]udecimal.Decimal{}
 		for name, value := range limits {
 			limitOf[name] = dec(value)
@@ -56,7 +56,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 		go func() {
 			defer close(monitorDone)
 			for {
-				sum, perUser, err := openUse(ctx, v.db, v.creds.Participants[0].ID)
+				sum, perUser, err := openUse(ctx, v.DB, v.Creds.Participants[0].ID)
 				if err != nil {
 					t.Errorf("monitor: %v", err)
 					return
@@ -97,7 +97,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 		// checkUse reads the engine's use after an accepted command: it
 		// must be within the limits.
 		checkUse := func(op string, p venue.Principal) {
-			ls, err := v.svc.RiskLimits(ctx, p)
+			ls, err := v.Svc.RiskLimits(ctx, p)
 			if err != nil {
 				fail("RiskLimits() after %s = %v", op, err)
 				return
@@ -132,7 +132,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 						if rng.IntN(2) == 0 {
 							dir, price = venue.Ask, udecimal.MustFromInt64(int64(10100+rng.IntN(400)), 2)
 						}
-						got, err := v.svc.CreateOffer(ctx, p, trading.OfferInput{InstrumentID: v.instrument, MarketID: v.partial,
+						got, err := v.Svc.CreateOffer(ctx, p, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,
 							Direction: dir, Price: &price, Quantity: &qty})
 						if err != nil {
 							rejected(err)
@@ -149,7 +149,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 					case 2: // cancel one of its own offers
 						k := rng.IntN(len(ids))
 						id := ids[k]
-						got, err := v.svc.DeleteOffer(ctx, p, id)
+						got, err := v.Svc.DeleteOffer(ctx, p, id)
 						if err != nil || got.Status != venue.StatusCancelled {
 							fail("DeleteOffer(%s) = status %q, %v; want cancelled", id, got.Status, err)
 							continue
@@ -161,7 +161,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 					case 3: // amend one of its own offers up
 						id := ids[rng.IntN(len(ids))]
 						qty := own[id].Add(udecimal.MustFromInt64(int64(1+rng.IntN(10))*50_000, 0))
-						got, err := v.svc.UpdateOffer(ctx, p, id, trading.ChangeInput{Quantity: &qty})
+						got, err := v.Svc.UpdateOffer(ctx, p, id, trading.ChangeInput{Quantity: &qty})
 						if err != nil {
 							rejected(err)
 							continue
@@ -201,7 +201,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 		// Afterwards: the database holds exactly the acknowledged open
 		// offers, within the limits, and the engine counts the same use
 		// before and after a restart.
-		sum, perUser, err := openUse(ctx, v.db, v.creds.Participants[0].ID)
+		sum, perUser, err := openUse(ctx, v.DB, v.Creds.Participants[0].ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 			t.Errorf("open quantity in the database = %s, want ≤ ALL_OFFER_SUM %s", sum, limits[venue.LimitAllOfferSum])
 		}
 		open := map[string]udecimal.Decimal{}
-		for _, o := range v.offers(t) {
+		for _, o := range offersOf(t, v) {
 			if o.Open() {
 				open[o.ID] = o.Remaining()
 			}
@@ -220,7 +220,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 		checkEngineUse := func(when string) {
 			t.Helper()
 			for _, p := range users {
-				ls, err := v.svc.RiskLimits(ctx, p)
+				ls, err := v.Svc.RiskLimits(ctx, p)
 				if err != nil {
 					t.Fatalf("RiskLimits() %s = %v", when, err)
 				}
@@ -240,7 +240,7 @@ func TestRiskLimitsUnderConcurrency(t *testing.T) {
 			}
 		}
 		checkEngineUse("after the run")
-		v.restart(t)
+		v.Restart(t)
 		checkEngineUse("after a restart")
 	})
 }
