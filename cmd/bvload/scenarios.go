@@ -289,7 +289,7 @@ func (in baselineBody) offer(now time.Time) (venue.Offer, error) {
 // venueConfig is what the venue scenarios tune.
 type venueConfig struct {
 	rateLimit float64
-	// queueBudget is the sequencer's admission bound (trading.Config:
+	// queueBudget is the sequencer's admission bound (sequencer.New:
 	// 0, no bound).
 	queueBudget time.Duration
 	log         *slog.Logger

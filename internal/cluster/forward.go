@@ -30,7 +30,7 @@ import (
 )
 
 // Directory is what the transport needs to know of the instances: where
-// the leader is, and the secret they share. trading.Service is one.
+// the leader is, and the secret they share. Cluster is one.
 type Directory interface {
 	// LeaderURL is the URL of the instance that leads.
 	LeaderURL(ctx context.Context) (string, error)

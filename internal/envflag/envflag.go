@@ -68,7 +68,7 @@ func (g Getenv) Duration(key string, def time.Duration) time.Duration {
 // 800 while the sequencer's book and open offers were pointer-linked
 // records, which the collector marked again every time the heap doubled
 // (about a fifth of the CPU under offer-entry load); both are pointer-free
-// now (internal/matching's slabs, internal/trading's open store), and at
+// now (internal/matching's slabs, internal/sequencer's open store), and at
 // 100 with 750 000 offers resting a cycle costs a tenth of a second of
 // CPU (docs/decisions.md, "Garbage collector: back at Go's default").
 

@@ -57,8 +57,8 @@ func (s *session) claimClOrdID(ctx context.Context, clOrdID string) (*idempotenc
 	return claim, nil
 }
 
-// finish keeps the outcome of a claimed ClOrdID, as trading's one rule
-// settles a claim: applied, refused (the ClOrdID is used up either way),
+// finish keeps the outcome of a claimed ClOrdID, as the one rule
+// (idempotency.SettlementOf) settles a claim: applied, refused (the ClOrdID is used up either way),
 // or released after a failure of the venue so that a retry runs. It does so off the session's path: the request's
 // own transaction marked an applied claim already, so a repeat meanwhile is
 // refused either way.

@@ -113,7 +113,7 @@ func (s *Server) authed(fn authedFunc) http.Handler { return s.authedWith(false,
 // queued is authed for new business, which goes to the sequencer's
 // ordinary lane: when the sequencer cannot start it within its queue
 // budget it is refused before its body is read or an Idempotency-Key
-// claimed (trading's admission control), so refusing costs next to nothing
+// claimed (the sequencer's admission control), so refusing costs next to nothing
 // under overload.
 func (s *Server) queued(fn authedFunc) http.Handler { return s.authedWith(true, fn) }
 
@@ -152,7 +152,7 @@ func (s *Server) authedWith(queued bool, fn authedFunc) http.Handler {
 // idempotent runs a write under an Idempotency-Key: a retry gets the first
 // answer again (with Idempotent-Replayed: true); the same key with another
 // method, path or body is a 422; a retry while the first is running is a
-// 409. The claim is settled by trading's one rule (SettlementOf): the
+// 409. The claim is settled by the one rule (idempotency.SettlementOf): the
 // answer to a failure on the venue's side is not kept, so its retries run
 // again, unless the request was applied before the error. A retry of a
 // request applied whose answer was not kept (its process died after the

@@ -99,7 +99,7 @@ func (s *Subscription) end(err error) {
 // they commit, without gap or duplicate. Each trade.create is followed by
 // the order.create of p's own orders in it, under the same sequence
 // number (GET /events, Events, has the trade only). A subscriber that falls more than
-// its buffer (filter.Buffer, else Config.FeedBuffer) behind is cut off with ErrSlowConsumer and
+// its buffer (filter.Buffer, else Config.Buffer) behind is cut off with ErrSlowConsumer and
 // may resume from the last sequence number it received; the writers never
 // wait for it. It ends when ctx ends or Close is called.
 func (s *Hub) Subscribe(ctx context.Context, p venue.Principal, afterSeq int64, filter feed.EventFilter) (*Subscription, error) {

@@ -14,8 +14,9 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// This file holds reference data: markets and instruments, as the operator
-// lists them and as every caller reads them (instruments with their book).
+// This file holds reference data: instruments, as the operator lists them
+// and as every caller reads them (with their book). Markets are
+// markets.go's.
 
 // InstrumentView is an instrument with its live book summary.
 type InstrumentView struct {

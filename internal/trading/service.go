@@ -1,7 +1,8 @@
-// Package trading holds the venue's use cases. Adapters (HTTP, later the
-// streams and FIX) call a Service method per operation; each method checks
+// Package trading holds the venue's use cases. Adapters (REST, FIX, the
+// live demo market) call a Service method per operation; each method checks
 // the caller's role and visibility, then runs in exactly one store
-// transaction.
+// transaction or one sequencer command. The Service builds none of its
+// peers: cmd/bondvenue hands it the store and the sequencer (Deps).
 package trading
 
 import (
@@ -63,8 +64,8 @@ type Instances interface {
 }
 
 // Service is the venue's application layer. A Service bound to an
-// idempotency claim (IdempotencyClaim.Service) is the same service whose
-// writes also mark that claim.
+// idempotency claim (WithClaim) is the same service whose writes also mark
+// that claim.
 type Service struct {
 	*core
 	// claim is the request's idempotency claim that every write of this

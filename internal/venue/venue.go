@@ -324,7 +324,7 @@ type SettlementProvider struct {
 	CreatedAt, UpdatedAt time.Time
 }
 
-// Risk limit names (the kinds are trading's riskKinds).
+// Risk limit names (the kinds are the sequencer's LimitKinds).
 const (
 	LimitMaxOffer        = "MAX_OFFER"
 	LimitAllOfferSum     = "ALL_OFFER_SUM"
