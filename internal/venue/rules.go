@@ -25,7 +25,6 @@ const Undisclosed = "Undisclosed"
 var hundred = udecimal.MustFromInt64(100, 0)
 
 // ValidateMarket checks a market's fields.
-
 func ValidateMarket(m *Market) error {
 	var v Validator
 	v.Check(strings.TrimSpace(m.Name) != "" && utf8.RuneCountInString(m.Name) <= 100, "name", "is required (at most 100 characters)")
