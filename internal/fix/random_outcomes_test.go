@@ -135,7 +135,7 @@ func newRandVenue(t *testing.T, d *driver, e store.Engine, rng *rand.Rand) *rand
 	db := testenv.Open(t, e)
 	core, creds := testenv.Demo(t, db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1e9, RateBurst: 1e9}})
 	svc := core.Svc
-	v := &venueEnv{svc: svc, creds: creds, logs: &syncBuffer{}, db: db}
+	v := &venueEnv{core: core, svc: svc, creds: creds, logs: &syncBuffer{}, db: db}
 	v.start(t)
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{Logger: slog.New(slog.DiscardHandler),
 		TokenRateLimit: 1e9, TokenRateBurst: 1e9}).Handler())
