@@ -1,7 +1,6 @@
 package socketio_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/socketio"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 // TestEngineIOFrames holds the Engine.IO layer's frames to
@@ -77,8 +77,7 @@ func TestEngineIOFrames(t *testing.T) {
 
 	// WebSocket: handshake, a ping the client answers, a frame the server
 	// cannot read.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	dial := func() *websocket.Conn {
 		t.Helper()
 		ws, _, err := websocket.Dial(ctx, v.url, nil)
