@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +18,9 @@ import (
 // leave "live" when the connection stops delivering or drops (and come
 // back), trades on the book between two firms, runs the RFQ workflow
 // between a requester and two dealers, breaches a risk limit and signs
-// out, on each storage engine.
+// out: on SQLite (serve's default engine), and on PostgreSQL too with
+// BONDVENUE_LONG_TESTS=1 (TestBrowserLiveDemo's journey runs on
+// PostgreSQL).
 // Screenshots of each main view go to $BONDVENUE_SCREENSHOTS/<engine>
 // (default web/e2e/screenshots/<engine>).
 //
@@ -28,11 +29,10 @@ import (
 // is skipped, unless BONDVENUE_TEST_REQUIRE_BROWSER=1.
 func TestBrowser(t *testing.T) {
 	web, chromium, shots, bin := browserSetup(t)
-	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+	forBrowserEngines(t, store.SQLite, func(t *testing.T, e store.Engine) {
 		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
 		p := h.spawn(true)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
+		ctx := testenv.Context(t) // the journey takes what the machine needs
 		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "run.js"))
 		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
 			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
@@ -52,19 +52,18 @@ func TestBrowser(t *testing.T) {
 // and news; firm A fills its ticket from a level of the live book, bids
 // below the best, amends and cancels while firm B's depth follows; it asks
 // a simulated dealer for a quote and accepts it when it is one; and every
-// view is captured, the admin's and the operator's too, on each storage
-// engine. Nothing in it expects a simulated firm's price: they act at
+// view is captured, the admin's and the operator's too: on PostgreSQL, and
+// on SQLite too with BONDVENUE_LONG_TESTS=1. Nothing in it expects a simulated firm's price: they act at
 // random. Screenshots go to $BONDVENUE_SCREENSHOTS/live/<engine> (default
 // web/e2e/screenshots/live/<engine>). Its needs, and when it is skipped,
 // are TestBrowser's.
 func TestBrowserLiveDemo(t *testing.T) {
 	web, chromium, shots, bin := browserSetup(t)
-	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+	forBrowserEngines(t, store.Postgres, func(t *testing.T, e store.Engine) {
 		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e), liveTick: 100 * time.Millisecond}
 		p := h.spawn(true)
 		ready := time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-		defer cancel()
+		ctx := testenv.Context(t) // the journey takes what the machine needs
 		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "live.js"))
 		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
 			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
@@ -76,6 +75,18 @@ func TestBrowserLiveDemo(t *testing.T) {
 			t.Fatalf("live demo browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
 		}
 	})
+}
+
+// forBrowserEngines runs fn as a subtest on engine e, and on every engine
+// with BONDVENUE_LONG_TESTS=1: a browser journey takes minutes, the two
+// journeys share the engines between them, and the storage tests run
+// everything on both.
+func forBrowserEngines(t *testing.T, e store.Engine, fn func(t *testing.T, e store.Engine)) {
+	if os.Getenv("BONDVENUE_LONG_TESTS") != "" {
+		testenv.ForEach(t, fn)
+		return
+	}
+	t.Run(string(e), func(t *testing.T) { fn(t, e) })
 }
 
 // browserSetup finds what the browser tests need (skipping the test, or

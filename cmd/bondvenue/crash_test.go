@@ -83,21 +83,56 @@ func TestCrashDurability(t *testing.T) {
 	})
 }
 
-// buildBinary builds cmd/bondvenue once for the test.
+// built is cmd/bondvenue's binary, built once for the test process (every
+// test that runs it shares it) and removed by TestMain.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildBinary returns the binary of cmd/bondvenue, built on first use.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "bondvenue")
-	goTool := "go"
-	if p, err := exec.LookPath("go"); err == nil {
-		goTool = p
-	} else if root := os.Getenv("GOROOT"); root != "" {
-		goTool = filepath.Join(root, "bin", "go")
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "bondvenue-test-"); built.err != nil {
+			return
+		}
+		goTool := "go"
+		if p, err := exec.LookPath("go"); err == nil {
+			goTool = p
+		} else if root := os.Getenv("GOROOT"); root != "" {
+			goTool = filepath.Join(root, "bin", "go")
+		}
+		bin := filepath.Join(built.dir, "bondvenue")
+		if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	return built.bin
+}
+
+// stillTime reports whether a test may wait on: how long a restart or a
+// takeover takes is the machine's business, and a wait gives up only when
+// the test binary's time is about to run out (testenv.Deadline).
+func stillTime(t testing.TB) bool {
+	d, ok := testenv.Deadline(t)
+	return !ok || time.Now().Before(d)
+}
+
+// TestMain removes the binary the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
-	return bin
+	os.Exit(code)
 }
 
 // ackedOffer is the last state of an offer a client got a 2xx for.
@@ -248,7 +283,6 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 		_ = cmd.Process.Kill() // fails harmlessly when it already exited
 		<-p.done
 	})
-	deadline := time.Now().Add(60 * time.Second)
 	for p.base == "" {
 		if m := crashListening.FindStringSubmatch(p.stdout.String()); m != nil {
 			p.base = m[1]
@@ -259,8 +293,8 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 			t.Fatalf("serve exited before listening: %v\nstderr:\n%s", p.exit, p.stderr.String())
 		case <-time.After(10 * time.Millisecond):
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not report its address within 60s; stderr:\n%s", p.stderr.String())
+		if !stillTime(t) {
+			t.Fatalf("serve did not report its address when the test's time ran out; stderr:\n%s", p.stderr.String())
 		}
 	}
 	if h.http == nil {
@@ -274,7 +308,7 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 				return p
 			}
 		}
-		if time.Now().After(deadline) {
+		if !stillTime(t) {
 			t.Fatalf("/readyz never answered 200; stderr:\n%s", p.stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -307,8 +341,8 @@ func (h *crashHarness) terminate() {
 		if h.exit != nil {
 			h.t.Errorf("serve after SIGTERM: %v\nstderr:\n%s", h.exit, h.stderr.String())
 		}
-	case <-time.After(30 * time.Second):
-		h.t.Fatalf("serve did not stop within 30s of SIGTERM")
+	case <-testenv.Expired(h.t):
+		h.t.Fatalf("serve did not stop after SIGTERM when the test's time ran out")
 	}
 	h.http.CloseIdleConnections()
 }
@@ -485,7 +519,7 @@ func (h *crashHarness) newOfferWorks(round int) {
 	var a offerAnswer
 	body := h.createBody(rand.New(rand.NewPCG(uint64(round), 1)))
 	status, err := h.call(h.traders[0].token, "POST", "/api/v1/participant/offers", body, &a)
-	for deadline := time.Now().Add(10 * time.Second); (err != nil || h.failingOver(status)) && h.cluster > 0 && time.Now().Before(deadline); {
+	for (err != nil || h.failingOver(status)) && h.cluster > 0 && stillTime(h.t) {
 		time.Sleep(20 * time.Millisecond) // a takeover under way
 		status, err = h.call(h.traders[0].token, "POST", "/api/v1/participant/offers", body, &a)
 	}
@@ -682,7 +716,7 @@ func (h *crashHarness) retryUnanswered(round int) {
 			out = &tr
 		}
 		status, body, err := h.callKey(req.tr.token, req.method, req.path, req.key, req.body, out)
-		for tries := 0; (err != nil || h.failingOver(status)) && h.cluster > 0 && tries < 100; tries++ {
+		for (err != nil || h.failingOver(status)) && h.cluster > 0 && stillTime(h.t) {
 			time.Sleep(20 * time.Millisecond) // an instance still passing to the old leader
 			status, body, err = h.callKey(req.tr.token, req.method, req.path, req.key, req.body, out)
 		}

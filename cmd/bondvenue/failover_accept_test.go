@@ -158,12 +158,11 @@ func (h *crashHarness) send(base, token, method, path, key string) (int, []byte,
 // than "no leader yet" (503, no answer) or "the first is still in flight"
 // (409 in flight, the one 409 a retry may meet), as a client does.
 func (h *crashHarness) retry(base, token, method, path, key string) (int, []byte) {
-	deadline := time.Now().Add(20 * time.Second)
 	for {
 		status, body, err := h.send(base, token, method, path, key)
 		waiting := err != nil || status == http.StatusServiceUnavailable ||
 			(status == http.StatusConflict && strings.Contains(string(body), "in flight"))
-		if !waiting || time.Now().After(deadline) {
+		if !waiting || !stillTime(h.t) {
 			if err != nil {
 				return 0, []byte(err.Error())
 			}
@@ -184,7 +183,7 @@ func (h *crashHarness) quoteFor(buyer, dealer *crashTrader, base string) string 
 		if err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		for ; ; time.Sleep(20 * time.Millisecond) {
 			req, err := http.NewRequest("POST", base+path, bytes.NewReader(b))
 			if err != nil {
 				t.Fatal(err)
@@ -205,7 +204,7 @@ func (h *crashHarness) quoteFor(buyer, dealer *crashTrader, base string) string 
 					t.Fatalf("POST %s through %s = %d: %s", path, base, resp.StatusCode, rb)
 				}
 			}
-			if time.Now().After(deadline) {
+			if !stillTime(t) {
 				t.Fatalf("POST %s through %s: no leader answered: %v", path, base, err)
 			}
 		}

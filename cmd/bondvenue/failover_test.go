@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -141,14 +142,11 @@ func (h *crashHarness) killLeader() {
 			t.Fatalf("cut the leader off: %v", err)
 		}
 		h.killedAt, h.cutOff = time.Now(), i
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if r := h.roles(); slices.Index(r, "leader") >= 0 && r[i] == "standby" {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("after the partition: roles %v", h.roles())
-			}
-		}
+		testenv.Wait(t, "another instance leads after the partition, the cut-off one stands by", func() bool {
+			r := h.roles()
+			return slices.Index(r, "leader") >= 0 && r[i] == "standby"
+		})
+		return
 	}
 	if i < 0 {
 		for _, p := range h.procs {
@@ -241,17 +239,11 @@ func (h *crashHarness) checkStreams() {
 	h.mu.Unlock()
 	for _, p := range live {
 		c := h.streams[p]
-		deadline := time.Now().Add(60 * time.Second)
-		var got []int64
-		for {
-			got = c.seqs()
-			if len(got) >= len(want) || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		testenv.Wait(t, fmt.Sprintf("the stream of %s carried the log's %d events", p.base, len(want)), func() bool {
+			return len(c.seqs()) >= len(want)
+		})
 		time.Sleep(200 * time.Millisecond) // a duplicate would arrive meanwhile
-		if got = c.seqs(); !slices.Equal(got, want) {
+		if got := c.seqs(); !slices.Equal(got, want) {
 			t.Errorf("the stream of %s: %d events, the log %d; first difference at %d", p.base, len(got), len(want), firstDiff(got, want))
 		}
 	}
@@ -314,9 +306,9 @@ func (h *crashHarness) checkRiskUse(round int) {
 			body   []byte
 			err    error
 		)
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		for ; ; time.Sleep(100 * time.Millisecond) {
 			status, body, err = h.callKey(tr.token, "GET", "/api/v1/participant/risk-limits", "", nil, &limits)
-			if err != nil || !h.failingOver(status) || time.Now().After(deadline) {
+			if err != nil || !h.failingOver(status) || !stillTime(t) {
 				break
 			}
 			h.riskRetries++

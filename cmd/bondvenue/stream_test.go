@@ -193,9 +193,8 @@ func (c *streamClient) count(event string) int {
 // await waits until the client has printed n lines of event.
 func (c *streamClient) await(t *testing.T, event string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
 	for c.count(event) < n {
-		if time.Now().After(deadline) {
+		if !stillTime(t) {
 			got := c.count(event)
 			c.mu.Lock()
 			var seen []string
@@ -203,7 +202,7 @@ func (c *streamClient) await(t *testing.T, event string, n int) {
 				seen = append(seen, l.Event)
 			}
 			c.mu.Unlock()
-			t.Fatalf("%d %s within 30 s, want %d; the client printed %s", got, event, n, strings.Join(seen, " "))
+			t.Fatalf("%d %s when the test's time ran out, want %d; the client printed %s", got, event, n, strings.Join(seen, " "))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -66,14 +66,16 @@ func TestRunSmoke(t *testing.T) {
 }
 
 // TestOpenLoop runs the open loop for a second at a light rate on both
-// engines, without a queue budget: every scheduled request is sent and
-// accepted, and the report has the collector's figures and the book. It
-// asserts no latency.
+// engines, without a queue budget and with an hour's time-out: every
+// scheduled request is sent and accepted, and the report has the
+// collector's figures and the book. It asserts no latency, and nothing
+// of where in time an answer lands: a machine that stalls for the whole
+// window moves every answer after it.
 func TestOpenLoop(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		const rate, seconds, preloaded = 200, 1, 300
 		rep := runOpenJSON(t, e, "--open-rate", strconv.Itoa(rate), "--open-cross", "0.2", "--open-queue-budget", "0",
-			"--open-preload", strconv.Itoa(preloaded), "--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
+			"--open-timeout", "1h", "--open-preload", strconv.Itoa(preloaded), "--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
 		o := rep.Open
 		if want := rate * seconds; o.Sent < want-1 || o.Sent > want+1 {
 			t.Errorf("sent %d requests at %d/s for %ds, want %d", o.Sent, rate, seconds, want)
@@ -85,10 +87,11 @@ func TestOpenLoop(t *testing.T) {
 		// An answer counts where it lands, so where a stall of the machine
 		// puts it is timing: the check is the accounting. The window holds
 		// at most the answers to what the warm-up (200 ms) and the window
-		// sent; the window's requests whose answers it does not hold were
-		// answered after it (the drain).
+		// sent (none, were the machine stalled throughout); the window's
+		// requests whose answers it does not hold were answered after it
+		// (the drain).
 		inWindow, warmup := o.Completed*seconds, 0.2*rate
-		if inWindow <= 0 || inWindow > float64(o.Accepted)+warmup {
+		if inWindow < 0 || inWindow > float64(o.Accepted)+warmup {
 			t.Errorf("%.0f answers in the window, of %d accepted and %.0f sent in the warm-up", inWindow, o.Accepted, warmup)
 		}
 		if inWindow < float64(o.Accepted)-warmup && o.Drain <= 0 {
@@ -141,7 +144,7 @@ func TestOpenLoopVenueProcess(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		const rate, seconds, preloaded = 200, 1, 100
 		rep := runOpenJSON(t, e, "--open-rate", strconv.Itoa(rate), "--open-venue-cpus", strconv.Itoa(cpus[0]),
-			"--open-queue-budget", "0", "--open-preload", strconv.Itoa(preloaded), "--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
+			"--open-queue-budget", "0", "--open-timeout", "1h", "--open-preload", strconv.Itoa(preloaded), "--duration", strconv.Itoa(seconds)+"s", "--warmup", "200ms")
 		o := rep.Open
 		if o.Accepted != o.Sent || o.Sent < rate*seconds-1 || o.Errors != 0 {
 			t.Errorf("sent %d: %d accepted, %d errors (%v); want about %d, all accepted", o.Sent, o.Accepted, o.Errors, o.ErrorSamples, rate*seconds)

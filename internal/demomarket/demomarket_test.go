@@ -295,31 +295,25 @@ func TestStopLeavesNoGoroutine(t *testing.T) {
 	before := runtime.NumGoroutine()
 	m := demomarket.New(svc, core.Cluster, demomarket.Config{Tick: 5 * time.Millisecond})
 	m.Start()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testenv.Wait(t, "an offer of the demo market resting", func() bool {
 		l, err := svc.Offers(ctx, trading.System, trading.OfferFilter{Status: venue.StatusCreated}, venue.Page{Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(l.Items) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no offer rested within 30 s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(l.Items) > 0
+	})
 	m.Stop()
 	m.Stop() // a second Stop is harmless
-	var after int
-	for range 200 {
-		if after = runtime.NumGoroutine(); after <= before {
-			return
+	// Stop returns once the market's goroutines are told to end; they
+	// end when the machine lets them.
+	deadline, limited := testenv.Deadline(t)
+	for runtime.NumGoroutine() > before {
+		if limited && time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines after Stop, %d before Start:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	buf := make([]byte, 1<<20)
-	t.Errorf("%d goroutines after Stop, %d before Start:\n%s", after, before, buf[:runtime.Stack(buf, true)])
 }
 
 // TestSimulatedRFQsToHumans: now and then a simulated firm asks the demo

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 // The tests drive an independent FIX engine, npm jspurefix, through the
@@ -155,16 +157,21 @@ func (d *driver) session(name string) *fixSession {
 }
 
 // wait returns the first unconsumed line of the session that matches,
-// waiting up to timeout (dictionary load included on first use).
-func (s *fixSession) wait(t *testing.T, what string, timeout time.Duration, match func(fixLine) bool) fixLine {
+// waiting for it as long as the test has time (dictionary load included
+// on first use).
+func (s *fixSession) wait(t *testing.T, what string, match func(fixLine) bool) fixLine {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	timer := time.AfterFunc(timeout, func() {
-		s.d.mu.Lock()
-		s.d.cond.Broadcast()
-		s.d.mu.Unlock()
-	})
-	defer timer.Stop()
+	deadline, limited := testenv.Deadline(t)
+	expired := false
+	if limited {
+		timer := time.AfterFunc(time.Until(deadline), func() {
+			s.d.mu.Lock()
+			expired = true
+			s.d.cond.Broadcast()
+			s.d.mu.Unlock()
+		})
+		defer timer.Stop()
+	}
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
 	for {
@@ -175,14 +182,14 @@ func (s *fixSession) wait(t *testing.T, what string, timeout time.Duration, matc
 				return l
 			}
 		}
-		if time.Now().After(deadline) {
+		if expired {
 			var seen []string
 			for i := s.next; i < len(s.d.lines); i++ {
 				if l := s.d.lines[i]; l.ID == s.name {
 					seen = append(seen, l.Event+" "+l.Raw+l.Text+l.Message)
 				}
 			}
-			t.Fatalf("session %s: no %s within %s; it saw:\n%s", s.name, what, timeout, strings.Join(seen, "\n"))
+			t.Fatalf("session %s: no %s when the test's time ran out; it saw:\n%s", s.name, what, strings.Join(seen, "\n"))
 		}
 		s.d.cond.Wait()
 	}
@@ -192,7 +199,7 @@ func (s *fixSession) wait(t *testing.T, what string, timeout time.Duration, matc
 // match holds (nil: any).
 func (s *fixSession) msg(t *testing.T, typ string, match func(fixLine) bool) fixLine {
 	t.Helper()
-	return s.wait(t, "message 35="+typ, 20*time.Second, func(l fixLine) bool {
+	return s.wait(t, "message 35="+typ, func(l fixLine) bool {
 		return l.Event == "msg" && l.Type == typ && (match == nil || match(l))
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/quagmt/udecimal"
 
@@ -86,7 +85,7 @@ func TestPriceCollarFIX(t *testing.T) {
 				t.Errorf("order over MAX_OFFER_VALUE: %s", rv.Raw)
 			}
 			d.do(t, map[string]any{"op": "logout", "id": s.name, "text": "bye"})
-			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 		})
 	}
 }
@@ -143,7 +142,7 @@ func TestKillSwitchFIX(t *testing.T) {
 				}
 			}
 			d.do(t, map[string]any{"op": "logout", "id": s.name, "text": "bye"})
-			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 		})
 	}
 }

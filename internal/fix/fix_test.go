@@ -106,7 +106,7 @@ func (v *venueEnv) logon(t *testing.T, d *driver, name, compID string, i int, re
 	s := d.session(name)
 	d.do(t, map[string]any{"op": "logon", "id": name, "host": "127.0.0.1", "port": v.port, "sender": compID,
 		"target": "BONDVENUE", "username": u.ClientID, "password": u.ClientSecret, "reset": reset, "heartbeat": 30})
-	s.wait(t, "logon", 60*time.Second, func(l fixLine) bool { return l.Event == "logon" })
+	s.wait(t, "logon", func(l fixLine) bool { return l.Event == "logon" })
 	return s
 }
 
@@ -158,7 +158,7 @@ func TestLogon(t *testing.T) {
 			bad := d.session("bad-" + string(e))
 			d.do(t, map[string]any{"op": "logon", "id": bad.name, "host": "127.0.0.1", "port": v.port, "sender": "FIRM0-" + string(e),
 				"target": "BONDVENUE", "username": u.ClientID, "password": "not-the-secret-4711", "reset": true, "heartbeat": 30})
-			l := bad.wait(t, "logout", 60*time.Second, func(l fixLine) bool { return l.Event == "logout" })
+			l := bad.wait(t, "logout", func(l fixLine) bool { return l.Event == "logout" })
 			if l.Text != "client_id and/or client_secret is wrong or missing" {
 				t.Errorf("refused logon: Logout text %q", l.Text)
 			}
@@ -172,7 +172,7 @@ func TestLogon(t *testing.T) {
 			other := d.session("other-" + string(e))
 			d.do(t, map[string]any{"op": "logon", "id": other.name, "host": "127.0.0.1", "port": v.port, "sender": "FIRM0-" + string(e),
 				"target": "BONDVENUE", "username": u1.ClientID, "password": u1.ClientSecret, "reset": true, "heartbeat": 30})
-			other.wait(t, "end of the second logon", 30*time.Second, func(l fixLine) bool { return l.Event == "end" || l.Event == "logout" })
+			other.wait(t, "end of the second logon", func(l fixLine) bool { return l.Event == "end" || l.Event == "logout" })
 
 			s.send(t, "x", 320, "SL1", 559, 4)
 			list := s.msg(t, "y", nil)
@@ -192,7 +192,7 @@ func TestLogon(t *testing.T) {
 				}
 			}
 			d.do(t, map[string]any{"op": "logout", "id": s.name, "text": "bye"})
-			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 			// The engine's debug log shows every message, never a secret.
 			logs := v.logs.String()
 			if strings.Contains(logs, u.ClientSecret) || strings.Contains(logs, "not-the-secret-4711") || strings.Contains(logs, u1.ClientSecret) {
@@ -307,7 +307,7 @@ func TestOrders(t *testing.T) {
 				t.Errorf("unknown instrument: %s", bad.Raw)
 			}
 			d.do(t, map[string]any{"op": "logout", "id": s.name, "text": "bye"})
-			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 		})
 	}
 }
@@ -463,7 +463,7 @@ func TestRestart(t *testing.T) {
 			nw := s.msg(t, "8", func(l fixLine) bool { return l.field(11) == "R1" && l.field(150) == "0" })
 
 			v.gw.Stop()
-			s.wait(t, "the session's end", 30*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "the session's end", func(l fixLine) bool { return l.Event == "end" })
 			v.core.Close()
 			v.core = testenv.Started(t, v.db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
 			v.svc = v.core.Svc
@@ -487,7 +487,7 @@ func TestRestart(t *testing.T) {
 				t.Errorf("resent New: %s, want seq %d exec %s", again.Raw, nw.Seq, nw.field(17))
 			}
 			d.do(t, map[string]any{"op": "logout", "id": name, "text": "bye"})
-			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 		})
 	}
 }
@@ -516,7 +516,7 @@ func TestLogonAfterGap(t *testing.T) {
 				s.msg(t, "y", nil)
 			}
 			d.do(t, map[string]any{"op": "logout", "id": name, "text": "bye"})
-			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 
 			// The venue forgets what it received after the client's Logon,
 			// and the client never got the venue's last message: both
@@ -558,7 +558,7 @@ func TestLogonAfterGap(t *testing.T) {
 			s.msg(t, "y", func(l fixLine) bool { return l.field(320) == "GAP1" })
 			s.none(t, "5", 0, nil)
 			d.do(t, map[string]any{"op": "logout", "id": name, "text": "bye"})
-			s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+			s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 		})
 	}
 }
@@ -796,7 +796,7 @@ func TestCancelOnDisconnect(t *testing.T) {
 	s := v.logon(t, d, "cod-off", "COD0", 0, true)
 	kept := order(s, "K1")
 	d.do(t, map[string]any{"op": "drop", "id": s.name})
-	s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
+	s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
 	time.Sleep(300 * time.Millisecond)
 	if st := status(kept); st != venue.StatusCreated {
 		t.Errorf("without cancel-on-disconnect the order is %s, want it resting", st)
@@ -807,23 +807,12 @@ func TestCancelOnDisconnect(t *testing.T) {
 	s = v.logon(t, d, "cod-on", "COD0", 0, true)
 	gone := order(s, "G1")
 	d.do(t, map[string]any{"op": "drop", "id": s.name})
-	s.wait(t, "end", 20*time.Second, func(l fixLine) bool { return l.Event == "end" })
-	deadline := time.Now().Add(10 * time.Second)
-	for status(gone) != venue.StatusCancelled {
-		if time.Now().After(deadline) {
-			t.Fatalf("with cancel-on-disconnect the order is %s after the drop", status(gone))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s.wait(t, "end", func(l fixLine) bool { return l.Event == "end" })
+	testenv.Wait(t, "with cancel-on-disconnect the order cancelled after the drop", func() bool { return status(gone) == venue.StatusCancelled })
 	// The REST order of the same firm, and the order entered before the
 	// setting by another session... are the credential's: only FIX orders
 	// of this credential are cancelled, so the first one goes too.
-	for status(kept) != venue.StatusCancelled {
-		if time.Now().After(deadline) {
-			t.Fatalf("the credential's earlier FIX order is %s", status(kept))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testenv.Wait(t, "the credential's earlier FIX order cancelled", func() bool { return status(kept) == venue.StatusCancelled })
 }
 
 // TestStandbySession: a FIX session on a standby (another instance leads
@@ -893,7 +882,8 @@ func (v *venueEnv) dropFIXAnswer(t *testing.T, i int, clOrdID string) {
 	user := "fix-firm:" + v.creds.Participants[i].ID
 	key := "fix:" + time.Now().UTC().Format(time.DateOnly) + ":" + clOrdID
 	probe := errors.New("probe")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	deadline, limited := testenv.Deadline(t)
+	for ; ; time.Sleep(10 * time.Millisecond) {
 		var cur store.IdempotencyRecord
 		err := v.db.InTx(ctx, func(tx *store.Tx) error {
 			var err error
@@ -913,7 +903,7 @@ func (v *venueEnv) dropFIXAnswer(t *testing.T, i int, clOrdID string) {
 			t.Fatal(err)
 		case err == nil && cur.StatusCode != 0:
 			return
-		case time.Now().After(deadline):
+		case limited && time.Now().After(deadline):
 			t.Fatalf("the answer of ClOrdID %s was never kept", clOrdID)
 		}
 	}

@@ -68,7 +68,7 @@ func TestSlowClient(t *testing.T) {
 			}
 			next := func() string {
 				t.Helper()
-				m, err := c.Next(20 * time.Second)
+				m, err := c.Next(timeLeft(t))
 				if err != nil {
 					t.Fatalf("read: %v", err)
 				}
@@ -112,7 +112,8 @@ func TestSlowClient(t *testing.T) {
 			}
 			if tc.expect > 0 {
 				// Dropped: what the kernel held arrives, then the end.
-				_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+				deadline, _ := testenv.Deadline(t) // zero: none
+				_ = conn.SetReadDeadline(deadline)
 				if _, err := io.Copy(io.Discard, conn); err != nil {
 					t.Fatalf("the dropped session's connection: %v", err)
 				}
@@ -198,7 +199,7 @@ func TestPipelinedOrders(t *testing.T) {
 			}
 			accepted, refused, cancelled := map[string]int{}, map[string]int{}, false
 			for len(accepted) < n || refused["P05"] == 0 || !cancelled {
-				m, err := c.Next(20 * time.Second)
+				m, err := c.Next(timeLeft(t))
 				if err != nil {
 					t.Fatalf("read: %v (accepted %d, refused %v, cancelled %v)", err, len(accepted), refused, cancelled)
 				}
@@ -252,7 +253,7 @@ func TestPipelinedOrders(t *testing.T) {
 				}
 			}
 			for more := 0; more < 3; {
-				m, err := c.Next(20 * time.Second)
+				m, err := c.Next(timeLeft(t))
 				if err != nil {
 					t.Fatalf("read: %v", err)
 				}
@@ -262,18 +263,13 @@ func TestPipelinedOrders(t *testing.T) {
 			}
 			const want = 1 + n + 1 + 1 + 3 + 1
 			sessions := fixstore.New(v.db)
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			testenv.Wait(t, fmt.Sprintf("stored next incoming number %d", want), func() bool {
 				st, ok, err := sessions.PeekSession(ctx, "FIXT.1.1:BONDVENUE->PIPE-"+string(e))
 				if err != nil || !ok {
 					t.Fatalf("PeekSession: %v, %v", ok, err)
 				}
-				if st.NextTarget == want {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("stored next incoming number %d, want %d", st.NextTarget, want)
-				}
-			}
+				return st.NextTarget == want
+			})
 		})
 	}
 }
@@ -321,20 +317,24 @@ func TestPipelinedCancelOnDisconnect(t *testing.T) {
 		}
 		return open, all
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		open, all := resting()
-		if all > 0 && open == 0 {
-			time.Sleep(300 * time.Millisecond) // nothing lands after the cancel
-			if open, all2 := resting(); open != 0 || all2 != all {
-				t.Fatalf("%d of %d orders resting after cancel on disconnect", open, all2)
-			}
-			t.Logf("%d of %d orders entered, all cancelled", all, n)
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d orders resting 10 s after the drop", open, all)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var all int
+	testenv.Wait(t, "the orders cancelled after the drop", func() bool {
+		var open int
+		open, all = resting()
+		return all > 0 && open == 0
+	})
+	time.Sleep(300 * time.Millisecond) // nothing lands after the cancel
+	if open, all2 := resting(); open != 0 || all2 != all {
+		t.Fatalf("%d of %d orders resting after cancel on disconnect", open, all2)
 	}
+	t.Logf("%d of %d orders entered, all cancelled", all, n)
+}
+
+// timeLeft is how long a read may wait for the venue's next message: until
+// the test's time runs out (testenv.Deadline), not a budget of its own.
+func timeLeft(t *testing.T) time.Duration {
+	if d, ok := testenv.Deadline(t); ok {
+		return time.Until(d)
+	}
+	return 24 * time.Hour
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -136,16 +136,10 @@ func TestPortfolioRFQ(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds, for up to 20 seconds.
+// waitFor polls cond until it holds.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 20s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Wait(t, "the condition", cond)
 }
 
 // TestPortfolioFiveDealers: a 100-line two-sided list to five dealers,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -193,12 +194,14 @@ func TestKillSwitch(t *testing.T) {
 		if k["enabled"] != true || k["participant_id"] != x.participant(0) || k["cancelled"] != json.Number(strconv.Itoa(resting+2)) {
 			t.Errorf("kill switch answer = %v, want on, %d cancelled", k, resting+2)
 		}
-		// One batch: the engine ran exactly one command, in one batch, for it.
-		batches, commands, _ := v.core.Sequencer.Counters()
-		for deadline := time.Now().Add(time.Second); batches == batches0 && time.Now().Before(deadline); {
-			time.Sleep(time.Millisecond)
+		// One batch: the engine ran exactly one command, in one batch, for
+		// it. The engine counts a batch after its answers (the batches,
+		// then the commands).
+		var batches, commands int64
+		testenv.Wait(t, "the kill switch's batch counted", func() bool {
 			batches, commands, _ = v.core.Sequencer.Counters()
-		}
+			return commands != commands0
+		})
 		if batches-batches0 != 1 || commands-commands0 != 1 {
 			t.Errorf("kill switch ran in %d batches of %d commands, want one batch of one", batches-batches0, commands-commands0)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/subscribe"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
@@ -151,7 +152,7 @@ func logged(evs []feed.Event) int {
 // await waits for n events of the log (and what derives from them).
 func (f *feedLog) await(t *testing.T, w who, n int) []feed.Event {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
+	deadline, limited := testenv.Deadline(t)
 	for {
 		f.mu.Lock()
 		evs, done, err := append([]feed.Event(nil), f.events...), f.done, f.err
@@ -167,8 +168,8 @@ func (f *feedLog) await(t *testing.T, w who, n int) []feed.Event {
 			return f.events
 		case done:
 			t.Fatalf("%s: subscription ended after %d of %d events: %v", w, logged(evs), n, err)
-		case time.Now().After(deadline):
-			t.Fatalf("%s received %d of %d events in a minute", w, logged(evs), n)
+		case limited && time.Now().After(deadline):
+			t.Fatalf("%s received %d of %d events when the test's time ran out", w, logged(evs), n)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

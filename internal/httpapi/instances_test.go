@@ -130,13 +130,7 @@ func TestStandbyPassesWrites(t *testing.T) {
 	// The leader goes; the standby takes over and serves writes itself.
 	srvA.Close()
 	leader.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for standby.Cluster.Role() != cluster.RoleLeader {
-		if time.Now().After(deadline) {
-			t.Fatal("no takeover within 5 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Wait(t, "the standby's takeover", func() bool { return standby.Cluster.Role() == cluster.RoleLeader })
 	offer["price_per_unit"] = "109.75"
 	resp, b = call(srvB.URL, "POST", "/api/v1/participant/offers", tok.AccessToken, offer, nil)
 	if resp.StatusCode != 200 {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/quagmt/udecimal"
+
+	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 const portfolioPath = "/api/v1/participant/portfolio-rfq"
@@ -343,13 +345,10 @@ func TestPortfolioRFQEnds(t *testing.T) {
 		short := quote(trader(1), path, x.validUntil(time.Second))
 		long := quote(trader(2), path, "")
 		v.clock.Advance(2 * time.Second)
-		deadline := time.Now().Add(15 * time.Second)
-		for st, _ := quoteStatus(path, id(short)); st != "expired"; st, _ = quoteStatus(path, id(short)) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the quote past its deadline is %s, want expired", st)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		testenv.Wait(t, "the quote past its deadline expired", func() bool {
+			st, _ := quoteStatus(path, id(short))
+			return st == "expired"
+		})
 		if st, _ := quoteStatus(path, id(long)); st != "created" {
 			t.Errorf("the other quote is %s, want still live", st)
 		}

@@ -1,14 +1,15 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 // linksPath is the operator's settlement link table.
@@ -82,17 +83,16 @@ func TestSettlementCompatibility(t *testing.T) {
 		ask := x.create(t, trader(1), offer(in, x.book, "ask", "99", "1000000"))
 		for w, want := range map[who]bool{trader(0): false, trader(2): true} {
 			var seen *feed.LimitEntry
-			deadline := time.Now().Add(20 * time.Second)
-			for seen == nil && time.Now().Before(deadline) {
+			testenv.Wait(t, fmt.Sprintf("the ask on %v's stream", w), func() bool {
 				streams[w].mu.Lock()
+				defer streams[w].mu.Unlock()
 				for _, e := range streams[w].events {
 					if e.PriceChange != nil && e.PriceChange.Ask != nil && e.PriceChange.Ask.OfferID == id(ask) {
 						seen = e.PriceChange.Ask
 					}
 				}
-				streams[w].mu.Unlock()
-				time.Sleep(10 * time.Millisecond)
-			}
+				return seen != nil
+			})
 			if seen == nil || seen.IsCounterpartyEnabled != want || (!want && seen.ParticipantID != "") {
 				t.Errorf("the ask on %s's stream: %+v, want is_counterparty_enabled %v", w, seen, want)
 			}

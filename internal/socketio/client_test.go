@@ -104,7 +104,7 @@ func runClient(t *testing.T, script, url, token, namespaces, transports string, 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := &lineLog{used: map[int]bool{}}
+	lines := &lineLog{used: map[int]bool{}, more: make(chan struct{})}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -113,9 +113,15 @@ func runClient(t *testing.T, script, url, token, namespaces, transports string, 
 			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Event != "" {
 				lines.mu.Lock()
 				lines.seen = append(lines.seen, l)
+				close(lines.more)
+				lines.more = make(chan struct{})
 				lines.mu.Unlock()
 			}
 		}
+		lines.mu.Lock()
+		lines.ended = true
+		close(lines.more)
+		lines.mu.Unlock()
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -125,10 +131,11 @@ func runClient(t *testing.T, script, url, token, namespaces, transports string, 
 }
 
 // expect returns the first line (of all the client printed, in any
-// order across namespaces) that matches, waiting up to 20 s for it.
+// order across namespaces) that matches, waiting for it as long as the
+// client prints and the test has time.
 func expect(t *testing.T, lines *lineLog, what string, match func(line) bool) line {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	expired := testenv.Expired(t)
 	for {
 		lines.mu.Lock()
 		for i, l := range lines.seen {
@@ -138,11 +145,16 @@ func expect(t *testing.T, lines *lineLog, what string, match func(line) bool) li
 				return l
 			}
 		}
+		more, ended := lines.more, lines.ended
 		lines.mu.Unlock()
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s within 20 s", what)
+		if ended {
+			t.Fatalf("no %s: the client ended", what)
 		}
-		time.Sleep(10 * time.Millisecond)
+		select {
+		case <-more:
+		case <-expired:
+			t.Fatalf("no %s when the test's time ran out", what)
+		}
 	}
 }
 
@@ -151,6 +163,10 @@ type lineLog struct {
 	mu   sync.Mutex
 	seen []line
 	used map[int]bool
+	// more is closed (and replaced) when a line comes, and when the
+	// client's output ends (ended).
+	more  chan struct{}
+	ended bool
 }
 
 // TestOfficialClient drives the official socket.io-client 4.8, on each
@@ -260,10 +276,13 @@ func TestOfficialClient(t *testing.T) {
 // and the quote, the dealer the RFQ and its own quote, the third firm
 // neither, nor the trade or its orders — and everyone the public events
 // (news, indicative price, the OTC book's price change and its bar). A
-// token that expires disconnects its sockets.
+// token that expires disconnects its sockets (the venue's clock moved
+// past the tokens' 8 s: the test may take as long as the machine needs).
 func TestOfficialClientFirms(t *testing.T) {
 	script := officialClient(t)
-	core, creds := testenv.Demo(t, testenv.Open(t, store.SQLite), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}, TokenTTL: 8 * time.Second})
+	clock := testenv.NewClock(time.Now())
+	core, creds := testenv.Demo(t, testenv.Open(t, store.SQLite), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler),
+		Now: clock.Now}, TokenTTL: 8 * time.Second})
 	svc := core.Svc
 	srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: 100 * time.Millisecond}))
 	t.Cleanup(srv.Close)
@@ -352,6 +371,7 @@ func TestOfficialClientFirms(t *testing.T) {
 
 	// Tokens live 8 s: every socket of every client is disconnected by the
 	// server when they expire.
+	clock.Advance(9 * time.Second)
 	for _, c := range clients {
 		for range 7 {
 			l := expect(t, c, "disconnect at token expiry", func(l line) bool { return l.Event == "disconnect" })
@@ -364,11 +384,12 @@ func TestOfficialClientFirms(t *testing.T) {
 
 // TestOfficialClientUpgradeIdle: on a venue where nothing happens, 50
 // official clients on their default transports (long-polling, then the
-// upgrade), started 40 ms apart, are each on WebSocket within a second of
-// their connect. The
-// client sends its upgrade only once its pending poll has ended, so the
-// server must end that poll (with a noop) when the probe arrives rather
-// than leave it waiting for the next ping.
+// upgrade), started 40 ms apart, each move to WebSocket. The client sends
+// its upgrade only once its pending poll has ended, so the server must end
+// that poll (with a noop) when the probe arrives rather than leave it
+// waiting for the next ping — an hour away here, so a poll left waiting
+// holds its client's upgrade past the test's time, whatever the machine's
+// speed.
 func TestOfficialClientUpgradeIdle(t *testing.T) {
 	script := officialClient(t)
 	const clients = 50
@@ -376,38 +397,32 @@ func TestOfficialClientUpgradeIdle(t *testing.T) {
 		t.Run(string(e), func(t *testing.T) {
 			core, creds := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
 			// The tokens outlive the test: their check stays out of the way.
-			srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: time.Minute}))
+			srv := httptest.NewServer(socketio.New(core.Access, core.Live, socketio.Config{Logger: slog.New(slog.DiscardHandler), TokenCheck: time.Minute,
+				PingInterval: time.Hour, PingTimeout: time.Hour}))
 			t.Cleanup(srv.Close)
 			tok, _ := traderToken(t, core.Access, creds, 0)
 			lines := runClient(t, script, srv.URL, tok, "/news", "default", "CLIENTS="+strconv.Itoa(clients), "STAGGER_MS=40")
-			for range clients {
-				l := expect(t, lines, "a client on its transport a second after its connect", func(l line) bool {
-					return l.Event == "transport_at_1s"
-				})
-				if l.Transport != "websocket" {
-					t.Errorf("client %d is on %s a second after its connect, want websocket", *l.Client, l.Transport)
-				}
-			}
 			upgraded := map[int]bool{}
 			slowest := int64(0)
+			for range clients {
+				l := expect(t, lines, "a client's upgrade", func(l line) bool { return l.Event == "upgrade" })
+				if l.Transport != "websocket" || upgraded[*l.Client] {
+					t.Errorf("client %d upgraded to %s (upgraded before: %v), want websocket, once", *l.Client, l.Transport, upgraded[*l.Client])
+				}
+				upgraded[*l.Client] = true
+				slowest = max(slowest, l.AfterMS)
+			}
 			lines.mu.Lock()
 			for _, l := range lines.seen {
-				if l.Event == "upgrade" {
-					slowest = max(slowest, l.AfterMS)
-				}
-				switch {
-				case l.Event == "upgrade" && l.Transport == "websocket" && l.AfterMS <= 1000:
-					upgraded[*l.Client] = true
-				case l.Event == "upgrade":
-					t.Errorf("client %d upgraded to %s %d ms after its connect, want websocket within 1000 ms", *l.Client, l.Transport, l.AfterMS)
-				case l.Event == "disconnect":
+				if l.Event == "disconnect" {
 					t.Errorf("client %d disconnected: %s", *l.Client, l.Reason)
 				}
 			}
 			lines.mu.Unlock()
 			if len(upgraded) != clients {
-				t.Errorf("%d of %d clients report the upgrade to websocket within 1 s of their connect", len(upgraded), clients)
+				t.Errorf("%d of %d clients upgraded to websocket", len(upgraded), clients)
 			}
+			// How long it took is the machine's: reported, not asserted.
 			t.Logf("the slowest upgrade came %d ms after its connect", slowest)
 		})
 	}
@@ -495,7 +510,14 @@ func TestOfficialClientSlowConsumer(t *testing.T) {
 				})
 				got[seq]++
 			}
-			time.Sleep(300 * time.Millisecond) // any duplicate would arrive by now
+			// A last item: the socket delivers in sequence order, so a
+			// duplicate of an earlier one would come before it.
+			publish()
+			last := published[len(published)-1]
+			expect(t, lines, "the last item", func(l line) bool {
+				var m struct{ Seq int64 }
+				return l.Event == "news.create" && len(l.Args) == 2 && json.Unmarshal(l.Args[1], &m) == nil && m.Seq == last
+			})
 			lines.mu.Lock()
 			for i, l := range lines.seen {
 				if l.Event == "news.create" && !lines.used[i] {

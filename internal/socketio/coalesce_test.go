@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 // TestHeldConn: a write goes out at once unless held; held writes go out
@@ -18,7 +20,8 @@ func TestHeldConn(t *testing.T) {
 	h := &heldConn{Conn: a}
 	read := func() string { // what one write of h's delivered
 		t.Helper()
-		_ = b.SetReadDeadline(time.Now().Add(5 * time.Second))
+		deadline, _ := testenv.Deadline(t) // zero: none
+		_ = b.SetReadDeadline(deadline)
 		buf := make([]byte, 1024)
 		n, err := b.Read(buf)
 		if err != nil {

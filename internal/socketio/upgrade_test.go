@@ -17,6 +17,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/socketio"
 	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -71,11 +72,12 @@ func (tr *transcript) check(t *testing.T, name string) {
 // namespace open, its poll pending, probes a WebSocket. The client sends
 // "5" only once its poll has ended, so the server must end the pending
 // poll with a noop when the probe arrives — and a poll that crossed the
-// probe's answer too — with no ping to do it (the heartbeat is a minute
-// away). After the upgrade, events come over the WebSocket, and the
-// polling transport is refused.
+// probe's answer too — with no ping to do it (the heartbeat is an hour
+// away, so that none comes while the test runs, however slowly; a poll
+// left to wait would end the test). After the upgrade, events come over
+// the WebSocket, and the polling transport is refused.
 func TestUpgradeAnswersPendingPoll(t *testing.T) {
-	v := newVenue(t, store.SQLite, socketio.Config{PingInterval: time.Minute, PingTimeout: time.Minute})
+	v := newVenue(t, store.SQLite, socketio.Config{PingInterval: time.Hour, PingTimeout: time.Hour})
 	var tr transcript
 	var sid string
 	get := func() (int, string) {
@@ -96,14 +98,14 @@ func TestUpgradeAnswersPendingPoll(t *testing.T) {
 		}()
 		return ch
 	}
-	// ended waits for a poll's answer: one that is not there by the time
-	// a ping would come would have waited for that ping.
+	// ended waits for a poll's answer: the noop (a poll left to wait for
+	// the ping would hold it past the test's time).
 	ended := func(ch <-chan string, what string) string {
 		t.Helper()
 		select {
 		case b := <-ch:
 			return b
-		case <-time.After(20 * time.Second):
+		case <-testenv.Expired(t):
 			t.Fatalf("%s: the pending poll did not end (the client cannot send its upgrade)", what)
 		}
 		return ""
@@ -136,8 +138,7 @@ func TestUpgradeAnswersPendingPoll(t *testing.T) {
 
 	poll := pending()
 	time.Sleep(100 * time.Millisecond) // the poll reaches the server and waits
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	ws, _, err := websocket.Dial(ctx, v.url+"&sid="+sid, nil)
 	if err != nil {
 		t.Fatal(err)
