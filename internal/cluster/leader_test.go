@@ -167,7 +167,7 @@ func TestLeaderElection(t *testing.T) {
 		select {
 		case <-changed:
 			_, changed, _ = events.Since(0)
-		case <-time.After(30 * time.Second):
+		case <-testenv.Expired(t):
 			t.Fatal("the leader's offer did not reach the standby's feed")
 		}
 	}
@@ -204,14 +204,9 @@ func TestLeaderElection(t *testing.T) {
 }
 
 // waitRole waits for in to take role. The campaign runs on a real ticker
-// and the database decides; the bound only ends a test that failed.
+// and the database decides; only the test's time running out ends a test
+// that failed.
 func waitRole(t *testing.T, in *instance, role string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for in.cl.Role() != role {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s within 30 s (role %s)", role, in.cl.Role())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Wait(t, "the instance's role "+role, func() bool { return in.cl.Role() == role })
 }

@@ -169,8 +169,8 @@ func (r *follower) until(t *testing.T, last int64) []feed.Event {
 	r.target <- last
 	select {
 	case <-r.done:
-	case <-time.After(time.Minute):
-		t.Fatalf("the follower did not reach event %d within a minute", last)
+	case <-testenv.Expired(t):
+		t.Fatalf("the follower did not reach event %d", last)
 	}
 	if r.err != nil {
 		t.Fatal(r.err)

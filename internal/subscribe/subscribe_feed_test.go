@@ -331,7 +331,7 @@ func TestFeedSlowConsumer(t *testing.T) {
 				if ok {
 					t.Fatal("the slow subscription still runs")
 				}
-			case <-time.After(30 * time.Second):
+			case <-testenv.Expired(t):
 				t.Fatal("the slow subscription was not cut off")
 			}
 			if !errors.Is(slow.Err(), subscribe.ErrSlowConsumer) {
@@ -393,13 +393,7 @@ func (r *received) all() []feed.Event {
 // waitFor polls cond for up to a minute.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within a minute")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Wait(t, "the subscriber's events", cond)
 }
 
 // TestFeedResyncRequired refuses to resume after a sequence number the log
@@ -454,7 +448,7 @@ func TestFeedCloseWhileReplaying(t *testing.T) {
 	}()
 	select {
 	case <-closed:
-	case <-time.After(10 * time.Second):
+	case <-testenv.Expired(t):
 		t.Fatal("Close did not return while the replay waited for the reader")
 	}
 	if !errors.Is(sub.Err(), context.Canceled) {

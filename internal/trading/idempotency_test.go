@@ -91,7 +91,8 @@ func TestIdempotencyInFlight(t *testing.T) {
 func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		t.Parallel()
-		v := testenv.NewDemoVenue(t, e)
+		clock := testenv.NewClock(time.Now().UTC())
+		v := testenv.NewDemoVenueClocked(t, testenv.Open(t, e), clock.Now)
 		ctx := context.Background()
 		buyer, dealer := v.Principal(t, 0, venue.RoleTrader), v.Principal(t, 1, venue.RoleTrader)
 		// firstRun runs a request under key, its answer never kept.
@@ -139,7 +140,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		requested := firstRun("rfq", request)
 		rfq := requested.(trading.OfferView)
 		// A quote valid for a moment: its retry comes after valid_until.
-		validUntil := time.Now().Add(1500 * time.Millisecond)
+		validUntil := clock.Now().Add(1500 * time.Millisecond)
 		quoting := func(s *trading.Service) (any, error) {
 			return s.CreateOffer(ctx, dealer, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.OTC(t),
 				Direction: venue.Ask, Price: ptrTo(dec("99.5")), Quantity: ptrTo(dec("1000000")), MatchedOfferID: rfq.ID,
@@ -170,7 +171,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		created := firstRun("bucket", bucket)
 
 		v.Restart(t) // the process died: no answer was kept
-		time.Sleep(time.Until(validUntil))
+		clock.Advance(2 * time.Second)
 		retry("rfq", requested, request)
 		retry("quote", quoted, quoting)
 		retry("accept", accepted, accept)

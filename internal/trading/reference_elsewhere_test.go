@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
@@ -33,15 +32,10 @@ func TestReferenceChangedElsewhere(t *testing.T) {
 		if err := offer(); err != nil {
 			t.Fatalf("CreateOffer before the change = %v", err)
 		}
-		// eventually waits for cond; the deadline is far beyond the poll.
+		// eventually waits for cond, until the test's time runs out.
 		eventually := func(what string, cond func() bool) {
 			t.Helper()
-			for deadline := time.Now().Add(30 * time.Second); !cond(); {
-				if time.Now().After(deadline) {
-					t.Fatalf("the running engine never saw %s", what)
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+			testenv.Wait(t, "the running engine sees "+what, cond)
 		}
 
 		if _, err := admin.SetRiskLimit(ctx, trading.System, v.Creds.Participants[0].ID,
