@@ -49,30 +49,6 @@ func (st *State) forgetBookID(o *venue.Offer) {
 // first sight. Numbers are kept for the state's life: a venue has few.
 func (st *State) party(id string) uint32 { return st.parties.number(id) }
 
-// interner numbers strings of a small set (ids of participants, users,
-// markets…; enums), each for the life of the interner.
-type interner struct {
-	nums  map[string]uint32
-	names []string
-}
-
-// number returns v's number, giving it the next on first sight.
-func (in *interner) number(v string) uint32 {
-	n, ok := in.nums[v]
-	if !ok {
-		if in.nums == nil {
-			in.nums = map[string]uint32{}
-		}
-		n = uint32(len(in.names))
-		in.nums[v] = n
-		in.names = append(in.names, v)
-	}
-	return n
-}
-
-// name returns the string of number n.
-func (in *interner) name(n uint32) string { return in.names[n] }
-
 // eligibleParties is eligible for participant numbers: the books'
 // matching.Config.Eligible.
 func (st *State) eligibleParties(a, b uint32) bool {

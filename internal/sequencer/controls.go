@@ -26,19 +26,6 @@ const (
 	SourceIndicative = "mid of the newest valid indicative prices"
 )
 
-// printAt is an instrument's latest trade, any market.
-type printAt struct {
-	price udecimal.Decimal
-	at    time.Time
-}
-
-// indicativeQuote is one indicative price as the collar reads it.
-type indicativeQuote struct {
-	bid, ask   *udecimal.Decimal
-	updated    time.Time
-	validUntil *time.Time
-}
-
 var two = udecimal.MustFromInt64(2, 0)
 
 // Collar is the price band a market takes for an instrument now: around

@@ -14,13 +14,6 @@ import (
 // changed book per batch, here where the books are; who may see which firm
 // on it is each reader's view of it (reader.redact).
 
-// bookLadder is what the last instrument.depth of a book said, and on a
-// continuous book the book's orders behind each entry.
-type bookLadder struct {
-	bid, ask             []feed.LimitEntry
-	bidOrders, askOrders []matching.Order
-}
-
 // depthChanges records, with each changed book's last event of the batch,
 // its ladder when one of its top feed.MaxStreamDepth levels changed.
 func (st *State) depthChanges(b *Batch) {

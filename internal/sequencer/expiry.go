@@ -2,43 +2,13 @@ package sequencer
 
 import (
 	"container/heap"
-	"time"
 
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
-// This file holds the expiry of gtd offers, quotes and RFQs: a heap of
-// deadlines the sequencer's timer and every batch consult.
-
-// expiry is a gtd record's deadline.
-type expiry struct {
-	at time.Time
-	id string
-}
-
-type expiryHeap []expiry
-
-func (h expiryHeap) Len() int { return len(h) }
-
-func (h expiryHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-
-func (h expiryHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-
-func (h *expiryHeap) Push(x any) { *h = append(*h, x.(expiry)) }
-
-func (h *expiryHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-func (h expiryHeap) next() (time.Time, bool) {
-	if len(h) == 0 {
-		return time.Time{}, false
-	}
-	return h[0].at, true
-}
+// This file holds the expiry of gtd offers, quotes, RFQs and portfolio
+// RFQs: the timed command that ends what the deadline heap (deadlines.go)
+// says is due, run by the sequencer's timer and before every batch.
 
 // expireDue expires every gtd record whose deadline has passed. An
 // expiring RFQ takes its live quotes with it.

@@ -411,17 +411,6 @@ func clonePortfolio(r *venue.PortfolioRFQ) venue.PortfolioRFQ {
 	return out
 }
 
-// savePortfolio records a list's state to be written with the batch.
-func (b *Batch) savePortfolio(r *venue.PortfolioRFQ) {
-	if b.portfolios == nil {
-		b.portfolios = map[string]*venue.PortfolioRFQ{}
-	}
-	if _, ok := b.portfolios[r.ID]; !ok {
-		b.portfolioOrder = append(b.portfolioOrder, r.ID)
-	}
-	b.portfolios[r.ID] = r
-}
-
 // loadPortfolios reads the open portfolio RFQs at a rebuild.
 func (st *State) loadPortfolios(ctx context.Context, tx *store.Tx) error {
 	rs, err := tx.OpenPortfolioRFQs(ctx)

@@ -3,8 +3,6 @@ package sequencer
 import (
 	"context"
 
-	"github.com/quagmt/udecimal"
-
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -16,45 +14,6 @@ import (
 // the streams never recompute a book (docs/guide.md, "Live streams": /instruments). A batch's
 // changes to one book make one event: its state after the batch, the only
 // state anyone could read.
-
-// touch notes that a batch changed the book of o (a firm offer).
-func (b *Batch) touch(o *venue.Offer) {
-	if o.Type != venue.TypeOffer {
-		return
-	}
-	b.touchKey(bookKey{o.MarketID, o.InstrumentID})
-}
-
-func (b *Batch) touchKey(k bookKey) {
-	if b.touched == nil {
-		b.touched = map[bookKey]bool{}
-	}
-	if _, ok := b.touched[k]; !ok {
-		b.touched[k] = false
-		b.touchOrder = append(b.touchOrder, k)
-	}
-}
-
-// traded notes a trade on a book: its event carries the new last price
-// even when the best prices stay.
-func (b *Batch) traded(t venue.Trade) {
-	k := bookKey{t.MarketID, t.InstrumentID}
-	b.touchKey(k)
-	b.touched[k] = true
-	if b.prints == nil {
-		b.prints = map[bookKey][]feed.Print{}
-	}
-	b.prints[k] = append(b.prints[k], feed.Print{Price: t.PricePerUnit, Quantity: t.Quantity})
-}
-
-// lastTrade is a book's latest trade.
-type lastTrade struct{ price, quantity udecimal.Decimal }
-
-// bookTop is what the last price_change of a book said.
-type bookTop struct {
-	bid, ask *feed.LimitEntry
-	last     *lastTrade
-}
 
 // priceChanges records the batch's price changes with its events.
 func (st *State) priceChanges(b *Batch) {

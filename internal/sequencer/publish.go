@@ -3,7 +3,6 @@ package sequencer
 import (
 	"container/heap"
 	"context"
-	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -28,38 +27,6 @@ func (e *Sequencer) SetPostTrade(t *transparency.Table, mic string) {
 
 // MIC is the venue's market identifier code on the public tape.
 func (e *Sequencer) MIC() string { return e.mic }
-
-// pending is a trade whose price or volume is not yet published.
-type pending struct {
-	trade venue.Trade
-	isin  string
-}
-
-// publication is the next due time of a pending trade.
-type publication struct {
-	at time.Time
-	id string
-}
-
-type publicationHeap []publication
-
-func (h publicationHeap) Len() int           { return len(h) }
-func (h publicationHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h publicationHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *publicationHeap) Push(x any)        { *h = append(*h, x.(publication)) }
-func (h *publicationHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-func (h publicationHeap) next() (time.Time, bool) {
-	if len(h) == 0 {
-		return time.Time{}, false
-	}
-	return h[0].at, true
-}
 
 // publish sets a new trade's publication and marks what is due at once
 // published (a trade below the smallest deferred size whole); tapeNew

@@ -12,11 +12,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"sync/atomic"
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/transparency"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -541,101 +539,4 @@ func (e *Sequencer) Refresh(ctx context.Context) error {
 		return nil, nil
 	})
 	return err
-}
-
-// Batch collects the writes and events of the commands of one
-// transaction.
-type Batch struct {
-	now        time.Time
-	offers     map[string]*venue.Offer // final state of every changed record
-	order      []string                // offers in first-change order
-	recipients []store.RecipientWrite
-	trades     []venue.Trade
-	events     []feed.Event
-	claims     []store.IdempotencyClaim // of the applied commands
-	poisoned   bool
-	// touched are the books the batch changed (true: it traded there),
-	// in first-change order; prints the trades on each, in order.
-	touched    map[bookKey]bool
-	touchOrder []bookKey
-	prints     map[bookKey][]feed.Print
-	// lastEvent is the index in events of each book's last event.
-	lastEvent map[bookKey]int
-	// killSwitches and halts are the pre-trade controls the batch set.
-	killSwitches []store.KillSwitch
-	halts        []venue.Halt
-	// marks are the market around the RFQs the batch sent or traded.
-	marks []store.RFQMark
-	// portfolios are the final state of the portfolio RFQs the batch
-	// changed, in first-change order; portfolioParties the lists it
-	// created, whose dealers are written with them.
-	portfolios       map[string]*venue.PortfolioRFQ
-	portfolioOrder   []string
-	portfolioParties []string
-	// published are the stored trades whose price or volume the batch
-	// published.
-	published []store.PublicationWrite
-}
-
-// size counts the batch's writes.
-func (b *Batch) size() int {
-	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts) + len(b.marks) +
-		len(b.portfolioOrder) + len(b.published)
-}
-
-func (b *Batch) empty() bool {
-	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
-		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0 && len(b.portfolioOrder) == 0 && len(b.published) == 0
-}
-
-// save records o's current state to be written.
-func (b *Batch) save(o *venue.Offer) {
-	if _, ok := b.offers[o.ID]; !ok {
-		b.order = append(b.order, o.ID)
-	}
-	cp := *o
-	b.offers[o.ID] = &cp
-	b.touch(o)
-}
-
-// event records a change. Its owner reads it; its audience are further
-// readers.
-func (b *Batch) event(ev feed.Event) {
-	ev.OccurredAt = b.now
-	b.events = append(b.events, ev)
-	k, ok := bookKey{}, false
-	switch {
-	case ev.Offer != nil && ev.Offer.Type == venue.TypeOffer:
-		k, ok = bookKey{ev.Offer.MarketID, ev.Offer.InstrumentID}, true
-	case ev.Trade != nil:
-		k, ok = bookKey{ev.Trade.MarketID, ev.Trade.InstrumentID}, true
-	}
-	if ok {
-		if b.lastEvent == nil {
-			b.lastEvent = map[bookKey]int{}
-		}
-		b.lastEvent[k] = len(b.events) - 1
-	}
-}
-
-// persist commits the batch if the engine still holds the lease of epoch,
-// and returns its events numbered.
-func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store.Event, error) {
-	if b.poisoned {
-		return nil, fmt.Errorf("batch abandoned after a failed command")
-	}
-	offers := make([]*venue.Offer, len(b.order))
-	for i, id := range b.order {
-		offers[i] = b.offers[id]
-	}
-	events := make([]store.Event, len(b.events))
-	for i, ev := range b.events {
-		events[i] = feed.Record(ev)
-	}
-	portfolios := make([]store.PortfolioWrite, len(b.portfolioOrder))
-	for i, id := range b.portfolioOrder {
-		portfolios[i] = store.PortfolioWrite{Portfolio: b.portfolios[id], New: slices.Contains(b.portfolioParties, id)}
-	}
-	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Portfolios: portfolios, Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks, Published: b.published})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/quagmt/udecimal"
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
+	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/matching"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/transparency"
@@ -269,4 +270,39 @@ func (st *State) book(market, instrument string) *matching.Book {
 		st.books[k] = b
 	}
 	return b
+}
+
+// printAt is an instrument's latest trade, any market.
+type printAt struct {
+	price udecimal.Decimal
+	at    time.Time
+}
+
+// indicativeQuote is one indicative price as the collar reads it.
+type indicativeQuote struct {
+	bid, ask   *udecimal.Decimal
+	updated    time.Time
+	validUntil *time.Time
+}
+
+// lastTrade is a book's latest trade.
+type lastTrade struct{ price, quantity udecimal.Decimal }
+
+// bookTop is what the last price_change of a book said.
+type bookTop struct {
+	bid, ask *feed.LimitEntry
+	last     *lastTrade
+}
+
+// bookLadder is what the last instrument.depth of a book said, and on a
+// continuous book the book's orders behind each entry.
+type bookLadder struct {
+	bid, ask             []feed.LimitEntry
+	bidOrders, askOrders []matching.Order
+}
+
+// pending is a trade whose price or volume is not yet published.
+type pending struct {
+	trade venue.Trade
+	isin  string
 }
