@@ -114,3 +114,13 @@ func (st *State) bookOrder(o *venue.Offer) (matching.Order, error) {
 func bookRefused(o *venue.Offer, err error) error {
 	return venue.Invalid(fmt.Sprintf("offer %s: %v", o.ID, err))
 }
+
+func (st *State) book(market, instrument string) *matching.Book {
+	k := bookKey{market, instrument}
+	b := st.books[k]
+	if b == nil {
+		b = matching.New(matching.Config{AllOrNone: !st.markets[market].IsPartialFillAllowed, Eligible: st.eligibleParties, Settles: st.settlesNumbers})
+		st.books[k] = b
+	}
+	return b
+}

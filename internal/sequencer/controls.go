@@ -1,7 +1,6 @@
 package sequencer
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"time"
@@ -154,43 +153,6 @@ func (st *State) checkNew(o *venue.Offer) error {
 	}
 	if o.HasPrice && !o.MarketOrder {
 		return st.checkCollar(o, o.Price)
-	}
-	return nil
-}
-
-// loadControls reads the kill switches, halts, latest trades and valid
-// indicative prices at a rebuild.
-func (st *State) loadControls(ctx context.Context, tx *store.Tx, lasts []venue.Trade) error {
-	st.lastPrints = map[string]printAt{}
-	for _, t := range lasts {
-		if p, ok := st.lastPrints[t.InstrumentID]; !ok || t.CreatedAt.After(p.at) {
-			st.lastPrints[t.InstrumentID] = printAt{price: t.PricePerUnit, at: t.CreatedAt}
-		}
-	}
-	ks, err := tx.KillSwitches(ctx)
-	if err != nil {
-		return err
-	}
-	st.killed = map[string]store.KillSwitch{}
-	for _, k := range ks {
-		st.killed[k.ParticipantID] = k
-	}
-	hs, err := tx.Halts(ctx)
-	if err != nil {
-		return err
-	}
-	st.halts = map[bookKey]venue.Halt{}
-	for _, h := range hs {
-		st.halts[bookKey{h.MarketID, h.InstrumentID}] = h
-	}
-	now := st.now
-	ips, _, err := tx.IndicativePrices(ctx, store.IndicativeFilter{LiveAt: &now}, venue.Page{})
-	if err != nil {
-		return err
-	}
-	st.indicative = map[string]map[string]*indicativeQuote{}
-	for _, ip := range ips {
-		st.NoteIndicative(ip, false)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package sequencer
 
 import (
 	"container/heap"
-	"context"
 	"fmt"
 	"slices"
 
@@ -10,7 +9,6 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/feed"
-	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -409,23 +407,4 @@ func clonePortfolio(r *venue.PortfolioRFQ) venue.PortfolioRFQ {
 	out.Lines = slices.Clone(r.Lines)
 	out.Quotes = slices.Clone(r.Quotes)
 	return out
-}
-
-// loadPortfolios reads the open portfolio RFQs at a rebuild.
-func (st *State) loadPortfolios(ctx context.Context, tx *store.Tx) error {
-	rs, err := tx.OpenPortfolioRFQs(ctx)
-	if err != nil {
-		return err
-	}
-	for i := range rs {
-		r := &rs[i]
-		st.portfolios[r.ID] = r
-		heap.Push(&st.expiries, expiry{at: r.ValidUntil, id: r.ID})
-		for _, q := range r.Quotes {
-			if q.Status == venue.StatusCreated && q.ValidUntil != nil {
-				heap.Push(&st.expiries, expiry{at: *q.ValidUntil, id: r.ID})
-			}
-		}
-	}
-	return nil
 }

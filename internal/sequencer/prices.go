@@ -1,11 +1,8 @@
 package sequencer
 
 import (
-	"context"
-
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/matching"
-	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -86,17 +83,4 @@ func opposite(dir string) string {
 		return venue.Bid
 	}
 	return venue.Ask
-}
-
-// loadLastTrades seeds the books' last trades at a rebuild.
-func (st *State) loadLastTrades(ctx context.Context, tx *store.Tx) ([]venue.Trade, error) {
-	ts, err := tx.LastTrades(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st.lasts = make(map[bookKey]*lastTrade, len(ts))
-	for _, t := range ts {
-		st.lasts[bookKey{t.MarketID, t.InstrumentID}] = &lastTrade{price: t.PricePerUnit, quantity: t.Quantity}
-	}
-	return ts, nil
 }

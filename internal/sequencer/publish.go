@@ -2,7 +2,6 @@ package sequencer
 
 import (
 	"container/heap"
-	"context"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -97,16 +96,4 @@ func publishDue(st *State, b *Batch) (any, error) {
 		st.queue(t, pt.isin)
 	}
 	return nil, nil
-}
-
-// loadPublications queues the trades whose volume is not yet published.
-func (st *State) loadPublications(ctx context.Context, tx *store.Tx) error {
-	ts, err := tx.Unpublished(ctx)
-	if err != nil {
-		return err
-	}
-	for _, t := range ts {
-		st.queue(t, st.instruments[t.InstrumentID].Terms.ISIN)
-	}
-	return nil
 }

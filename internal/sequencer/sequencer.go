@@ -540,3 +540,6 @@ func (e *Sequencer) Refresh(ctx context.Context) error {
 	})
 	return err
 }
+
+// Reference returns the published reference data, or nil before start.
+func (e *Sequencer) Reference() *Reference { return e.ref.Load() }

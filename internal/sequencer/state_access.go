@@ -3,7 +3,6 @@ package sequencer
 import (
 	"time"
 
-	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -46,28 +45,6 @@ func (st *State) DefaultMarket(in venue.Instrument) string {
 	}
 	return ""
 }
-
-// Instrument is a listed instrument.
-func (r *Reference) Instrument(id string) (venue.Instrument, bool) {
-	in, ok := r.instruments[id]
-	return in, ok
-}
-
-// Market is a market.
-func (r *Reference) Market(id string) (venue.Market, bool) {
-	m, ok := r.markets[id]
-	return m, ok
-}
-
-// Bond is a listed instrument's terms, parsed (none when they do not
-// parse).
-func (r *Reference) Bond(instrumentID string) (bondmath.Bond, bool) {
-	b, ok := r.bonds[instrumentID]
-	return b, ok
-}
-
-// Version is the database's reference version the data is of.
-func (r *Reference) Version() int64 { return r.version }
 
 // Epoch is the sequencer lease this sequencer holds (or last held).
 func (e *Sequencer) Epoch() int64 { return e.epoch }
