@@ -84,3 +84,12 @@ func opposite(dir string) string {
 	}
 	return venue.Ask
 }
+
+// better reports whether quote q beats quote than for a requester on side
+// dir: a lower ask for a buyer, a higher bid for a seller, then the earlier.
+func better(dir string, q, than *venue.Offer) bool {
+	if c := q.Price.Cmp(than.Price); c != 0 {
+		return (c < 0) == (dir == venue.Bid)
+	}
+	return q.Priority < than.Priority
+}

@@ -176,15 +176,6 @@ func (st *State) executeBest(b *Batch, rfq *venue.Offer) []venue.Trade {
 	return []venue.Trade{st.execute(b, rfq, best)}
 }
 
-// better reports whether quote q beats quote than for a requester on side
-// dir: a lower ask for a buyer, a higher bid for a seller, then the earlier.
-func better(dir string, q, than *venue.Offer) bool {
-	if c := q.Price.Cmp(than.Price); c != 0 {
-		return (c < 0) == (dir == venue.Bid)
-	}
-	return q.Priority < than.Priority
-}
-
 // execute trades an RFQ with one of its quotes: both close, the other
 // quotes are rejected.
 func (st *State) execute(b *Batch, rfq, q *venue.Offer) venue.Trade {
