@@ -1,10 +1,8 @@
 package sequencer
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"sync/atomic"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -41,50 +39,6 @@ import (
 // DefaultQueueBudget is how long a command may wait for the sequencer
 // before it is refused (Config.QueueBudget).
 const DefaultQueueBudget = 25 * time.Millisecond
-
-// queueCap is the capacity of each lane.
-const queueCap = 4096
-
-type priorityKey struct{}
-
-// WithPriority marks ctx's command for the priority lane.
-func WithPriority(ctx context.Context) context.Context {
-	return context.WithValue(ctx, priorityKey{}, true)
-}
-
-// enqueuedKey marks a context with a function Do calls once the command
-// is in the engine's queue (WithEnqueued).
-type enqueuedKey struct{}
-
-// WithEnqueued returns ctx marked so that Do calls f as soon as its
-// command is in the engine's queue, before it runs. A caller that submits
-// commands from several goroutines starts the next once the last is
-// queued: the queue is first in, first out, so they run in that order
-// without each waiting for the last to commit. f is not called when the
-// command is refused before it is queued.
-func WithEnqueued(ctx context.Context, f func()) context.Context {
-	return context.WithValue(ctx, enqueuedKey{}, f)
-}
-
-func enqueued(ctx context.Context) {
-	if f, ok := ctx.Value(enqueuedKey{}).(func()); ok {
-		f()
-	}
-}
-
-func isPriority(ctx context.Context) bool {
-	v, _ := ctx.Value(priorityKey{}).(bool)
-	return v
-}
-
-// Refusal reasons, as AdmissionStats and the metrics name them.
-const (
-	refusedEstimate = iota // expected wait over budget at submission
-	refusedWaited          // waited over budget in the queue
-	refusedFull            // the lane was full
-	refusedCPU             // the wait for a CPU was over budget (cpuwait.go)
-	refusalKinds
-)
 
 // AdmissionStats counts the sequencer's admission decisions since start.
 type AdmissionStats struct {
@@ -133,68 +87,6 @@ func (e *Sequencer) expectedWait() time.Duration {
 	perCommand, perBatch := e.cost.figures()
 	batches := (q+maxBatch-1)/maxBatch + 1
 	return time.Duration(q)*perCommand + time.Duration(batches)*perBatch
-}
-
-// costModel is the sequencer's time as admission control predicts it: a
-// batch of n commands takes n × perCommand + perBatch. Dividing a batch's
-// time by its size alone would be wrong by the commit's fixed cost: at a
-// light load every batch holds one command and is mostly its fsync, so a
-// queue of 100 commands that one batch of 100 clears in a few milliseconds
-// would look like 100 fsyncs and be refused (it was, after every short
-// stall: about 1 % of a sustainable 2 000 offers/s). So the sequencer
-// measures the two parts of each batch apart: running the commands (per
-// command, a moving average) and committing them, which it splits into a
-// fixed part and a part per command by a least-squares fit of commit time
-// against batch size over recent batches (moving averages of the moments).
-// While the batch sizes hardly vary the fit cannot tell the parts apart and
-// the whole commit counts as fixed: the estimate then errs low at sizes
-// not seen lately, and a command that waits past the budget anyway is
-// refused when the sequencer takes it.
-//
-// observe runs on the sequencer's goroutine; the figures it derives are
-// read by any.
-type costModel struct {
-	n, t, nn, nt float64 // moving averages of size, commit time, size², size × commit time
-	run          float64 // moving average of the time to run one command
-	seen         bool
-	perCommand   atomic.Int64 // ns: running one command and its part of the commit
-	perBatch     atomic.Int64 // ns: the commit's fixed part
-}
-
-// costWeight is the weight of a batch in the moving averages.
-const costWeight = 1.0 / 8
-
-// observe folds in a batch of n commands that ran in apply and committed
-// in commit.
-func (m *costModel) observe(n int, apply, commit time.Duration) {
-	if n == 0 {
-		return
-	}
-	x, y, r := float64(n), float64(commit), float64(apply)/float64(n)
-	if !m.seen {
-		m.n, m.t, m.nn, m.nt, m.run, m.seen = x, y, x*x, x*y, r, true
-	} else {
-		m.run += (r - m.run) * costWeight
-		m.n += (x - m.n) * costWeight
-		m.t += (y - m.t) * costWeight
-		m.nn += (x*x - m.nn) * costWeight
-		m.nt += (x*y - m.nt) * costWeight
-	}
-	slope, fixed := 0.0, m.t
-	if v := m.nn - m.n*m.n; v >= 1 { // sizes vary by a command or more
-		slope = (m.nt - m.n*m.t) / v
-		fixed = m.t - slope*m.n
-		if slope < 0 || fixed < 0 { // noise: keep the whole commit fixed
-			slope, fixed = 0, m.t
-		}
-	}
-	m.perBatch.Store(int64(fixed))
-	m.perCommand.Store(int64(m.run + slope))
-}
-
-// figures returns the model's time per command and per batch.
-func (m *costModel) figures() (perCommand, perBatch time.Duration) {
-	return time.Duration(m.perCommand.Load()), time.Duration(m.perBatch.Load())
 }
 
 // CheckQueue refuses new business as busy, as the sequencer would, when
@@ -248,3 +140,12 @@ func (e *Sequencer) PinCost(d time.Duration) {
 // queue decides: for tests of the queue alone, whose counts a busy
 // process would upset.
 func (e *Sequencer) IgnoreCPUWait() { e.cpu.off.Store(true) }
+
+// cpuBusy is the refusal of new business while the CPUs are saturated, or
+// nil.
+func (e *Sequencer) cpuBusy() error {
+	if wait := e.cpu.wait(); 2*wait > e.budget {
+		return e.busy(refusedCPU, wait)
+	}
+	return nil
+}

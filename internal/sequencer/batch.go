@@ -1,9 +1,6 @@
 package sequencer
 
 import (
-	"context"
-	"fmt"
-	"slices"
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
@@ -88,28 +85,6 @@ func (b *Batch) event(ev feed.Event) {
 		}
 		b.lastEvent[k] = len(b.events) - 1
 	}
-}
-
-// persist commits the batch if the engine still holds the lease of epoch,
-// and returns its events numbered.
-func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store.Event, error) {
-	if b.poisoned {
-		return nil, fmt.Errorf("batch abandoned after a failed command")
-	}
-	offers := make([]*venue.Offer, len(b.order))
-	for i, id := range b.order {
-		offers[i] = b.offers[id]
-	}
-	events := make([]store.Event, len(b.events))
-	for i, ev := range b.events {
-		events[i] = feed.Record(ev)
-	}
-	portfolios := make([]store.PortfolioWrite, len(b.portfolioOrder))
-	for i, id := range b.portfolioOrder {
-		portfolios[i] = store.PortfolioWrite{Portfolio: b.portfolios[id], New: slices.Contains(b.portfolioParties, id)}
-	}
-	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Portfolios: portfolios, Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks, Published: b.published})
 }
 
 // touch notes that a batch changed the book of o (a firm offer).

@@ -92,15 +92,3 @@ func (w *cpuWatch) wait() time.Duration {
 	}
 	return time.Duration(w.value.Load())
 }
-
-// watchCPU samples the scheduling latencies until the engine stops.
-func (e *Sequencer) watchCPU() { e.every(cpuSample, e.cpu.sample) }
-
-// cpuBusy is the refusal of new business while the CPUs are saturated, or
-// nil.
-func (e *Sequencer) cpuBusy() error {
-	if wait := e.cpu.wait(); 2*wait > e.budget {
-		return e.busy(refusedCPU, wait)
-	}
-	return nil
-}

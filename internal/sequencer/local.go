@@ -10,7 +10,7 @@ import (
 )
 
 // This file holds the package's small helpers: its constants, ids, an
-// interner of strings, the result an idempotency claim keeps.
+// interner of strings, what an idempotency claim keeps.
 
 // hundred turns a percentage or a price per 100 into a fraction.
 var hundred = udecimal.MustParse("100")

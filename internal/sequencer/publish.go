@@ -5,7 +5,6 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/transparency"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -14,18 +13,6 @@ import (
 // tape.publish event and a mark on the trade, by the sequencer that made
 // the trade, like a gtd record's expiry (docs/guide.md, "The public
 // tape").
-
-// DefaultMIC names the venue on the tape until the operator sets its own
-// ISO 10383 market identifier code.
-const DefaultMIC = "BVEN"
-
-// SetPostTrade sets the deferral table and the venue's MIC, before Start.
-func (e *Sequencer) SetPostTrade(t *transparency.Table, mic string) {
-	e.deferrals, e.mic = t, mic
-}
-
-// MIC is the venue's market identifier code on the public tape.
-func (e *Sequencer) MIC() string { return e.mic }
 
 // publish sets a new trade's publication and marks what is due at once
 // published (a trade below the smallest deferred size whole); tapeNew

@@ -7,6 +7,9 @@ import (
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
+// This file holds what the use cases may read of the State from inside a
+// command.
+
 // Now is the time of the command being applied.
 func (st *State) Now() time.Time { return st.now }
 
@@ -44,28 +47,4 @@ func (st *State) DefaultMarket(in venue.Instrument) string {
 		return in.MarketIDs[0]
 	}
 	return ""
-}
-
-// Epoch is the sequencer lease this sequencer holds (or last held).
-func (e *Sequencer) Epoch() int64 { return e.epoch }
-
-// SetStandby marks whether another instance leads: while it does, commands
-// are refused with ErrStandby.
-func (e *Sequencer) SetStandby(standby bool) { e.standby.Store(standby) }
-
-// LeaseLost reports whether a commit found that another sequencer took
-// the lease: this one can no longer write.
-func (e *Sequencer) LeaseLost() bool { return e.leaseLost.Load() }
-
-// LoseLease marks the lease lost, when a use case learnt that another
-// sequencer holds it.
-func (e *Sequencer) LoseLease() { e.leaseLost.Store(true) }
-
-// Running reports whether Start has rebuilt the state and the loop runs.
-func (e *Sequencer) Running() bool { return e.running.Load() }
-
-// Counters are the sequencer's work since start: batches run, commands
-// applied, and its time in its batches (applying and committing).
-func (e *Sequencer) Counters() (batches, commands int64, batchTime time.Duration) {
-	return e.batches.Load(), e.commands.Load(), time.Duration(e.batchNanos.Load())
 }
