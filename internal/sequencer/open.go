@@ -55,14 +55,14 @@ func (s *openStore) at(i uint32) *coldOffer { return &s.slab[i/coldChunk][i%cold
 // numbers of openStore.strs; decimals their exact 128-bit coefficient
 // and scale; times Unix nanoseconds in UTC.
 type coldOffer struct {
-	typ, direction, status, validity                              uint32
-	participant, account, user, market, instrument, provider      uint32
-	price, quantity, filled, accrued                              coldDecimal
-	settlement                                                    bondmath.Date
-	validUntil, createdAt, updatedAt, modifiedAt                  int64
-	priority                                                      uint64
-	hasPrice, marketOrder, executable, hasValidUntil, zeroCreated bool
-	zeroUpdated, zeroModified, hasTexts                           bool
+	typ, direction, status, validity                                uint32
+	participant, account, user, market, instrument, provider        uint32
+	price, quantity, filled, accrued                                coldDecimal
+	settlement                                                      bondmath.Date
+	validUntil, createdAt, updatedAt, modifiedAt                    int64
+	priority                                                        uint64
+	hasPrice, marketOrder, isExecutable, hasValidUntil, zeroCreated bool
+	zeroUpdated, zeroModified, hasTexts                             bool
 }
 
 type coldDecimal struct {
@@ -237,7 +237,7 @@ func (s *openStore) freeze(o *venue.Offer) (c coldOffer, texts coldTexts, ok boo
 	c.participant, c.account, c.user = s.intern(o.ParticipantID), s.intern(o.AccountID), s.intern(o.UserID)
 	c.market, c.instrument, c.provider = s.intern(o.MarketID), s.intern(o.InstrumentID), s.intern(o.SettlementProviderID)
 	c.settlement, c.priority = o.SettlementDate, o.Priority
-	c.hasPrice, c.marketOrder, c.executable = o.HasPrice, o.MarketOrder, o.IsExecutable
+	c.hasPrice, c.marketOrder, c.isExecutable = o.HasPrice, o.MarketOrder, o.IsExecutable
 	if o.Notes != "" || o.Message != "" || o.ClientOrderID != "" {
 		c.hasTexts, texts = true, coldTexts{notes: o.Notes, message: o.Message, clientOrderID: o.ClientOrderID}
 	}
@@ -251,7 +251,7 @@ func (s *openStore) thaw(id string, i uint32) *venue.Offer {
 		Validity: s.strs.name(c.validity), ParticipantID: s.strs.name(c.participant), AccountID: s.strs.name(c.account), UserID: s.strs.name(c.user),
 		MarketID: s.strs.name(c.market), InstrumentID: s.strs.name(c.instrument), SettlementProviderID: s.strs.name(c.provider),
 		Price: thawDecimal(c.price), HasPrice: c.hasPrice, Quantity: thawDecimal(c.quantity), Filled: thawDecimal(c.filled),
-		AccruedInterest: thawDecimal(c.accrued), MarketOrder: c.marketOrder, IsExecutable: c.executable,
+		AccruedInterest: thawDecimal(c.accrued), MarketOrder: c.marketOrder, IsExecutable: c.isExecutable,
 		SettlementDate: c.settlement, Priority: c.priority,
 		CreatedAt: thawTime(c.createdAt, c.zeroCreated), UpdatedAt: thawTime(c.updatedAt, c.zeroUpdated),
 		ModifiedAt: thawTime(c.modifiedAt, c.zeroModified)}
