@@ -94,7 +94,7 @@ func TestCPUBusy(t *testing.T) {
 			// here as the loop would).
 			go func() {
 				c := <-e.pri
-				c.reply <- result{v: "done"}
+				c.reply <- answer{v: "done"}
 			}()
 			if v, err := e.Do(WithPriority(context.Background()), nil, nil); err != nil || v != "done" {
 				t.Errorf("Do() in the priority lane = %v, %v; want it queued and answered", v, err)

@@ -137,7 +137,7 @@ func (e *Sequencer) Do(ctx context.Context, claim *store.IdempotencyClaim, run f
 	if e.standby.Load() || !e.running.Load() {
 		return nil, e.notRunning()
 	}
-	c := &command{run: run, reply: make(chan result, 1)}
+	c := &command{run: run, reply: make(chan answer, 1)}
 	if claim != nil {
 		c.claim, c.hasClaim = *claim, true
 	}
@@ -233,7 +233,7 @@ func (e *Sequencer) take(cmds []*command, last *int) []*command {
 	for _, c := range cmds {
 		if !c.queued.IsZero() {
 			if wait := now.Sub(c.queued); wait > e.budget {
-				c.reply <- result{err: e.busy(refusedWaited, wait)}
+				c.reply <- answer{err: e.busy(refusedWaited, wait)}
 				continue
 			}
 		}
@@ -336,7 +336,7 @@ func (e *Sequencer) runBatch(cmds []*command) {
 	if at, due := e.st.publications.next(); due && !at.After(b.now) {
 		if _, err := e.apply(&command{run: publishDue}, b); err != nil {
 			for _, c := range cmds {
-				c.refusal = result{err: err}
+				c.refusal = answer{err: err}
 			}
 			refused, cmds = cmds, nil
 		}
@@ -345,7 +345,7 @@ func (e *Sequencer) runBatch(cmds []*command) {
 		if _, err := e.apply(&command{run: expireDue}, b); err != nil {
 			// The state may be half changed: the batch fails as poisoned.
 			for _, c := range cmds {
-				c.refusal = result{err: err}
+				c.refusal = answer{err: err}
 			}
 			refused, cmds = cmds, nil
 		}
@@ -354,7 +354,7 @@ func (e *Sequencer) runBatch(cmds []*command) {
 		size := b.size()
 		v, err := e.apply(c, b)
 		if err != nil {
-			c.refusal = result{err: err}
+			c.refusal = answer{err: err}
 			refused = append(refused, c)
 			continue
 		}
@@ -384,7 +384,7 @@ func (e *Sequencer) runBatch(cmds []*command) {
 			}
 			e.log.Error("engine commit failed; rebuilding state from the database", "err", err.Error(), "commands", len(ok))
 			for _, d := range ok {
-				d.c.reply <- result{err: fmt.Errorf("commit: %w", err)}
+				d.c.reply <- answer{err: fmt.Errorf("commit: %w", err)}
 			}
 			answerRefused()
 			e.recover()
@@ -392,7 +392,7 @@ func (e *Sequencer) runBatch(cmds []*command) {
 		}
 	}
 	for _, d := range ok {
-		d.c.reply <- result{v: d.v}
+		d.c.reply <- answer{v: d.v}
 	}
 	answerRefused()
 }

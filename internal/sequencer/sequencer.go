@@ -37,20 +37,21 @@ const maxBatch = 256
 // changes anything, so a returned error leaves the state untouched.
 type command struct {
 	run   func(st *State, b *Batch) (any, error)
-	reply chan result
+	reply chan answer
 	// claim is the command's Idempotency-Key claim, marked applied in the
 	// batch's transaction when the command succeeds, with its result.
 	claim    store.IdempotencyClaim
 	hasClaim bool
 	// refusal is the answer of a command that returned an error, sent
 	// after its batch commits.
-	refusal result
+	refusal answer
 	// queued is when the command entered the ordinary lane (zero in the
 	// priority lane): admission refuses it if it waits past the budget.
 	queued time.Time
 }
 
-type result struct {
+// answer is what a command returns: its value or its error.
+type answer struct {
 	v   any
 	err error
 }
