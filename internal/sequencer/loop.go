@@ -88,6 +88,9 @@ func (e *Sequencer) watchReference() {
 	})
 }
 
+// watchCPU samples the scheduling latencies until the engine stops.
+func (e *Sequencer) watchCPU() { e.every(cpuSample, e.cpu.sample) }
+
 // every runs fn every d until the engine stops.
 func (e *Sequencer) every(d time.Duration, fn func()) {
 	t := time.NewTicker(d)
@@ -397,6 +400,28 @@ func (e *Sequencer) runBatch(cmds []*command) {
 	answerRefused()
 }
 
+// persist commits the batch if the engine still holds the lease of epoch,
+// and returns its events numbered.
+func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store.Event, error) {
+	if b.poisoned {
+		return nil, fmt.Errorf("batch abandoned after a failed command")
+	}
+	offers := make([]*venue.Offer, len(b.order))
+	for i, id := range b.order {
+		offers[i] = b.offers[id]
+	}
+	events := make([]store.Event, len(b.events))
+	for i, ev := range b.events {
+		events[i] = feed.Record(ev)
+	}
+	portfolios := make([]store.PortfolioWrite, len(b.portfolioOrder))
+	for i, id := range b.portfolioOrder {
+		portfolios[i] = store.PortfolioWrite{Portfolio: b.portfolios[id], New: slices.Contains(b.portfolioParties, id)}
+	}
+	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Portfolios: portfolios, Offers: offers, Recipients: b.recipients, Trades: b.trades,
+		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks, Published: b.published})
+}
+
 // apply runs one command, turning a panic into an error (and a rebuild:
 // the state may be half changed).
 func (e *Sequencer) apply(c *command, b *Batch) (v any, err error) {
@@ -442,29 +467,4 @@ func (e *Sequencer) Refresh(ctx context.Context) error {
 		return nil, nil
 	})
 	return err
-}
-
-// watchCPU samples the scheduling latencies until the engine stops.
-func (e *Sequencer) watchCPU() { e.every(cpuSample, e.cpu.sample) }
-
-// persist commits the batch if the engine still holds the lease of epoch,
-// and returns its events numbered.
-func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store.Event, error) {
-	if b.poisoned {
-		return nil, fmt.Errorf("batch abandoned after a failed command")
-	}
-	offers := make([]*venue.Offer, len(b.order))
-	for i, id := range b.order {
-		offers[i] = b.offers[id]
-	}
-	events := make([]store.Event, len(b.events))
-	for i, ev := range b.events {
-		events[i] = feed.Record(ev)
-	}
-	portfolios := make([]store.PortfolioWrite, len(b.portfolioOrder))
-	for i, id := range b.portfolioOrder {
-		portfolios[i] = store.PortfolioWrite{Portfolio: b.portfolios[id], New: slices.Contains(b.portfolioParties, id)}
-	}
-	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Portfolios: portfolios, Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks, Published: b.published})
 }

@@ -79,35 +79,6 @@ type State struct {
 	publications publicationHeap
 }
 
-// settles refuses a trade between offers a and b whose CSDs cannot settle
-// with each other (docs/guide.md, "Settlement compatibility").
-func (st *State) settles(a, b *venue.Offer) error {
-	return st.compatible(st.settlement.OfferCSD(a), st.settlement.OfferCSD(b))
-}
-
-// settlesAccounts is settles for two firms' accounts (a portfolio list's
-// and a quote's, which name no provider).
-func (st *State) settlesAccounts(partA, accA, partB, accB string) error {
-	return st.compatible(st.settlement.CSD(partA, accA, ""), st.settlement.CSD(partB, accB, ""))
-}
-
-func (st *State) compatible(ca, cb string) error {
-	if !st.settlement.Compatible(ca, cb) {
-		return venue.IncompatibleCSDs(ca, cb)
-	}
-	return nil
-}
-
-// eligible reports whether a and b are enabled counterparties of each
-// other.
-func (st *State) eligible(a, b string) bool {
-	return a != b && st.cps[[2]string{a, b}] && st.cps[[2]string{b, a}]
-}
-
-func (st *State) continuous(marketID string) bool {
-	return st.markets[marketID].FacilityType == venue.FacilityContinuous
-}
-
 // printAt is an instrument's latest trade, any market.
 type printAt struct {
 	price udecimal.Decimal
@@ -141,4 +112,33 @@ type bookLadder struct {
 type pending struct {
 	trade venue.Trade
 	isin  string
+}
+
+// settles refuses a trade between offers a and b whose CSDs cannot settle
+// with each other (docs/guide.md, "Settlement compatibility").
+func (st *State) settles(a, b *venue.Offer) error {
+	return st.compatible(st.settlement.OfferCSD(a), st.settlement.OfferCSD(b))
+}
+
+// settlesAccounts is settles for two firms' accounts (a portfolio list's
+// and a quote's, which name no provider).
+func (st *State) settlesAccounts(partA, accA, partB, accB string) error {
+	return st.compatible(st.settlement.CSD(partA, accA, ""), st.settlement.CSD(partB, accB, ""))
+}
+
+func (st *State) compatible(ca, cb string) error {
+	if !st.settlement.Compatible(ca, cb) {
+		return venue.IncompatibleCSDs(ca, cb)
+	}
+	return nil
+}
+
+// eligible reports whether a and b are enabled counterparties of each
+// other.
+func (st *State) eligible(a, b string) bool {
+	return a != b && st.cps[[2]string{a, b}] && st.cps[[2]string{b, a}]
+}
+
+func (st *State) continuous(marketID string) bool {
+	return st.markets[marketID].FacilityType == venue.FacilityContinuous
 }
