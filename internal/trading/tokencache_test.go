@@ -192,7 +192,7 @@ func TestTokenCacheRefusalNotRemembered(t *testing.T) {
 }
 
 // TestTokenCacheExpiry: a remembered token is refused when it expires,
-// even within tokenCacheTTL of its resolution.
+// even within access.CacheTTL of its resolution.
 func TestTokenCacheExpiry(t *testing.T) {
 	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
 		v := newAuthVenue(t, e, 10*time.Second)
