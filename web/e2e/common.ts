@@ -90,3 +90,12 @@ export async function signOut(page: Page): Promise<void> {
 
 /** bookOn is the instrument page's depth of one market. */
 export const bookOn = (p: Page, market: string) => p.getByRole("table", { name: "Depth on " + market, exact: true });
+
+/**
+ * settlementKnown waits until the calculator's settlement date is filled
+ * in: the screen reads the default date from the venue after the page
+ * opens, and a computation asked before it has no date to settle on.
+ */
+export async function settlementKnown(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!(document.querySelector(".calc input[type=date]") as HTMLInputElement | null)?.value);
+}

@@ -24,7 +24,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { type Page } from "playwright-core";
-import { bookOn, creds, firmName, launch, newPage, screenshots, signIn, signOut, step, timeout, user } from "./common.js";
+import { bookOn, creds, firmName, launch, newPage, screenshots, settlementKnown, signIn, signOut, step, timeout, user } from "./common.js";
 
 const shots = screenshots("web/e2e/screenshots/live");
 /** liveWait bounds a wait on the simulated firms: prices, trades, news. */
@@ -351,6 +351,7 @@ async function main(): Promise<void> {
       await openInstrument(a, traded || orderBond);
       const calc = a.locator(".calc");
       const px = a.getByLabel("Calculator clean price (%)", { exact: true });
+      await settlementKnown(a);
       await px.fill("99");
       await px.press("Enter");
       const deadline = Date.now() + timeout;

@@ -13,7 +13,7 @@ import { strict as assert } from "node:assert";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Locator, type Page } from "playwright-core";
-import { type UserCred, base, bookOn, creds, firmName, launch, newPage, screenshots, signIn, signOut, step, timeout, user } from "./common.js";
+import { type UserCred, base, bookOn, creds, firmName, launch, newPage, screenshots, settlementKnown, signIn, signOut, step, timeout, user } from "./common.js";
 
 const shots = screenshots("web/e2e/screenshots");
 
@@ -287,6 +287,7 @@ async function main(): Promise<void> {
     await step("the calculator computes on Enter and drops a result on invalid input", async () => {
       const price = a.getByLabel("Calculator clean price (%)", { exact: true });
       const result = a.locator(".calc .preview dd").nth(3);
+      await settlementKnown(a);
       await price.fill("99");
       await price.press("Enter");
       await expectText(result, /^-?\d+\.\d{3} %$/);
