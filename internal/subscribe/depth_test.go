@@ -151,8 +151,7 @@ func TestFeedDepthContinuous(t *testing.T) {
 					_, _ = v.Svc.DeleteOffer(ctx, open[i].who, open[i].id)
 					open = slices.Delete(open, i, i+1)
 				}
-				end := lastSeq(t, v.DB)
-				waitFor(t, func() bool { return r.last() >= end })
+				settle(t, v, r)
 				var got *feed.Depth
 				for _, ev := range r.all() {
 					if ev.Depth != nil && ev.Depth.MarketID == v.Partial && ev.Depth.InstrumentID == v.Instrument {
@@ -189,4 +188,18 @@ func TestFeedDepthContinuous(t *testing.T) {
 			}
 		})
 	}
+}
+
+// settle publishes a marker (a news item) and waits until r has it: every
+// event committed before it has then reached r whole, with the depth and
+// price changes that derive from it under its sequence number (which a
+// wait for its sequence number alone could see before they arrive).
+func settle(t *testing.T, v *testenv.DemoVenue, r *received) {
+	t.Helper()
+	if _, err := v.Svc.CreateNews(context.Background(), trading.System, trading.NewsInput{Title: "Marker",
+		Body: "Every event before this one has been delivered.", Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	end := lastSeq(t, v.DB)
+	waitFor(t, func() bool { return r.last() >= end })
 }
