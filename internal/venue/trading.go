@@ -100,9 +100,22 @@ type Offer struct {
 	Outcome    string
 	CoverPrice udecimal.Decimal
 	HasCover   bool
+	// Parties are the identifiers the client gave for the order records.
+	Parties    Parties
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	ModifiedAt time.Time
+}
+
+// Parties are the identifiers a client gives with an order for the
+// venue's order records: who the client is, who decided to invest, who
+// executed, and in what capacity the member trades. Empty fields take the
+// venue's defaults when a record is written.
+type Parties struct {
+	ClientID           string // an LEI, AGGR, PNAL or a short code
+	InvestmentDecision string // a short code or an algorithm's id
+	ExecutionDecision  string // a short code or an algorithm's id
+	Capacity           string // DEAL, MTCH or AOTC
 }
 
 // Open reports whether the offer is still live.
