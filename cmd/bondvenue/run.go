@@ -23,6 +23,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/fix"
 	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
+	"github.com/bondvenue/bondvenue/internal/orderrecords"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/transparency"
@@ -198,6 +199,7 @@ type core struct {
 	live    *subscribe.Hub
 	keys    *idempotency.Keys
 	access  *access.Tokens
+	records *orderrecords.Service
 }
 
 // coreConfig tunes the core's parts.
@@ -227,6 +229,7 @@ func newCore(db *store.DB, cfg coreConfig) *core {
 	c.cluster = cluster.New(db, c.seq, cluster.Config{Now: now, Logger: log})
 	c.access = access.New(db, access.Config{TTL: cfg.tokenTTL, Hasher: cfg.trading.Hasher, Now: now})
 	c.svc = trading.New(trading.Deps{Store: db, Sequencer: c.seq, Instances: c.cluster, Tokens: c.access}, cfg.trading)
+	c.records = orderrecords.New(db, cfg.trading.Now)
 	c.keys = idempotency.New(db, c.seq, now)
 	c.live = subscribe.New(db, c.feed, c.svc, subscribe.Config{Refresh: trading.ViewerRefresh, Now: now, Logger: log})
 	return c
@@ -340,7 +343,7 @@ func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, l
 	}
 	log.Info("instance", "id", c.cluster.InstanceID(), "role", c.cluster.Role(), "url", advertise)
 	reg := prometheus.NewRegistry()
-	api := httpapi.New(httpapi.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Engine: c.seq, Keys: c.keys, Access: c.access},
+	api := httpapi.New(httpapi.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Engine: c.seq, Keys: c.keys, Access: c.access, Records: c.records},
 		httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()
 	mux.Handle("/socket.io/", socketio.New(c.access, c.live, socketio.Config{Logger: log, Registry: reg}))

@@ -827,7 +827,7 @@ func TestStandbySession(t *testing.T) {
 	h := auth.FastHasher
 	cfg := testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h}, CampaignInterval: 100 * time.Millisecond}
 	leader, creds := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: leader.Svc, Live: leader.Live, Cluster: leader.Cluster, Engine: leader.Sequencer, Keys: leader.Keys, Access: leader.Access},
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: leader.Svc, Live: leader.Live, Cluster: leader.Cluster, Engine: leader.Sequencer, Keys: leader.Keys, Access: leader.Access, Records: leader.Records},
 		httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(srv.Close)
 	if err := leader.Cluster.Announce(ctx, srv.URL); err != nil {

@@ -618,7 +618,7 @@ func (s *session) cancelOnDisconnect() {
 		page.Cursor = list.Next
 	}
 	for _, id := range ids {
-		if _, err := s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, ID: id}); err != nil {
+		if _, err := s.g.run(ctx, trading.Command{Op: trading.OpCancelOnDisconnect, Principal: s.p, ID: id}); err != nil {
 			s.g.log.Warn("fix cancel on disconnect", "offer_id", id, "err", err)
 		}
 	}

@@ -147,7 +147,7 @@ func newRandVenue(t *testing.T, d *driver, e store.Engine, rng *rand.Rand) *rand
 	svc := core.Svc
 	v := &venueEnv{core: core, svc: svc, creds: creds, logs: &syncBuffer{}, db: db}
 	v.start(t)
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{Logger: slog.New(slog.DiscardHandler),
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access, Records: core.Records}, httpapi.Config{Logger: slog.New(slog.DiscardHandler),
 		TokenRateLimit: 1e9, TokenRateBurst: 1e9}).Handler())
 	t.Cleanup(srv.Close)
 	x := &randVenue{v: v, d: d, engine: e, rng: rng, srv: srv, usedPx: map[string]bool{}, clock: clock}

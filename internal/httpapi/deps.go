@@ -8,6 +8,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
+	"github.com/bondvenue/bondvenue/internal/orderrecords"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -26,6 +27,8 @@ type Deps struct {
 	Keys *idempotency.Keys
 	// Access grants and resolves the access tokens.
 	Access *access.Tokens
+	// Records exports the order records and replays books from them.
+	Records *orderrecords.Service
 }
 
 // Live is what the adapter reads of the live subscriptions

@@ -23,6 +23,7 @@ var statusOf = map[venue.Kind]int{
 	venue.KindUnavailable:     http.StatusBadGateway,
 	venue.KindTooLarge:        http.StatusRequestEntityTooLarge,
 	venue.KindNotReady:        http.StatusServiceUnavailable,
+	venue.KindNotAcceptable:   http.StatusNotAcceptable,
 }
 
 // notReadyRetry is the Retry-After of a 503: the engine is starting or

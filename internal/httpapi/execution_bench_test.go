@@ -48,7 +48,7 @@ func BenchmarkExecutionExport(b *testing.B) {
 				RateLimit: 1e9, RateBurst: 1e9}})
 			svc := core.Svc
 			seedRFQs(b, svc, creds.Participants, n)
-			srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{Logger: slog.New(slog.DiscardHandler), Now: clk.Now,
+			srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access, Records: core.Records}, httpapi.Config{Logger: slog.New(slog.DiscardHandler), Now: clk.Now,
 				TokenRateLimit: 1e9, TokenRateBurst: 1e9}).Handler())
 			b.Cleanup(srv.Close)
 			token := tokenOf(b, srv, creds.Participants[0].Users[0])

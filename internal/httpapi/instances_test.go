@@ -35,7 +35,7 @@ func TestStandbyPassesWrites(t *testing.T) {
 	cfg := testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), Hasher: &h}, CampaignInterval: 100 * time.Millisecond}
 	quiet := httpapi.Config{Logger: slog.New(slog.DiscardHandler)}
 	deps := func(v *testenv.Venue) httpapi.Deps {
-		return httpapi.Deps{Trading: v.Svc, Live: v.Live, Cluster: v.Cluster, Engine: v.Sequencer, Keys: v.Keys, Access: v.Access}
+		return httpapi.Deps{Trading: v.Svc, Live: v.Live, Cluster: v.Cluster, Engine: v.Sequencer, Keys: v.Keys, Access: v.Access, Records: v.Records}
 	}
 	leader, creds := testenv.Demo(t, testenv.OpenConfig(t, store.Config{URL: url}), cfg)
 	srvA := httptest.NewServer(httpapi.New(deps(leader), quiet).Handler())

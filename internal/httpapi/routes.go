@@ -133,6 +133,8 @@ func (s *Server) routes() {
 	m.Handle("POST "+v1+"/admin/markets", s.authed(s.adminCreateMarket))
 	m.Handle("PUT "+v1+"/admin/markets/{marketId}", s.authed(s.adminUpdateMarket))
 	m.Handle("PUT "+v1+"/admin/markets/{marketId}/instruments/{instrument_id}/halt", s.authed(s.adminSetHalt))
+	m.Handle("GET "+v1+"/admin/markets/{marketId}/instruments/{instrument_id}/book", s.authed(s.replayBook))
+	m.Handle("GET "+v1+"/admin/order-records", s.authed(s.exportOrderRecords))
 	m.Handle("GET "+v1+"/admin/participants/{participantId}/kill-switch", s.authed(s.getKillSwitch))
 	m.Handle("PUT "+v1+"/admin/participants/{participantId}/kill-switch", s.authed(s.setKillSwitch))
 	m.Handle("POST "+v1+"/admin/instruments", s.authed(s.adminCreateInstrument))

@@ -19,6 +19,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/access"
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
+	"github.com/bondvenue/bondvenue/internal/orderrecords"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -47,6 +48,7 @@ type Server struct {
 	eng      Engine
 	keys     *idempotency.Keys
 	access   *access.Tokens
+	records  *orderrecords.Service
 	log      *slog.Logger
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -76,7 +78,7 @@ func New(d Deps, cfg Config) *Server {
 	if cfg.TokenRateBurst <= 0 {
 		cfg.TokenRateBurst = int(cfg.TokenRateLimit) * 4
 	}
-	s := &Server{svc: d.Trading, live: d.Live, cl: d.Cluster, eng: d.Engine, keys: d.Keys, access: d.Access, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
+	s := &Server{svc: d.Trading, live: d.Live, cl: d.Cluster, eng: d.Engine, keys: d.Keys, access: d.Access, records: d.Records, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
 		metrics: newMetrics(cfg.Registry, d.Engine, d.Cluster),
 		perAddr: ratelimit.New(cfg.TokenRateLimit, cfg.TokenRateBurst),
 		mux:     http.NewServeMux(),

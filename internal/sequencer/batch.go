@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -44,17 +45,26 @@ type Batch struct {
 	// published are the stored trades whose price or volume the batch
 	// published.
 	published []store.PublicationWrite
+	// records are the order records of the batch's events, in order
+	// (orderrecords.go); by is who makes the current command's changes;
+	// aggressor is the order whose entry makes the current trades; fillsAs
+	// records an offer's fills as another order's.
+	records   []records.Record
+	by        actor
+	aggressor string
+	fillsAs   map[string]*venue.Offer
 }
 
 // size counts the batch's writes.
 func (b *Batch) size() int {
 	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts) + len(b.marks) +
-		len(b.portfolioOrder) + len(b.published)
+		len(b.portfolioOrder) + len(b.published) + len(b.records)
 }
 
 func (b *Batch) empty() bool {
 	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
-		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0 && len(b.portfolioOrder) == 0 && len(b.published) == 0
+		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0 && len(b.portfolioOrder) == 0 && len(b.published) == 0 &&
+		len(b.records) == 0
 }
 
 // save records o's current state to be written.

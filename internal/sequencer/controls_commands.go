@@ -51,6 +51,7 @@ func (st *State) CancelAll(b *Batch, participantID string) int {
 		st.closeQuotes(b, r, venue.StatusRejected, venue.OutcomeCancelled)
 		r.Status, r.ModifiedAt = venue.StatusCancelled, st.now
 		st.emit(b, r, "delete")
+		st.record(b, r, b.cancelled())
 		st.endRFQ(r)
 		n++
 	}

@@ -3,6 +3,7 @@ package sequencer
 import (
 	"container/heap"
 
+	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -27,6 +28,7 @@ func expireDue(st *State, b *Batch) (any, error) {
 			st.closeQuotes(b, o, venue.StatusExpired, venue.OutcomeExpired)
 			o.Status, o.ModifiedAt = venue.StatusExpired, st.now
 			st.emit(b, o, "delete")
+			st.record(b, o, records.Expired)
 			st.endRFQ(o)
 			continue
 		}

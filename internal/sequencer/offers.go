@@ -6,6 +6,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/matching"
+	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -27,6 +28,14 @@ func (st *State) continuousSettlement(resting *venue.Offer) bondmath.Date {
 
 // CreateOffer adds a firm offer: on a continuous market it matches first.
 func (st *State) CreateOffer(b *Batch, o *venue.Offer) (OfferResult, error) {
+	res, err := st.createOffer(b, o)
+	if err != nil {
+		st.rejected(b, o, err)
+	}
+	return res, err
+}
+
+func (st *State) createOffer(b *Batch, o *venue.Offer) (OfferResult, error) {
 	if _, ok := st.markets[o.MarketID]; !ok {
 		return OfferResult{}, venue.NotFound("market")
 	}
@@ -38,7 +47,7 @@ func (st *State) CreateOffer(b *Batch, o *venue.Offer) (OfferResult, error) {
 	}
 	// Time priority is venue-wide, not the book's own sequence number: it
 	// orders the book on rebuild and instrument_limits across markets.
-	o.Priority = st.nextPriority()
+	st.prioritize(o)
 	o.CreatedAt, o.UpdatedAt, o.ModifiedAt = st.now, st.now, st.now
 	o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
 	var res OfferResult
@@ -46,6 +55,7 @@ func (st *State) CreateOffer(b *Batch, o *venue.Offer) (OfferResult, error) {
 		o.Status = venue.StatusCreated
 		st.rest(o)
 		st.emit(b, o, "create")
+		st.record(b, o, records.New)
 		res.Offer = *o
 		return res, nil
 	}
@@ -62,6 +72,7 @@ func (st *State) CreateOffer(b *Batch, o *venue.Offer) (OfferResult, error) {
 	st.fills = r.Fills
 	o.Status = venue.StatusCreated
 	st.emit(b, o, "create")
+	st.record(b, o, records.New)
 	res.Trades = st.applyFills(b, o, r)
 	res.Offer = *o
 	return res, nil
@@ -71,6 +82,7 @@ func (st *State) CreateOffer(b *Batch, o *venue.Offer) (OfferResult, error) {
 // settles its final state.
 func (st *State) applyFills(b *Batch, o *venue.Offer, r matching.Result) []venue.Trade {
 	var trades []venue.Trade
+	b.aggressor = o.ID
 	for _, f := range r.Fills {
 		resting := st.bookedOffer(f.RestingID)
 		qty := f.Quantity.Decimal()
@@ -119,11 +131,22 @@ func (st *State) applyFills(b *Batch, o *venue.Offer, r matching.Result) []venue
 	if len(r.Fills) > 0 || r.Status != matching.StatusResting {
 		st.emit(b, o, "update")
 	}
+	if o.Status == venue.StatusCancelled { // its validity is over: what did not fill at once expires
+		st.record(b, o, records.Expired)
+	}
 	return trades
 }
 
 // AmendOffer changes an open offer or quote of the caller's firm.
 func (st *State) AmendOffer(b *Batch, p venue.Principal, id string, ch OfferChange) (OfferResult, error) {
+	res, err := st.amendOffer(b, p, id, ch)
+	if o := st.open.get(id); err != nil && o != nil && o.ParticipantID == p.ParticipantID {
+		st.rejected(b, o, err)
+	}
+	return res, err
+}
+
+func (st *State) amendOffer(b *Batch, p venue.Principal, id string, ch OfferChange) (OfferResult, error) {
 	o := st.open.get(id)
 	if o == nil || o.ParticipantID != p.ParticipantID || o.Type == venue.TypeRFQ {
 		return OfferResult{}, ErrNotOpen
@@ -214,16 +237,17 @@ func (st *State) AmendOffer(b *Batch, p venue.Principal, id string, ch OfferChan
 		st.addUse(o, newRemaining.Sub(o.Remaining()))
 		o.Quantity, o.Price = newQty, newPrice
 		if lost {
-			o.Priority = st.nextPriority()
+			st.prioritize(o)
 		}
 		o.AccruedInterest = st.accrued(o.InstrumentID, o.SettlementDate, o.Quantity)
 		st.emit(b, o, "update")
+		st.record(b, o, records.ReplacedByMember)
 		res.Trades = st.applyFills(b, o, r)
 		res.Offer = *o
 		return res, nil
 	}
 	if lost {
-		o.Priority = st.nextPriority()
+		st.prioritize(o)
 	}
 	st.addUse(o, newRemaining.Sub(o.Remaining()))
 	o.Quantity, o.Price = newQty, newPrice
@@ -233,6 +257,8 @@ func (st *State) AmendOffer(b *Batch, p venue.Principal, id string, ch OfferChan
 		st.unlist(o)
 	}
 	st.emit(b, o, "update")
+	st.record(b, o, records.ReplacedByMember)
+	b.aggressor = o.ID
 	if rfq := st.open.get(o.MatchedOfferID); o.Type == venue.TypeQuote && rfq != nil && ch.Price != nil && o.Open() && executable(rfq, o) &&
 		st.settles(rfq, o) == nil {
 		res.Trades = []venue.Trade{st.execute(b, rfq, o)} // its new price meets an executable request's limit

@@ -59,10 +59,10 @@ type coldOffer struct {
 	participant, account, user, market, instrument, provider        uint32
 	price, quantity, filled, accrued                                coldDecimal
 	settlement                                                      bondmath.Date
-	validUntil, createdAt, updatedAt, modifiedAt                    int64
+	validUntil, createdAt, updatedAt, modifiedAt, priorityAt        int64
 	priority                                                        uint64
 	hasPrice, marketOrder, isExecutable, hasValidUntil, zeroCreated bool
-	zeroUpdated, zeroModified, hasTexts                             bool
+	zeroUpdated, zeroModified, zeroPriorityAt, hasTexts             bool
 }
 
 type coldDecimal struct {
@@ -230,7 +230,9 @@ func (s *openStore) freeze(o *venue.Offer) (c coldOffer, texts coldTexts, ok boo
 	c.createdAt, c.zeroCreated, okC = freezeTime(o.CreatedAt)
 	c.updatedAt, c.zeroUpdated, okU = freezeTime(o.UpdatedAt)
 	c.modifiedAt, c.zeroModified, okM = freezeTime(o.ModifiedAt)
-	if !okV || !okC || !okU || !okM {
+	var okPA bool
+	c.priorityAt, c.zeroPriorityAt, okPA = freezeTime(o.PriorityAt)
+	if !okV || !okC || !okU || !okM || !okPA {
 		return c, texts, false
 	}
 	c.typ, c.direction, c.status, c.validity = s.intern(o.Type), s.intern(o.Direction), s.intern(o.Status), s.intern(o.Validity)
@@ -254,7 +256,7 @@ func (s *openStore) thaw(id string, i uint32) *venue.Offer {
 		AccruedInterest: thawDecimal(c.accrued), MarketOrder: c.marketOrder, IsExecutable: c.isExecutable,
 		SettlementDate: c.settlement, Priority: c.priority,
 		CreatedAt: thawTime(c.createdAt, c.zeroCreated), UpdatedAt: thawTime(c.updatedAt, c.zeroUpdated),
-		ModifiedAt: thawTime(c.modifiedAt, c.zeroModified)}
+		ModifiedAt: thawTime(c.modifiedAt, c.zeroModified), PriorityAt: thawTime(c.priorityAt, c.zeroPriorityAt)}
 	if c.hasValidUntil {
 		t := thawTime(c.validUntil, false)
 		o.ValidUntil = &t

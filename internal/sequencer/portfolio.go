@@ -9,6 +9,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/bondmath"
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -53,6 +54,14 @@ func lineError(i int, lineID string, err error) error {
 // each line's instrument, quantity and the settlement date; here the
 // firm's kill switch, each line's halt and the dealers' eligibility.
 func (st *State) CreatePortfolioRFQ(b *Batch, r *venue.PortfolioRFQ) (PortfolioResult, error) {
+	res, err := st.createPortfolioRFQ(b, r)
+	if err != nil {
+		st.rejectedList(b, r, nil, err)
+	}
+	return res, err
+}
+
+func (st *State) createPortfolioRFQ(b *Batch, r *venue.PortfolioRFQ) (PortfolioResult, error) {
 	if _, ok := st.markets[r.MarketID]; !ok {
 		return PortfolioResult{}, venue.NotFound("market")
 	}
@@ -125,6 +134,19 @@ func (st *State) lineOffer(r *venue.PortfolioRFQ, l venue.PortfolioLine, partici
 // shape). It replaces the dealer's live quote. Each line's price must be
 // inside the collar and its value within the dealer's limit.
 func (st *State) QuotePortfolio(b *Batch, p venue.Principal, id string, q venue.PortfolioQuote, prices map[string]udecimal.Decimal) (PortfolioResult, error) {
+	res, err := st.quotePortfolio(b, p, id, q, prices)
+	if r := st.portfolios[id]; err != nil && r != nil && r.Invited(p.ParticipantID) {
+		q.ParticipantID = p.ParticipantID
+		q.Lines = make([]venue.PortfolioQuoteLine, len(r.Lines))
+		for i, l := range r.Lines {
+			q.Lines[i] = venue.PortfolioQuoteLine{LineID: l.LineID, PricePerUnit: prices[l.LineID]}
+		}
+		st.rejectedList(b, r, &q, err)
+	}
+	return res, err
+}
+
+func (st *State) quotePortfolio(b *Batch, p venue.Principal, id string, q venue.PortfolioQuote, prices map[string]udecimal.Decimal) (PortfolioResult, error) {
 	r, err := st.openPortfolio(id, p.ParticipantID, false)
 	if err != nil {
 		return PortfolioResult{}, err
@@ -290,6 +312,20 @@ func betterNet(q, than *venue.PortfolioQuote) bool {
 // control (a kill switch, a halt, the collar, a per-record limit of
 // either firm), none does and the refusal names the line.
 func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID string) (PortfolioResult, error) {
+	res, err := st.acceptPortfolioQuote(b, p, id, quoteID)
+	if err != nil {
+		if r, q, lerr := st.liveQuote(p, id, quoteID); lerr == nil {
+			for i, l := range r.Lines {
+				acc := st.lineOffer(r, l, r.ParticipantID, r.AccountID, p.UserID, l.Direction, q.Lines[i].PricePerUnit)
+				acc.ID, acc.Type, acc.Status, acc.CreatedAt = newID(), typeAccept, venue.StatusCreated, st.now
+				st.rejected(b, acc, err)
+			}
+		}
+	}
+	return res, err
+}
+
+func (st *State) acceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID string) (PortfolioResult, error) {
 	r, q, err := st.liveQuote(p, id, quoteID)
 	if err != nil {
 		return PortfolioResult{}, err
@@ -335,11 +371,18 @@ func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID s
 	for i := range r.Lines {
 		l, ql, s := &r.Lines[i], q.Lines[i], sides[i]
 		for _, o := range []*venue.Offer{s.req, s.dealer} {
-			o.ID, o.Priority = newID(), st.nextPriority()
+			o.ID = newID()
+			st.prioritize(o)
 			o.Filled, o.Status, o.AccruedInterest = l.Quantity, venue.StatusClosed, ql.AccruedInterest
 			o.CreatedAt, o.UpdatedAt, o.ModifiedAt = st.now, st.now, st.now
 			b.save(o)
 		}
+		acc := *s.req
+		acc.Type, acc.Filled, acc.Status = typeAccept, udecimal.Zero, venue.StatusCreated
+		st.record(b, &acc, records.New)
+		b.aggressor = s.req.ID
+		b.fillAs(s.dealer, quoteLine(r, q, i))
+		b.fillsAs[s.dealer.ID].Filled = l.Quantity
 		ask, bid := s.req, s.dealer
 		if l.Direction == venue.Bid {
 			ask, bid = s.dealer, s.req
@@ -396,6 +439,7 @@ func (st *State) emitPortfolio(b *Batch, r *venue.PortfolioRFQ, verb string) {
 	r.UpdatedAt = st.now
 	rec := clonePortfolio(r)
 	b.savePortfolio(&rec)
+	st.recordList(b, r)
 	b.event(feed.Event{Type: "portfolio_rfq." + verb, Portfolio: &rec, Owner: r.ParticipantID, Audience: slices.Clone(r.Counterparties)})
 }
 

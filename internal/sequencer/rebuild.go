@@ -27,7 +27,7 @@ func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
 		recipients: map[string]map[string]bool{}, rfqOwner: map[string]string{}, quotes: map[string]map[string]string{}, used: map[string]udecimal.Decimal{},
 		usedUser: map[string]udecimal.Decimal{}, now: e.now().UTC(), tops: map[bookKey]bookTop{}, ladders: map[bookKey]bookLadder{},
 		bookIDs: map[string]uint64{}, booked: map[uint64]string{}, portfolios: map[string]*venue.PortfolioRFQ{},
-		deferrals: e.deferrals, mic: e.mic, pending: map[string]*pending{}}
+		deferrals: e.deferrals, mic: e.mic, pending: map[string]*pending{}, listSeen: map[string]map[string]string{}}
 	st.csds.number("") // an unknown CSD is the books' 0
 	err := e.db.SequencerTx(ctx, func(tx *store.Tx) error {
 		if err := st.loadReference(ctx, tx); err != nil {
@@ -142,6 +142,9 @@ func (st *State) loadReference(ctx context.Context, tx *store.Tx) error {
 	for _, r := range rels {
 		st.cps[[2]string{r.ParticipantID, r.CounterpartyID}] = r.Enabled
 	}
+	if st.leis, err = tx.ParticipantLEIs(ctx); err != nil {
+		return err
+	}
 	ls, err := tx.AllRiskLimits(ctx)
 	if err != nil {
 		return err
@@ -215,6 +218,7 @@ func (st *State) loadPortfolios(ctx context.Context, tx *store.Tx) error {
 	for i := range rs {
 		r := &rs[i]
 		st.portfolios[r.ID] = r
+		st.seenList(r)
 		heap.Push(&st.expiries, expiry{at: r.ValidUntil, id: r.ID})
 		for _, q := range r.Quotes {
 			if q.Status == venue.StatusCreated && q.ValidUntil != nil {

@@ -90,6 +90,7 @@ func (st *State) close(b *Batch, o *venue.Offer, status string) {
 		verb = "delete"
 	}
 	st.emit(b, o, verb)
+	st.record(b, o, b.ended(status))
 }
 
 // quoteOutcome is the outcome of a quote that ends with a status, unless
@@ -138,7 +139,8 @@ func (st *State) rest(o *venue.Offer) {
 	}
 }
 
-func (st *State) nextPriority() uint64 {
+// prioritize gives o the next time priority, taken now.
+func (st *State) prioritize(o *venue.Offer) {
 	st.priority++
-	return st.priority
+	o.Priority, o.PriorityAt = st.priority, st.now
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quagmt/udecimal"
 
+	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -26,13 +27,21 @@ func (st *State) addQuote(q *venue.Offer) {
 // CreateRFQ opens a request for quote to its recipients (already resolved
 // and checked to be enabled counterparties by the use case).
 func (st *State) CreateRFQ(b *Batch, r *venue.Offer) (OfferResult, error) {
+	res, err := st.createRFQ(b, r)
+	if err != nil {
+		st.rejected(b, r, err)
+	}
+	return res, err
+}
+
+func (st *State) createRFQ(b *Batch, r *venue.Offer) (OfferResult, error) {
 	if err := st.checkNew(r); err != nil {
 		return OfferResult{}, err
 	}
 	if err := st.checkValue(r, r.Price, r.Quantity); err != nil {
 		return OfferResult{}, err
 	}
-	r.Priority = st.nextPriority()
+	st.prioritize(r)
 	r.CreatedAt, r.UpdatedAt, r.ModifiedAt = st.now, st.now, st.now
 	r.Status = venue.StatusCreated
 	r.AccruedInterest = st.accrued(r.InstrumentID, r.SettlementDate, r.Quantity)
@@ -50,6 +59,7 @@ func (st *State) CreateRFQ(b *Batch, r *venue.Offer) (OfferResult, error) {
 	}
 	st.rest(r)
 	st.emit(b, r, "create")
+	st.record(b, r, records.New)
 	st.mark(b, r, store.MarkSent)
 	return OfferResult{Offer: *r}, nil
 }
@@ -96,6 +106,14 @@ func executable(rfq, q *venue.Offer) bool {
 // a new one replaces the previous. A quote at or better than an executable
 // RFQ's limit trades at once.
 func (st *State) CreateQuote(b *Batch, q *venue.Offer) (OfferResult, error) {
+	res, err := st.createQuote(b, q)
+	if err != nil {
+		st.rejected(b, q, err)
+	}
+	return res, err
+}
+
+func (st *State) createQuote(b *Batch, q *venue.Offer) (OfferResult, error) {
 	rfq := st.open.get(q.MatchedOfferID)
 	declined, invited := st.recipients[q.MatchedOfferID][q.ParticipantID]
 	if rfq == nil || rfq.Type != venue.TypeRFQ || !invited {
@@ -134,7 +152,7 @@ func (st *State) CreateQuote(b *Batch, q *venue.Offer) (OfferResult, error) {
 	if prev != nil {
 		st.close(b, prev, venue.StatusCancelled)
 	}
-	q.Priority = st.nextPriority()
+	st.prioritize(q)
 	q.CreatedAt, q.UpdatedAt, q.ModifiedAt = st.now, st.now, st.now
 	q.Status = venue.StatusCreated
 	q.SettlementDate = rfq.SettlementDate
@@ -142,7 +160,9 @@ func (st *State) CreateQuote(b *Batch, q *venue.Offer) (OfferResult, error) {
 	st.rest(q)
 	st.addQuote(q)
 	st.emit(b, q, "create")
+	st.record(b, q, records.New)
 	res := OfferResult{Offer: *q}
+	b.aggressor = q.ID
 	if executable(rfq, q) {
 		t := st.execute(b, rfq, q)
 		res.Offer, res.Trades = *q, []venue.Trade{t}
@@ -196,7 +216,10 @@ func (st *State) execute(b *Batch, rfq, q *venue.Offer) venue.Trade {
 	for _, other := range others {
 		st.close(b, other, venue.StatusRejected)
 	}
-	st.emit(b, rfq, "update") // before endRFQ: the recipients are its audience
+	st.emit(b, rfq, "update")                       // before endRFQ: the recipients are its audience
+	if _, accepted := b.fillsAs[rfq.ID]; accepted { // its accept took the fill: the request is done
+		st.record(b, rfq, b.changed())
+	}
 	st.endRFQ(rfq)
 	return t
 }
@@ -249,7 +272,7 @@ func (st *State) endRFQ(rfq *venue.Offer) {
 }
 
 // AcceptQuote is the requester taking a quote.
-func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string) (OfferResult, error) {
+func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string, parties venue.Parties) (OfferResult, error) {
 	q := st.open.get(quoteID)
 	if q == nil || q.Type != venue.TypeQuote {
 		return OfferResult{}, ErrNotOpen
@@ -258,20 +281,36 @@ func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string) (Offer
 	if rfq == nil || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, ErrNotOpen
 	}
+	acc := st.accept(rfq, q, p, parties)
+	err := st.settles(rfq, q)
 	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
-		return OfferResult{}, errNotCounterparties
+		err = errNotCounterparties
 	}
-	if err := st.settles(rfq, q); err != nil {
+	if err == nil {
+		err = st.checkTrading(p.ParticipantID)
+	}
+	if err == nil {
+		err = st.checkHalt(q.MarketID, q.InstrumentID)
+	}
+	if err != nil {
+		st.rejected(b, acc, err)
 		return OfferResult{}, err
 	}
-	if err := st.checkTrading(p.ParticipantID); err != nil {
-		return OfferResult{}, err
-	}
-	if err := st.checkHalt(q.MarketID, q.InstrumentID); err != nil {
-		return OfferResult{}, err
-	}
+	st.record(b, acc, records.New)
+	acc.Filled, acc.Status = q.Quantity, venue.StatusClosed
+	b.fillAs(rfq, acc)
+	b.aggressor = acc.ID
 	t := st.execute(b, rfq, q)
 	return OfferResult{Offer: *q, Trades: []venue.Trade{t}}, nil
+}
+
+// accept is the order by which rfq's requester takes its quote q: the
+// fill of the request is recorded as the accept's.
+func (st *State) accept(rfq, q *venue.Offer, p venue.Principal, parties venue.Parties) *venue.Offer {
+	acc := &venue.Offer{ID: newID(), Type: typeAccept, Direction: rfq.Direction, ParticipantID: rfq.ParticipantID, AccountID: rfq.AccountID,
+		UserID: p.UserID, MarketID: q.MarketID, InstrumentID: q.InstrumentID, Price: q.Price, HasPrice: true, Quantity: q.Quantity,
+		Status: venue.StatusCreated, Parties: parties, CreatedAt: st.now, PriorityAt: st.now}
+	return acc
 }
 
 // DeclineRFQ is an invited dealer saying no: its live quote, if any, is
@@ -296,7 +335,8 @@ func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string, rec *venu
 	rec.MarketID, rec.InstrumentID, rec.MatchedOfferID = rfq.MarketID, rfq.InstrumentID, rfq.ID
 	rec.Quantity, rec.SettlementDate, rec.Validity = rfq.Quantity, rfq.SettlementDate, venue.GTC
 	rec.Price, rec.HasPrice, rec.Filled = udecimal.Zero, false, udecimal.Zero
-	rec.Status, rec.Outcome, rec.Priority = venue.StatusCancelled, venue.OutcomeDeclined, st.nextPriority()
+	rec.Status, rec.Outcome = venue.StatusCancelled, venue.OutcomeDeclined
+	st.prioritize(rec)
 	rec.CreatedAt, rec.UpdatedAt, rec.ModifiedAt = st.now, st.now, st.now
 	st.emit(b, rec, "delete")
 	st.recipients[rfqID][p.ParticipantID] = true
@@ -310,6 +350,7 @@ func (st *State) DeclineRFQ(b *Batch, p venue.Principal, rfqID string, rec *venu
 		rfq.Status = venue.StatusRejected
 		st.closeQuotes(b, rfq, venue.StatusRejected, venue.OutcomeDeclined)
 		st.emit(b, rfq, "delete")
+		st.record(b, rfq, b.changed())
 		st.endRFQ(rfq)
 	} else {
 		st.emit(b, rfq, "update")
@@ -337,6 +378,7 @@ func (st *State) CancelRFQ(b *Batch, p venue.Principal, rfqID string) (OfferResu
 	st.closeQuotes(b, rfq, venue.StatusRejected, venue.OutcomeCancelled)
 	rfq.Status, rfq.ModifiedAt = venue.StatusCancelled, st.now
 	st.emit(b, rfq, "delete")
+	st.record(b, rfq, b.cancelled())
 	st.endRFQ(rfq)
 	return OfferResult{Offer: *rfq}, nil
 }
@@ -344,6 +386,14 @@ func (st *State) CancelRFQ(b *Batch, p venue.Principal, rfqID string) (OfferResu
 // UpdateRFQ changes an open RFQ. A new quantity or settlement date rejects
 // the live quotes: dealers quote again.
 func (st *State) UpdateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferChange) (OfferResult, error) {
+	res, err := st.updateRFQ(b, p, rfqID, ch)
+	if rfq := st.open.get(rfqID); err != nil && rfq != nil && rfq.ParticipantID == p.ParticipantID {
+		st.rejected(b, rfq, err)
+	}
+	return res, err
+}
+
+func (st *State) updateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferChange) (OfferResult, error) {
 	rfq := st.open.get(rfqID)
 	if rfq == nil || rfq.Type != venue.TypeRFQ || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, ErrNotOpen
@@ -398,6 +448,8 @@ func (st *State) UpdateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferCh
 	rfq.AccruedInterest = st.accrued(rfq.InstrumentID, rfq.SettlementDate, rfq.Quantity)
 	rfq.ModifiedAt = st.now
 	st.emit(b, rfq, "update")
+	st.record(b, rfq, records.ReplacedByMember)
+	b.aggressor = rfq.ID
 	res := OfferResult{Trades: st.executeBest(b, rfq)} // a new limit may meet a live quote
 	res.Offer = *rfq
 	return res, nil

@@ -73,8 +73,13 @@ type State struct {
 	portfolios map[string]*venue.PortfolioRFQ
 	// The public tape (publish.go): the deferral table, the venue's MIC,
 	// the trades not yet published in full and their next due times.
-	deferrals    *transparency.Table
-	mic          string
+	deferrals *transparency.Table
+	mic       string
+	// leis are the participants' LEIs, for the order records.
+	leis map[string]string
+	// listSeen is, for each open portfolio list, the status of each of its
+	// quotes at its last records (orderrecords_lists.go).
+	listSeen     map[string]map[string]string
 	pending      map[string]*pending
 	publications publicationHeap
 }

@@ -58,6 +58,7 @@ func (st *State) tradeIn(b *Batch, ask, bid *venue.Offer, qty, price udecimal.De
 	t.AskOrder, t.BidOrder = order(ask), order(bid)
 	st.publish(&t)
 	b.trades = append(b.trades, t)
+	st.recordTrade(b, ask, bid, &t)
 	st.lastPrints[t.InstrumentID] = printAt{price: price, at: st.now}
 	rec := t
 	b.event(feed.Event{Type: feed.EventTradeCreate, Trade: &rec, Owner: ask.ParticipantID, Audience: []string{bid.ParticipantID}})

@@ -13,10 +13,10 @@ import (
 const offerCols = `id, type, direction, participant_id, account_id, user_id, market_id, instrument_id,
 	settlement_provider_id, price, quantity, filled_quantity, status, matched_offer_id, notes, market_order,
 	is_executable, settlement_date, validity, valid_until, accrued_interest, message, priority,
-	created_at, updated_at, modified_at, client_order_id, outcome, cover_price, created_us, updated_us, modified_us`
+	created_at, updated_at, modified_at, client_order_id, outcome, cover_price, created_us, updated_us, modified_us, priority_us`
 
 // offerColCount is the number of offerCols.
-const offerColCount = 32
+const offerColCount = 33
 
 func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	var o venue.Offer
@@ -24,11 +24,11 @@ func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	var settle string
 	var validUntil sql.NullInt64
 	var priority, created, updated, modified int64
-	var createdUS, updatedUS, modifiedUS sql.NullInt64
+	var createdUS, updatedUS, modifiedUS, priorityUS sql.NullInt64
 	err := r.Scan(&o.ID, &o.Type, &o.Direction, &o.ParticipantID, &o.AccountID, &o.UserID, &o.MarketID,
 		&o.InstrumentID, &sp, &price, decimal{&o.Quantity}, decimal{&o.Filled}, &o.Status, &matched, &o.Notes,
 		&o.MarketOrder, &o.IsExecutable, &settle, &o.Validity, &validUntil, decimal{&o.AccruedInterest}, &msg,
-		&priority, &created, &updated, &modified, &o.ClientOrderID, &outcome, &cover, &createdUS, &updatedUS, &modifiedUS)
+		&priority, &created, &updated, &modified, &o.ClientOrderID, &outcome, &cover, &createdUS, &updatedUS, &modifiedUS, &priorityUS)
 	if err != nil {
 		return o, err
 	}
@@ -52,6 +52,9 @@ func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	o.ValidUntil = fromNullMS(validUntil)
 	o.Priority = uint64(priority)
 	o.CreatedAt, o.UpdatedAt, o.ModifiedAt = fromUSOr(createdUS, created), fromUSOr(updatedUS, updated), fromUSOr(modifiedUS, modified)
+	if priorityUS.Valid {
+		o.PriorityAt = fromUSOr(priorityUS, 0)
+	}
 	return o, nil
 }
 
@@ -85,7 +88,7 @@ func offerUpserts(e Engine, offers []*venue.Offer) []statement {
 				nullStr(o.MatchedOfferID), o.Notes, o.MarketOrder, o.IsExecutable, o.SettlementDate.String(), o.Validity,
 				nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
 				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt), o.ClientOrderID, nullStr(o.Outcome), cover,
-				o.CreatedAt.UnixMicro(), o.UpdatedAt.UnixMicro(), o.ModifiedAt.UnixMicro())
+				o.CreatedAt.UnixMicro(), o.UpdatedAt.UnixMicro(), o.ModifiedAt.UnixMicro(), nullUS(o.PriorityAt))
 		}
 		what := fmt.Sprintf("upsert %d offers", n)
 		if n == 1 {
@@ -99,7 +102,7 @@ func offerUpserts(e Engine, offers []*venue.Offer) []statement {
 		updated_at = excluded.updated_at, modified_at = excluded.modified_at,
 		client_order_id = excluded.client_order_id, outcome = excluded.outcome,
 		cover_price = excluded.cover_price, updated_us = excluded.updated_us,
-		modified_us = excluded.modified_us`, args: args, what: what})
+		modified_us = excluded.modified_us, priority_us = excluded.priority_us`, args: args, what: what})
 	})
 	return out
 }

@@ -153,3 +153,20 @@ func (tx *Tx) ParticipantIDByLEI(ctx context.Context, lei string) (string, error
 	}
 	return id, nil
 }
+
+// ParticipantLEIs maps every participant to its LEI.
+func (tx *Tx) ParticipantLEIs(ctx context.Context) (map[string]string, error) {
+	type pair struct{ id, lei string }
+	ps, err := selectAll(ctx, tx, func(r *sql.Rows) (pair, error) {
+		var p pair
+		return p, r.Scan(&p.id, &p.lei)
+	}, "SELECT id, lei FROM participants")
+	if err != nil {
+		return nil, fmt.Errorf("participant LEIs: %w", normalize(err))
+	}
+	out := make(map[string]string, len(ps))
+	for _, p := range ps {
+		out[p.id] = p.lei
+	}
+	return out, nil
+}

@@ -131,3 +131,11 @@ func scanString(r *sql.Rows) (string, error) {
 	var s string
 	return s, r.Scan(&s)
 }
+
+// nullUS is t in microseconds, NULL for the zero time.
+func nullUS(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMicro()
+}

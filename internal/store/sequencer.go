@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -36,6 +37,8 @@ type BatchWrite struct {
 	Marks []RFQMark
 	// Published are the trades whose price or volume the batch published.
 	Published []PublicationWrite
+	// Records are the order records of the batch's events, in order.
+	Records []records.Record
 }
 
 // statements returns the writes of w other than its events, in the order
@@ -106,7 +109,10 @@ func (db *DB) SequencerBatch(ctx context.Context, epoch int64, w BatchWrite) ([]
 				return err
 			}
 			events, err = tx.AppendEvents(ctx, append([]Event(nil), w.Events...))
-			return err
+			if err != nil {
+				return err
+			}
+			return tx.AppendOrderRecords(ctx, w.Records)
 		})
 	}
 	if err != nil {
@@ -152,10 +158,14 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 		for _, st := range stmts {
 			b.Queue(db.binds.bind(st.query), st.args...)
 		}
-		var appendEvents statement
+		var appendEvents, appendRecords statement
 		if len(events) > 0 {
 			appendEvents = eventAppend(events)
 			b.Queue(db.binds.bind(appendEvents.query), appendEvents.args...)
+		}
+		if len(w.Records) > 0 {
+			appendRecords = recordAppend(w.Records)
+			b.Queue(db.binds.bind(appendRecords.query), appendRecords.args...)
 		}
 		b.Queue("COMMIT")
 
@@ -175,6 +185,11 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 			if len(events) > 0 {
 				if err := br.QueryRow().Scan(&first, &n); err != nil {
 					return fmt.Errorf("%s: %w", appendEvents.what, normalize(err))
+				}
+			}
+			if len(w.Records) > 0 {
+				if _, err := br.Exec(); err != nil {
+					return fmt.Errorf("%s: %w", appendRecords.what, normalize(err))
 				}
 			}
 			tag, err := br.Exec()

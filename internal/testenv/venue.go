@@ -11,6 +11,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
+	"github.com/bondvenue/bondvenue/internal/orderrecords"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/subscribe"
@@ -29,6 +30,7 @@ type Venue struct {
 	Live      *subscribe.Hub
 	Keys      *idempotency.Keys
 	Access    *access.Tokens
+	Records   *orderrecords.Service
 }
 
 // Config tunes a Venue: the use cases' settings, and the sequencer's,
@@ -67,6 +69,7 @@ func Wire(db *store.DB, cfg Config) *Venue {
 	v.Access = access.New(db, access.Config{TTL: cfg.TokenTTL, Hasher: tc.Hasher, Now: tc.Now})
 	v.Svc = trading.New(trading.Deps{Store: db, Sequencer: v.Sequencer, Instances: v.Cluster, Tokens: v.Access}, tc)
 	v.Keys = idempotency.New(db, v.Sequencer, tc.Now)
+	v.Records = orderrecords.New(db, tc.Now)
 	v.Live = subscribe.New(db, v.Feed, v.Svc, subscribe.Config{Buffer: cfg.FeedBuffer, Refresh: trading.ViewerRefresh,
 		Now: tc.Now, Logger: tc.Logger})
 	return v

@@ -34,9 +34,12 @@ const (
 	OpCreateOffer = "create_offer" // an offer, or a quote (Offer.MatchedOfferID)
 	OpUpdateOffer = "update_offer"
 	OpCancelOrder = "cancel_order" // DeleteOffer naming the cancel request
-	OpCreateRFQ   = "create_rfq"
-	OpDeclineRFQ  = "decline_rfq"
-	OpAcceptQuote = "accept_quote"
+	// OpCancelOnDisconnect is the venue cancelling an order of a FIX
+	// session that dropped (its records say the venue cancelled it).
+	OpCancelOnDisconnect = "cancel_on_disconnect"
+	OpCreateRFQ          = "create_rfq"
+	OpDeclineRFQ         = "decline_rfq"
+	OpAcceptQuote        = "accept_quote"
 	// OpMassCancel cancels every open record of the caller's firm; the
 	// id it answers is the number cancelled, in decimal.
 	OpMassCancel = "mass_cancel"
@@ -86,6 +89,9 @@ func (s *Service) Run(ctx context.Context, cmd Command) (string, error) {
 		return v.ID, err
 	case OpCancelOrder:
 		v, err := svc.CancelOrder(ctx, p, cmd.ID, cmd.ClientOrderID)
+		return v.ID, err
+	case OpCancelOnDisconnect:
+		v, err := svc.CancelOnDisconnect(ctx, p, cmd.ID)
 		return v.ID, err
 	case OpCreateRFQ:
 		if cmd.Offer == nil {

@@ -75,7 +75,12 @@ func (s *Service) SetKillSwitch(ctx context.Context, p venue.Principal, particip
 		return res, s.replayed(&res)
 	}
 	// The priority lane: a firm stopping its trading is never refused as late.
-	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) { return st.SetKillSwitch(b, id, enabled) })
+	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		if p.IsOperator() { // a firm's own kill switch cancels as the member
+			b.ByVenue()
+		}
+		return st.SetKillSwitch(b, id, enabled)
+	})
 	if err != nil {
 		return venue.KillSwitchResult{}, fmt.Errorf("set kill switch: %w", err)
 	}

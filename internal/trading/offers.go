@@ -271,6 +271,23 @@ func (s *Service) DeleteOffer(ctx context.Context, p venue.Principal, id string)
 	return s.CancelOrder(ctx, p, id, "")
 }
 
+// CancelOnDisconnect is the venue cancelling p's order id because p's FIX
+// session dropped with cancel-on-disconnect on: DeleteOffer, recorded as
+// the venue's cancel rather than the member's.
+func (s *Service) CancelOnDisconnect(ctx context.Context, p venue.Principal, id string) (OfferView, error) {
+	if err := require(p, traders...); err != nil {
+		return OfferView{}, err
+	}
+	res, err := s.submit(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
+		b.ByVenue()
+		return st.CancelOffer(b, p, id, "")
+	})
+	if err != nil {
+		return OfferView{}, fmt.Errorf("cancel on disconnect: %w", s.engineErr(ctx, p, id, err))
+	}
+	return s.reload(ctx, p, res)
+}
+
 // CancelOrder is DeleteOffer naming the cancel request: a non-empty
 // clientOrderID (FIX's ClOrdID of the OrderCancelRequest) is kept on the
 // cancelled offer.

@@ -189,7 +189,7 @@ func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string)
 		return TradeView{}, err
 	}
 	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
-		return st.AcceptQuote(b, p, id)
+		return st.AcceptQuote(b, p, id, venue.Parties{})
 	})
 	if err != nil {
 		return TradeView{}, fmt.Errorf("accept quote: %w", s.engineErr(ctx, p, id, err))

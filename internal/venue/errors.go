@@ -25,6 +25,7 @@ const (
 	KindUnavailable                 // the database failed or could not serve the request
 	KindTooLarge                    // the request body exceeds the size limit
 	KindNotReady                    // the trading engine is not running (starting or stopped); retry later
+	KindNotAcceptable               // no representation the client accepts
 )
 
 // FieldIssue names one invalid input field and what is wrong with it.

@@ -89,6 +89,9 @@ type Offer struct {
 	AccruedInterest udecimal.Decimal // for Quantity at SettlementDate
 	Message         string
 	Priority        uint64 // time priority in the book
+	// PriorityAt is when the order took its priority: its entry, or the
+	// amendment that lost it its place.
+	PriorityAt time.Time
 	// Counterparties are an RFQ's recipients (participant ids).
 	Counterparties []string
 	// ClientOrderID is the owner's latest ClOrdID for the order (FIX);

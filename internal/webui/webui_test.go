@@ -269,7 +269,7 @@ func TestHead(t *testing.T) {
 func TestServedByTheVenue(t *testing.T) {
 	core := testenv.Service(t, store.SQLite, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
 	svc := core.Svc
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access, Records: core.Records}, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(srv.Close)
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	t.Cleanup(client.CloseIdleConnections)
