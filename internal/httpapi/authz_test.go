@@ -474,6 +474,15 @@ func authzTable() []authzRow {
 				}
 				return "/api/v1/admin/markets/" + m + "/instruments/" + f.ins[0] + "/halt", map[string]any{"halted": false}
 			}},
+		{"GET /api/v1/admin/markets/{marketId}/instruments/{instrument_id}/book", map[string]statuses{publicObject: operator200, missing: operator404},
+			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+				m := f.book
+				if obj == missing {
+					m = missingID
+				}
+				return "/api/v1/admin/markets/" + m + "/instruments/" + f.ins[0] + "/book", nil
+			}},
+		{"GET /api/v1/admin/order-records", map[string]statuses{noObject: operator200}, static("/api/v1/admin/order-records?date=2026-12-07")},
 		{"POST /api/v1/admin/settlement-providers", map[string]statuses{
 			ownObject: firmAdmin, cptyObject: firmAdmin4, otherObject: firmAdmin4, missing: admin404,
 		}, func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {

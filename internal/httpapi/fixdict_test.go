@@ -22,7 +22,7 @@ import (
 func TestFIXDictionary(t *testing.T) {
 	core := testenv.Service(t, store.SQLite, testenv.Config{Trading: trading.Config{}})
 	svc := core.Svc
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access}, httpapi.Config{}).Handler())
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access, Records: core.Records}, httpapi.Config{}).Handler())
 	t.Cleanup(srv.Close)
 	for part, want := range map[string][]byte{"": spec.Application, "?part=transport": spec.Transport} {
 		r, err := http.Get(srv.URL + "/api/v1/fix/dictionary" + part)
