@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/demo"
+	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/testenv"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -77,9 +78,9 @@ func TestCrashDurability(t *testing.T) {
 		h.verify(rounds)
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		t.Logf("%d kill -9 rounds in %v: %d requests answered 2xx, %d 4xx, %d unanswered; %d acknowledged offers, %d acknowledged trades, %d RFQs traded; %d keyed requests retried after a kill (%d answered 200); %d trades and %d events in the database",
+		t.Logf("%d kill -9 rounds in %v: %d requests answered 2xx, %d 4xx, %d unanswered; %d acknowledged offers, %d acknowledged trades, %d RFQs traded; %d keyed requests retried after a kill (%d answered 200); %d trades, %d events and %d order records in the database",
 			rounds, time.Since(start).Round(time.Millisecond), h.acks.Load(), h.rejects.Load(), h.unanswered.Load(),
-			len(h.offers), len(h.trades), h.rfqTrades.Load(), h.retried, h.retriedOK, h.dbTrades, h.dbEvents)
+			len(h.offers), len(h.trades), h.rfqTrades.Load(), h.retried, h.retriedOK, h.dbTrades, h.dbEvents, h.dbRecords)
 	})
 }
 
@@ -199,20 +200,20 @@ type crashHarness struct {
 	operatorToken string
 	riskRetries   int // risk-use reads answered 503 and retried
 
-	traders             []*crashTrader
-	partial, allOrNone  string
-	otc                 string
-	instrument          string
-	nonCounterparty     string // demo participant 3
-	acks                atomic.Int64
-	mu                  sync.Mutex
-	offers              map[string]*ackedOffer
-	trades              map[string]ackedTrade
-	last                map[string]venue.Offer // the database's offers at the previous check
-	dbTrades, dbEvents  int
-	unanswered, rejects atomic.Int64
-	rfqTrades           atomic.Int64
-	keys                atomic.Int64
+	traders                       []*crashTrader
+	partial, allOrNone            string
+	otc                           string
+	instrument                    string
+	nonCounterparty               string // demo participant 3
+	acks                          atomic.Int64
+	mu                            sync.Mutex
+	offers                        map[string]*ackedOffer
+	trades                        map[string]ackedTrade
+	last                          map[string]venue.Offer // the database's offers at the previous check
+	dbTrades, dbEvents, dbRecords int
+	unanswered, rejects           atomic.Int64
+	rfqTrades                     atomic.Int64
+	keys                          atomic.Int64
 	// Keyed requests: those left unanswered by a kill, and the keys of
 	// creates known applied (answered 2xx, first or on a retry),
 	// whose offer (its notes carry the key) must be there exactly once.
@@ -972,9 +973,62 @@ func (h *crashHarness) verify(round int) {
 		t.Fatal(err)
 	}
 	h.dbEvents = int(n)
+	h.verifyRecords(round, raw, byID, fail)
 	if t.Failed() {
 		t.FailNow()
 	}
+}
+
+// verifyRecords checks the order records after a crash: numbered 1..N
+// with no gap or duplicate, a NEWO for every acknowledged offer, and no
+// record of an offer, quote or RFQ the database does not hold (a refused
+// order's REMO names an order that never was one).
+func (h *crashHarness) verifyRecords(round int, raw *sql.DB, offers map[string]venue.Offer, fail func(string, ...any)) {
+	t := h.t
+	t.Helper()
+	rows, err := raw.QueryContext(context.Background(), "SELECT seq, data FROM order_records ORDER BY seq")
+	if err != nil {
+		t.Fatalf("round %d: read order records: %v", round, err)
+	}
+	defer rows.Close()
+	var n int64
+	entered := map[string]bool{}
+	for rows.Next() {
+		var seq int64
+		var data string
+		if err := rows.Scan(&seq, &data); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if seq != n {
+			fail("order record %d where %d belongs: the records have a gap", seq, n)
+			return
+		}
+		r, err := records.Decode(seq, []byte(data))
+		if err != nil {
+			fail("%v", err)
+			return
+		}
+		id, event, typ := r.Value("order_id"), r.Value("event"), r.Value("order_type")
+		if event == records.New {
+			entered[id] = true
+		}
+		own := typ == records.TypeLimit || typ == records.TypeMarket || typ == records.TypeQuote || typ == records.TypeRFQ
+		if _, ok := offers[id]; own && event != records.Rejected && !ok {
+			fail("order record %d (%s) names order %s, which the database does not hold", seq, event, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id := range h.offers {
+		if !entered[id] {
+			fail("acknowledged offer %s has no NEWO record", id)
+		}
+	}
+	h.dbRecords = int(n)
 }
 
 // rawDB opens the database with plain SQL, for the checks the store has no

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"mime"
 	"net/http"
 	"strings"
@@ -53,9 +54,10 @@ func (s *Server) exportOrderRecords(w http.ResponseWriter, r *http.Request, p ve
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="order-records-`+query.Date+ext(format)+`"`)
 	w.WriteHeader(http.StatusOK)
-	// The response writer sends each chunk as its buffer fills: the export
-	// streams, a page of records at a time, and never gathers in memory.
-	out, err := records.NewWriter(w, format)
+	// The export streams: records go out in 64 KiB chunks as they are read,
+	// a page at a time, and never gather in memory.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	out, err := records.NewWriter(bw, format)
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}
@@ -63,6 +65,9 @@ func (s *Server) exportOrderRecords(w http.ResponseWriter, r *http.Request, p ve
 		// The status is sent: the client sees the stream cut short.
 		s.log.Error("order record export failed", "err", err.Error(), "request_id", requestID(r.Context()))
 		panic(http.ErrAbortHandler)
+	}
+	if err := bw.Flush(); err != nil {
+		panic(http.ErrAbortHandler) // the client went away
 	}
 	return nil
 }
