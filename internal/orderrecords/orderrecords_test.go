@@ -180,6 +180,11 @@ func TestOrderRecordCodes(t *testing.T) {
 				}
 				must(v.Svc.SetHalt(ctx, operator, v.Partial, v.Instrument, trading.HaltInput{Halted: ptr(false), Reason: "test over"}))
 			}, []want{{"REMO", "LIMIT", "BUYI", "INAC", ""}}},
+			{"a price off the tick is refused before the engine", func(t *testing.T) {
+				if _, err := offer(b, v.Partial, "ask", "99.1234567891", "1000"); err == nil {
+					t.Fatal("a price of ten decimals was accepted")
+				}
+			}, []want{{"REMO", "LIMIT", "SELL", "INAC", ""}}},
 			{"the firm's own kill switch cancels as the member", func(t *testing.T) {
 				must(offer(a, v.Partial, "bid", "98", "1000"))
 				must(v.Svc.SetKillSwitch(ctx, adminA, "", true))

@@ -180,6 +180,10 @@ func (st *State) rejected(b *Batch, o *venue.Offer, err error) {
 	}
 }
 
+// RecordRejected adds the record of an order the use case refused before
+// it reached the engine (a field the request got wrong).
+func (st *State) RecordRejected(b *Batch, o *venue.Offer, err error) { st.rejected(b, o, err) }
+
 func validity(o *venue.Offer) string {
 	switch {
 	case o.Type == typeAccept || o.Type == venue.TypePortfolioLine:

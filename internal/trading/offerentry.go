@@ -79,7 +79,10 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	var v venue.Validator
 	f := checkOfferFields(&v, in, typ, now)
 	if err := v.Err(); err != nil {
-		return pr, err
+		if pr.instrument, pr.market, err = s.listingOf(ctx, in); err == nil { // a rejection to record
+			return pr, v.Err()
+		}
+		return prepared{}, v.Err()
 	}
 	if in.ParticipantID != "" && in.ParticipantID != p.ParticipantID {
 		return pr, venue.NotFound("participant")
@@ -104,7 +107,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	}
 	settle := checkListing(&v, in, typ, f, pr.instrument, pr.market, ref, bondmath.DateOf(now))
 	if err := v.Err(); err != nil {
-		return pr, err
+		return pr, err // with its listing: a rejection to record
 	}
 	o := venue.Offer{ID: newID(), Type: typ, Direction: f.direction, ParticipantID: p.ParticipantID, AccountID: in.AccountID,
 		UserID: p.UserID, MarketID: pr.market.ID, InstrumentID: pr.instrument.ID, SettlementProviderID: in.SettlementProviderID,
@@ -123,6 +126,47 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	}
 	pr.offer = o
 	return pr, nil
+}
+
+// listingOf resolves the instrument and market a request names, for the
+// record of its rejection.
+func (s *Service) listingOf(ctx context.Context, in OfferInput) (in2 venue.Instrument, m venue.Market, err error) {
+	ref := s.eng.Reference()
+	err = s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		in2, m, err = listing(ctx, tx, ref, in.InstrumentID, in.MarketID)
+		return err
+	})
+	return in2, m, err
+}
+
+// rejected records the venue's refusal of an order entry that named an
+// instrument and a market (pr's) before it reached the engine: the order
+// records hold every rejection, with its reason (internal/records). It
+// answers err, the refusal.
+func (s *Service) rejected(ctx context.Context, p venue.Principal, in OfferInput, typ string, pr prepared, err error) error {
+	if pr.market.ID == "" || pr.instrument.ID == "" || venue.KindOf(err) != venue.KindInvalid || s.replaying() {
+		return err
+	}
+	o := venue.Offer{ID: newID(), Type: typ, ParticipantID: p.ParticipantID, AccountID: in.AccountID, UserID: p.UserID,
+		MarketID: pr.market.ID, InstrumentID: pr.instrument.ID, MatchedOfferID: in.MatchedOfferID, MarketOrder: in.MarketOrder,
+		Validity: in.Validity, ClientOrderID: in.ClientOrderID, Status: venue.StatusCreated}
+	o.Direction, _ = venue.Direction(in.Direction)
+	if in.Quantity != nil {
+		o.Quantity = *in.Quantity
+	}
+	if in.Price != nil && !in.MarketOrder {
+		o.Price, o.HasPrice = *in.Price, true
+	}
+	// Without the request's Idempotency-Key claim: the request was not
+	// applied, and a retry is refused again (and recorded again).
+	if _, rerr := s.eng.Do(ctx, nil, func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		st.RecordRejected(b, &o, err)
+		return nil, nil
+	}); rerr != nil {
+		s.log.Warn("the record of a rejected order was not written", "err", rerr.Error(), "rejection", err.Error())
+	}
+	return err
 }
 
 // checkOfferFields records on v the issues of a create body that need no

@@ -35,7 +35,7 @@ func (s *Service) CreateOffer(ctx context.Context, p venue.Principal, in OfferIn
 	}
 	pr, err := s.prepare(ctx, p, in, typ)
 	if err != nil {
-		return OfferView{}, err
+		return OfferView{}, s.rejected(ctx, p, in, typ, pr, err)
 	}
 	o := pr.offer
 	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {

@@ -33,6 +33,7 @@ func (s *Service) CreateRFQ(ctx context.Context, p venue.Principal, in OfferInpu
 	}
 	pr, err := s.prepare(ctx, p, in, venue.TypeRFQ)
 	if err != nil {
+		err = s.rejected(ctx, p, in, venue.TypeRFQ, pr, err)
 		return OfferView{}, err
 	}
 	r := pr.offer
