@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/access"
+	"github.com/bondvenue/bondvenue/internal/clock"
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
@@ -26,6 +27,22 @@ type Deps struct {
 	Keys *idempotency.Keys
 	// Access grants and resolves the access tokens.
 	Access *access.Tokens
+	// Clock is the clock's part of GET /healthz; nil: the answer has none.
+	Clock Clock
+	// Latency records the gateway-to-gateway latency of order entry; nil:
+	// not recorded.
+	Latency Latency
+}
+
+// Clock is the clock's last check (clock.Monitor).
+type Clock interface {
+	Status() clock.Status
+}
+
+// Latency records how long an order-entry request took, from entering
+// the adapter to its answer (clock.Latency).
+type Latency interface {
+	Observe(time.Duration)
 }
 
 // Live is what the adapter reads of the live subscriptions
