@@ -5,6 +5,7 @@
 // 1 ms). A Monitor reads the kernel's clock state (Kernel), the latency
 // the channels record (Latency), and says whether the clock is degraded:
 // in /metrics, in GET /healthz and, once per change, in the log.
+// docs/operations.md, "Clock synchronisation", is the operator's side.
 package clock
 
 import (

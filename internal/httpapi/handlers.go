@@ -19,7 +19,7 @@ import (
 // healthz answers 200 while the process is alive, with the clock's last
 // check when the venue watches it: status degraded when the clock is,
 // still 200, since a load balancer must not take the venue out for a
-// clock alarm.
+// clock alarm (docs/operations.md, "Clock synchronisation").
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	if s.clock == nil {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
