@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/access"
+	"github.com/bondvenue/bondvenue/internal/clock"
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/envflag"
 	"github.com/bondvenue/bondvenue/internal/feed"
@@ -136,6 +137,7 @@ type serveConfig struct {
 	deferrals          *transparency.Table
 	fixAddr, fixCompID string
 	fixReset           string
+	clockInterval      time.Duration
 }
 
 // serveFlags parses the serve command's flags. The public tape's settings
@@ -168,6 +170,8 @@ func serveFlags(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.StringVar(&c.fixCompID, "fix-comp-id", env.String("BONDVENUE_FIX_COMP_ID", "BONDVENUE"), "the venue's FIX CompID, the clients' TargetCompID (env BONDVENUE_FIX_COMP_ID)")
 	fs.StringVar(&c.fixReset, "fix-reset-time", env.String("BONDVENUE_FIX_RESET_TIME", "00:00:00"),
 		"time of day (UTC, HH:MM:SS) at which FIX sessions reset their sequence numbers (env BONDVENUE_FIX_RESET_TIME)")
+	fs.DurationVar(&c.clockInterval, "clock-check-interval", env.Duration("BONDVENUE_CLOCK_CHECK_INTERVAL", clock.DefaultInterval),
+		"how often the clock's synchronisation is checked against the tolerance the gateway latency allows (env BONDVENUE_CLOCK_CHECK_INTERVAL)")
 	if err := parse(fs, args); err != nil {
 		return c, err
 	}
@@ -183,6 +187,9 @@ func serveFlags(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if !regexp.MustCompile(`^[A-Z0-9]{4}$`).MatchString(c.mic) {
 		return c, usageError{Msg: fmt.Sprintf("--mic %q: want four capital letters or digits (ISO 10383)", c.mic)}
+	}
+	if c.clockInterval <= 0 {
+		return c, usageError{Msg: fmt.Sprintf("--clock-check-interval %v: want a positive duration", c.clockInterval)}
 	}
 	return c, nil
 }
@@ -310,16 +317,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 }
 
 // channels are the venue's ways in over one core: HTTP (REST and the
-// streams), the FIX acceptor and the simulated demo firms.
+// streams), the FIX acceptor and the simulated demo firms; and the watch
+// on the clock, whose tolerance their latency sets.
 type channels struct {
-	http *http.Server
-	fix  *fix.Gateway
-	sim  *demomarket.Market
+	http  *http.Server
+	fix   *fix.Gateway
+	sim   *demomarket.Market
+	clock *clock.Monitor
 }
 
 // startVenue loads the demo data if asked, starts the core and announces
 // this instance, then builds and starts its channels (HTTP serves once
-// the caller calls Serve).
+// the caller calls Serve) and the clock's monitor, to which REST and FIX
+// report their order entry's latency.
 func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, log *slog.Logger, stdout io.Writer,
 	getenv func(string) string) (*channels, error) {
 	if cfg.demo {
@@ -343,8 +353,11 @@ func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, l
 	}
 	log.Info("instance", "id", c.cluster.InstanceID(), "role", c.cluster.Role(), "url", advertise)
 	reg := prometheus.NewRegistry()
-	api := httpapi.New(httpapi.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Engine: c.seq, Keys: c.keys, Access: c.access, Records: c.records},
-		httpapi.Config{Logger: log, Registry: reg})
+	latency := clock.NewLatency(clock.DefaultWindow)
+	mon := clock.NewMonitor(clock.Kernel{}, latency, clock.Config{Interval: cfg.clockInterval, Logger: log})
+	reg.MustRegister(mon)
+	api := httpapi.New(httpapi.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Engine: c.seq, Keys: c.keys, Access: c.access, Records: c.records,
+		Clock: mon, Latency: latency}, httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()
 	mux.Handle("/socket.io/", socketio.New(c.access, c.live, socketio.Config{Logger: log, Registry: reg}))
 	mux.Handle("/", api.Handler())
@@ -357,7 +370,7 @@ func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, l
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}}
 	if cfg.fixAddr != "" && cfg.fixAddr != "off" {
-		gw, err := fix.New(fix.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Keys: c.keys, Access: c.access}, fixstore.New(c.db),
+		gw, err := fix.New(fix.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Keys: c.keys, Access: c.access, Latency: latency}, fixstore.New(c.db),
 			fix.Config{Addr: cfg.fixAddr, CompID: cfg.fixCompID, ResetTime: cfg.fixReset, Logger: log, Registry: reg})
 		if err == nil {
 			err = gw.Start()
@@ -376,12 +389,14 @@ func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, l
 			Tick: envflag.Getenv(getenv).Duration("BONDVENUE_DEMO_MARKET_TICK", demomarket.DefaultTick)})
 		ch.sim.Start()
 	}
+	ch.clock = mon
+	mon.Start()
 	return ch, nil
 }
 
 // stop shuts HTTP down (in-flight requests get their answers), logs the
-// FIX sessions out and ends the simulator's last step, all before the
-// core stops.
+// FIX sessions out, ends the simulator's last step and the clock's
+// checks, all before the core stops.
 func (ch *channels) stop() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
@@ -392,6 +407,7 @@ func (ch *channels) stop() error {
 	if ch.sim != nil {
 		ch.sim.Stop()
 	}
+	ch.clock.Stop()
 	return err
 }
 

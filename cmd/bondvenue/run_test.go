@@ -246,6 +246,22 @@ func TestServeDemo(t *testing.T) {
 		if _, body := c.do("GET", "/metrics", nil); !strings.Contains(string(body), "bondvenue_fix_sessions") {
 			t.Error("/metrics has no FIX gateway figures (is the acceptor running?)")
 		}
+		// The clock's monitor runs: whatever this machine's clock says, the
+		// health answer and /metrics carry its check.
+		var health struct {
+			Status string `json:"status"`
+			Clock  struct {
+				Status      string `json:"status"`
+				ToleranceUS int64  `json:"tolerance_us"`
+			} `json:"clock"`
+		}
+		c.getJSON("/healthz", &health)
+		if (health.Status != "ok" && health.Status != "degraded") || health.Clock.Status == "" || health.Clock.ToleranceUS != 1000 {
+			t.Errorf("GET /healthz = %+v, want the clock's check at the 1 ms tolerance of no latency samples", health)
+		}
+		if _, body := c.do("GET", "/metrics", nil); !strings.Contains(string(body), "\nbondvenue_clock_degraded ") {
+			t.Error("/metrics has no clock figures (is the monitor running?)")
+		}
 		if err := stop(); err != nil {
 			t.Fatalf("graceful stop: %v", err)
 		}
@@ -368,6 +384,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"serve", "--mic", "bad"}, 2},
 		{[]string{"serve", "--deferral-table", "no-such-table.json"}, 2},
 		{[]string{"serve", "--deferral-table", "run_test.go"}, 2}, // not a deferral table
+		{[]string{"serve", "--clock-check-interval", "0s"}, 2},    // not a positive duration
 		{[]string{"serve", "-h"}, 0},                              // the usage was asked for
 	}
 	for _, tt := range tests {

@@ -205,8 +205,15 @@ func (g *Gateway) ToApp(msg *quickfix.Message, id quickfix.SessionID) error {
 	return nil
 }
 
+// orderEntry are the messages by which a firm enters, amends, cancels,
+// quotes, hits or declines: their gateway-to-gateway latency is recorded
+// (answered), a NewOrderSingle's by newOrder, which may answer after
+// FromApp returns.
+var orderEntry = map[string]bool{"D": true, "F": true, "G": true, "R": true, "S": true, "AG": true, "AJ": true, "i": true, "q": true}
+
 // FromApp hands an application message to its handler.
 func (g *Gateway) FromApp(msg *quickfix.Message, id quickfix.SessionID) quickfix.MessageRejectError {
+	start := time.Now() // the message's arrival, for the gateway-to-gateway latency
 	g.mu.Lock()
 	s := g.sessions[id.String()]
 	g.mu.Unlock()
@@ -221,13 +228,16 @@ func (g *Gateway) FromApp(msg *quickfix.Message, id quickfix.SessionID) quickfix
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if t != "D" {
+		if orderEntry[t] {
+			defer g.answered(start)
+		}
 		s.settle() // the session's orders in flight first
 	}
 	switch t {
 	case "x":
 		return s.securityList(ctx, msg)
 	case "D":
-		return s.newOrder(ctx, msg)
+		return s.newOrder(ctx, msg, start)
 	case "F":
 		return s.cancelOrder(ctx, msg)
 	case "G":
@@ -254,6 +264,16 @@ func (g *Gateway) FromApp(msg *quickfix.Message, id quickfix.SessionID) quickfix
 		return s.allocationInstruction(ctx, msg)
 	}
 	return quickfix.UnsupportedMessageType()
+}
+
+// answered records the gateway-to-gateway latency of an order-entry
+// message that arrived at start, now that the venue has its answer: a
+// refusal has been sent, an accepted command committed (its report leaves
+// from the session's follower of the committed-event feed).
+func (g *Gateway) answered(start time.Time) {
+	if g.latency != nil {
+		g.latency.Observe(time.Since(start))
+	}
 }
 
 // send sends an application message on the session. A session whose

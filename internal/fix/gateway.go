@@ -69,6 +69,7 @@ type Gateway struct {
 	log      *slog.Logger
 	m        *metrics
 	fwd      *cluster.Forwarder // to the leader, for a standby's commands
+	latency  Latency
 	acceptor *quickfix.Acceptor
 	dir      string // the dictionaries, written out for the engine
 	addr     net.Addr
@@ -127,6 +128,15 @@ type Deps struct {
 	Keys *idempotency.Keys
 	// Access checks the credentials a Logon carries.
 	Access *access.Tokens
+	// Latency records the gateway-to-gateway latency of order entry; nil:
+	// not recorded.
+	Latency Latency
+}
+
+// Latency records how long an order-entry message took, from its arrival
+// to the venue's answer (clock.Latency).
+type Latency interface {
+	Observe(time.Duration)
 }
 
 // Cluster is this instance's part in the cluster (cluster.Cluster): its
@@ -163,6 +173,7 @@ func New(d Deps, st SessionStore, cfg Config) (*Gateway, error) {
 	cfg.ResumeAt = cmp.Or(cfg.ResumeAt, 32)
 	cfg.DropAt = cmp.Or(cfg.DropAt, 10000)
 	g := &Gateway{svc: d.Trading, live: d.Live, cl: d.Cluster, keys: d.Keys, access: d.Access, store: st, cfg: cfg, log: cfg.Logger.With("component", "fix"), m: newMetrics(cfg.Registry),
+		latency:  d.Latency,
 		fwd:      cluster.NewForwarder(d.Cluster, d.Cluster.InstanceID(), cfg.Logger),
 		sessions: map[string]*session{}, authed: map[string]venue.Principal{}, startSeq: map[string]int64{}, gaps: map[string]int{},
 		marks: map[string]int64{}, hits: map[hitKey]hit{}}

@@ -83,12 +83,14 @@ const maxPipelined = 64
 // to the sequencer only once the session's previous order is in its
 // queue, so the orders of a session apply in the order sent while their
 // commits overlap. Every other message waits for the session's orders in
-// flight first (settle).
-func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.MessageRejectError {
+// flight first (settle). start is the message's arrival: its latency is
+// recorded once the venue has its answer.
+func (s *session) newOrder(ctx context.Context, msg *quickfix.Message, start time.Time) quickfix.MessageRejectError {
 	clOrdID, _ := msg.Body.GetString(tagClOrdID)
 	in, err := s.orderInput(ctx, msg)
 	if err != nil {
 		s.g.send(s.id, s.rejectOrder(msg, err))
+		s.g.answered(start)
 		return nil
 	}
 	in.ClientOrderID = clOrdID
@@ -96,6 +98,7 @@ func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.
 	st, stored := s.g.stores.Load(s.id.String())
 	if s.g.cl.Role() != cluster.RoleLeader || seqErr != nil || !stored {
 		s.applyOrder(ctx, msg, clOrdID, in, nil, nil)
+		s.g.answered(start)
 		return nil
 	}
 	own := quickfix.NewMessage()
@@ -115,6 +118,7 @@ func (s *session) newOrder(ctx context.Context, msg *quickfix.Message) quickfix.
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		s.applyOrder(ctx, own, clOrdID, in, prev, mine)
+		s.g.answered(start)
 	}()
 	return nil
 }

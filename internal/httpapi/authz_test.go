@@ -1083,7 +1083,7 @@ func routes(t *testing.T) []route {
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile(`m\.Handle\(("[^,]*"),`)
+	re := regexp.MustCompile(`(?:m\.Handle|entry)\(("[^,]*"),`) // entry: order entry
 	var out []route
 	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
 		pattern := strings.ReplaceAll(m[1], `"+v1+"`, "/api/v1")

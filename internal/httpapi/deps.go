@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/access"
+	"github.com/bondvenue/bondvenue/internal/clock"
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
@@ -29,6 +30,22 @@ type Deps struct {
 	Access *access.Tokens
 	// Records exports the order records and replays books from them.
 	Records *orderrecords.Service
+	// Clock is the clock's part of GET /healthz; nil: the answer has none.
+	Clock Clock
+	// Latency records the gateway-to-gateway latency of order entry; nil:
+	// not recorded.
+	Latency Latency
+}
+
+// Clock is the clock's last check (clock.Monitor).
+type Clock interface {
+	Status() clock.Status
+}
+
+// Latency records how long an order-entry request took, from entering
+// the adapter to its answer (clock.Latency).
+type Latency interface {
+	Observe(time.Duration)
 }
 
 // Live is what the adapter reads of the live subscriptions

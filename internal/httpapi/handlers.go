@@ -9,15 +9,61 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bondvenue/bondvenue/internal/clock"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
 )
 
+// healthz answers 200 while the process is alive, with the clock's last
+// check when the venue watches it: status degraded when the clock is,
+// still 200, since a load balancer must not take the venue out for a
+// clock alarm (docs/operations.md, "Clock synchronisation").
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	if s.clock == nil {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		return nil
+	}
+	c := clockHealthOf(s.clock.Status())
+	status := "ok"
+	if c.Status == "degraded" {
+		status = "degraded"
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Status string      `json:"status"`
+		Clock  clockHealth `json:"clock"`
+	}{status, c})
 	return nil
+}
+
+// clockHealth is the clock's part of GET /healthz (the OpenAPI document's
+// ClockHealth); the kernel's figures are left out while its state is
+// unknown, the latency's p99 until there is a sample.
+type clockHealth struct {
+	Status              string `json:"status"`
+	Reason              string `json:"reason,omitempty"`
+	Synchronised        *bool  `json:"synchronised,omitempty"`
+	EstimatedErrorUS    *int64 `json:"estimated_error_us,omitempty"`
+	MaxErrorUS          *int64 `json:"max_error_us,omitempty"`
+	ToleranceUS         int64  `json:"tolerance_us"`
+	Tier                string `json:"tier"`
+	GatewayLatencyP99US *int64 `json:"gateway_latency_p99_us,omitempty"`
+	LatencySamples      int    `json:"latency_samples"`
+}
+
+func clockHealthOf(st clock.Status) clockHealth {
+	c := clockHealth{Status: st.Health(), Reason: st.Reason, ToleranceUS: st.Tolerance.Microseconds(), Tier: st.Basis,
+		LatencySamples: st.LatencySamples}
+	if st.Known {
+		est, maxErr := st.State.EstimatedError.Microseconds(), st.State.MaxError.Microseconds()
+		c.Synchronised, c.EstimatedErrorUS, c.MaxErrorUS = &st.State.Synchronised, &est, &maxErr
+	}
+	if st.LatencySamples > 0 {
+		p99 := st.LatencyP99.Microseconds()
+		c.GatewayLatencyP99US = &p99
+	}
+	return c
 }
 
 // readyz answers 200 when the database is reachable and migrated and the

@@ -34,6 +34,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // This file is the harness of the HTTP tests: a demo venue per engine
@@ -82,13 +83,16 @@ type options struct {
 	tokenRateLimit float64 // token grants per second per address; default effectively unlimited
 	tokenRateBurst int
 	tokenTTL       time.Duration
+	clock          httpapi.Clock        // the clock's part of /healthz (none by default)
+	latency        httpapi.Latency      // the order-entry latency's recorder (none by default)
+	registry       *prometheus.Registry // /metrics (a private one by default)
 }
 
 func (o options) server(now func() time.Time) httpapi.Config {
 	if o.tokenRateLimit == 0 {
 		o.tokenRateLimit, o.tokenRateBurst = 1e9, 1e9
 	}
-	return httpapi.Config{Logger: slog.New(slog.DiscardHandler), Now: now,
+	return httpapi.Config{Logger: slog.New(slog.DiscardHandler), Now: now, Registry: o.registry,
 		TokenRateLimit: o.tokenRateLimit, TokenRateBurst: o.tokenRateBurst}
 }
 
@@ -136,7 +140,8 @@ func newEnv(t *testing.T, e store.Engine, o options) *env {
 // serve starts the HTTP server of v.
 func (v *env) serve(t *testing.T, o options) {
 	t.Helper()
-	ts := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access, Records: v.core.Records}, o.server(v.clock.Now)).Handler())
+	ts := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access, Records: v.core.Records,
+		Clock: o.clock, Latency: o.latency}, o.server(v.clock.Now)).Handler())
 	t.Cleanup(ts.Close)
 	v.srv = ts
 	v.http = ts.Client()

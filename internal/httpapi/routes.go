@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"net/http"
+
 	"github.com/bondvenue/bondvenue/internal/apidoc"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/webui"
@@ -11,10 +13,16 @@ import (
 // routes lists every route of the venue. Middleware: Handler wraps all of
 // them in observe (request id, log, metrics) → recoverer; s.authed adds
 // bearer authentication and the per-credential rate limit; s.public does
-// neither. Request bodies are capped at 1 MiB in decode.
+// neither. Request bodies are capped at 1 MiB in decode. Order entry
+// (entry) is a route whose gateway-to-gateway latency observe records,
+// for the clock's tolerance (internal/clock).
 func (s *Server) routes() {
 	m := s.mux
 	const v1 = "/api/v1"
+	entry := func(pattern string, h http.Handler) {
+		s.entries[pattern] = true
+		m.Handle(pattern, h)
+	}
 
 	// Operations.
 	m.Handle("GET /healthz", s.public(s.healthz))
@@ -75,28 +83,28 @@ func (s *Server) routes() {
 	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).DeleteBucket, wire.BucketOf)))
 
 	// Offers, quotes, RFQs and trades.
-	m.Handle("POST "+v1+"/participant/offers", s.queued(s.createOffer))
+	entry("POST "+v1+"/participant/offers", s.queued(s.createOffer))
 	m.Handle("GET "+v1+"/participant/offers", s.authed(s.listOffers))
 	m.Handle("GET "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).Offer, wire.OfferNestedOf)))
-	m.Handle("PUT "+v1+"/participant/offers/{offerId}", s.queued(s.updateOffer))
-	m.Handle("DELETE "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).DeleteOffer, wire.OfferNestedOf)))
-	m.Handle("PUT "+v1+"/participant/offers/{offerId}/accept", s.queued(onPathID(s, "offerId", (*trading.Service).AcceptQuote, wire.TradeNestedOf)))
-	m.Handle("POST "+v1+"/participant/rfq", s.queued(s.createRFQ))
+	entry("PUT "+v1+"/participant/offers/{offerId}", s.queued(s.updateOffer))
+	entry("DELETE "+v1+"/participant/offers/{offerId}", s.authed(onPathID(s, "offerId", (*trading.Service).DeleteOffer, wire.OfferNestedOf)))
+	entry("PUT "+v1+"/participant/offers/{offerId}/accept", s.queued(onPathID(s, "offerId", (*trading.Service).AcceptQuote, wire.TradeNestedOf)))
+	entry("POST "+v1+"/participant/rfq", s.queued(s.createRFQ))
 	m.Handle("GET "+v1+"/participant/rfq", s.authed(s.listRFQs))
 	m.Handle("GET "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).RFQ, wire.RFQNestedOf)))
 	m.Handle("GET "+v1+"/participant/rfq/{rfqId}/execution-record", s.authed(s.executionRecord))
 	m.Handle("GET "+v1+"/participant/rfq/execution-records", s.authed(s.executionRecords))
-	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}", s.queued(s.updateRFQ))
-	m.Handle("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).CancelRFQ, wire.RFQNestedOf)))
-	m.Handle("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(onPathID(s, "rfqId", (*trading.Service).DeclineRFQ, wire.RFQNestedOf)))
-	m.Handle("POST "+v1+"/participant/portfolio-rfq", s.queued(s.createPortfolio))
+	entry("PUT "+v1+"/participant/rfq/{rfqId}", s.queued(s.updateRFQ))
+	entry("DELETE "+v1+"/participant/rfq/{rfqId}", s.authed(onPathID(s, "rfqId", (*trading.Service).CancelRFQ, wire.RFQNestedOf)))
+	entry("PUT "+v1+"/participant/rfq/{rfqId}/reject", s.authed(onPathID(s, "rfqId", (*trading.Service).DeclineRFQ, wire.RFQNestedOf)))
+	entry("POST "+v1+"/participant/portfolio-rfq", s.queued(s.createPortfolio))
 	m.Handle("GET "+v1+"/participant/portfolio-rfq", s.authed(s.listPortfolios))
 	m.Handle("GET "+v1+"/participant/portfolio-rfq/{portfolioId}", s.authed(onPathID(s, "portfolioId", (*trading.Service).PortfolioRFQ, portfolioView)))
-	m.Handle("DELETE "+v1+"/participant/portfolio-rfq/{portfolioId}", s.authed(onPathID(s, "portfolioId", (*trading.Service).CancelPortfolio, portfolioView)))
-	m.Handle("PUT "+v1+"/participant/portfolio-rfq/{portfolioId}/reject", s.authed(onPathID(s, "portfolioId", (*trading.Service).DeclinePortfolio, portfolioView)))
-	m.Handle("POST "+v1+"/participant/portfolio-rfq/{portfolioId}/quotes", s.queued(s.quotePortfolio))
-	m.Handle("PUT "+v1+"/participant/portfolio-rfq/{portfolioId}/quotes/{quoteId}/accept", s.queued(onPortfolioQuote(s, (*trading.Service).AcceptPortfolioQuote)))
-	m.Handle("PUT "+v1+"/participant/portfolio-rfq/{portfolioId}/quotes/{quoteId}/reject", s.authed(onPortfolioQuote(s, (*trading.Service).PassPortfolioQuote)))
+	entry("DELETE "+v1+"/participant/portfolio-rfq/{portfolioId}", s.authed(onPathID(s, "portfolioId", (*trading.Service).CancelPortfolio, portfolioView)))
+	entry("PUT "+v1+"/participant/portfolio-rfq/{portfolioId}/reject", s.authed(onPathID(s, "portfolioId", (*trading.Service).DeclinePortfolio, portfolioView)))
+	entry("POST "+v1+"/participant/portfolio-rfq/{portfolioId}/quotes", s.queued(s.quotePortfolio))
+	entry("PUT "+v1+"/participant/portfolio-rfq/{portfolioId}/quotes/{quoteId}/accept", s.queued(onPortfolioQuote(s, (*trading.Service).AcceptPortfolioQuote)))
+	entry("PUT "+v1+"/participant/portfolio-rfq/{portfolioId}/quotes/{quoteId}/reject", s.authed(onPortfolioQuote(s, (*trading.Service).PassPortfolioQuote)))
 	m.Handle("GET "+v1+"/trades", s.authed(s.listTrades))
 	m.Handle("GET "+v1+"/trades/{tradeId}", s.authed(onPathID(s, "tradeId", (*trading.Service).Trade, wire.TradeNestedOf)))
 	m.Handle("POST "+v1+"/trades/{tradeId}/allocations", s.authed(s.allocateTrade))

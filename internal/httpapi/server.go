@@ -59,6 +59,12 @@ type Server struct {
 	fwd *cluster.Forwarder
 	// nested holds the JSON of the instruments offer answers nest.
 	nested nestedInstruments
+
+	clock   Clock
+	latency Latency
+	// entries are the route patterns of order entry, whose latency
+	// observe records (routes).
+	entries map[string]bool
 }
 
 // New returns the adapter over d; Handler serves it.
@@ -82,7 +88,8 @@ func New(d Deps, cfg Config) *Server {
 		metrics: newMetrics(cfg.Registry, d.Engine, d.Cluster),
 		perAddr: ratelimit.New(cfg.TokenRateLimit, cfg.TokenRateBurst),
 		mux:     http.NewServeMux(),
-		fwd:     cluster.NewForwarder(d.Cluster, d.Cluster.InstanceID(), cfg.Logger)}
+		fwd:     cluster.NewForwarder(d.Cluster, d.Cluster.InstanceID(), cfg.Logger),
+		clock:   d.Clock, latency: d.Latency, entries: map[string]bool{}}
 	s.routes()
 	return s
 }
@@ -330,7 +337,8 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 }
 
 // observe gives each request an id, logs it, and records metrics by route
-// pattern.
+// pattern and, for order entry, the gateway-to-gateway latency: from here,
+// where the request enters the adapter, to its answer written.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -360,6 +368,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			route = "unmatched"
 		}
 		s.metrics.observe(r.Method, route, rec.status, elapsed)
+		if s.latency != nil && s.entries[route] {
+			s.latency.Observe(elapsed)
+		}
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http", slog.String("id", id), slog.String("method", r.Method),
 			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("elapsed", elapsed))
 	})

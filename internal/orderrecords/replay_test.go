@@ -138,7 +138,7 @@ func TestReplayProperty(t *testing.T) {
 				t.Fatalf("seed %d: record %d has sequence number %v", seed, i+1, m["sequence_number"])
 			}
 		}
-		if len(recs) < steps || book.Records == 0 || len(snaps) == 0 {
+		if len(recs) < steps/2 || book.Records == 0 || len(snaps) == 0 {
 			t.Fatalf("seed %d: the flow wrote %d records (replay read %d) in %d steps, %d snapshots: too little to prove anything",
 				seed, len(recs), book.Records, steps, len(snaps))
 		}
