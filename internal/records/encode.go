@@ -61,16 +61,102 @@ const (
 )
 
 // AppendJSON appends r's values as a JSON array of strings, the form the
-// store keeps.
+// store keeps: the same values as Values, written without building them
+// (the sequencer writes one for every order event).
 func (r *Record) AppendJSON(buf []byte) []byte {
-	buf = append(buf, '[')
-	for i, s := range r.Values() {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = appendString(buf, s)
+	w := jsonFields{buf: append(buf, '[')}
+	fill := r.Fill()
+	w.str(r.SubmittingEntity)
+	w.str(r.ClientID)
+	w.str(r.InvestmentDecision)
+	w.str(r.ExecutionDecision)
+	w.str(r.Capacity)
+	w.time(r.EventTime)
+	w.str(r.Validity)
+	if r.ValidUntil != nil {
+		w.time(*r.ValidUntil)
+	} else {
+		w.str("")
 	}
-	return append(buf, ']')
+	w.time(r.PriorityTime)
+	w.dec(r.PrioritySize, !r.PriorityTime.IsZero())
+	if r.Seq > 0 {
+		w.raw(strconv.AppendInt(w.open(), r.Seq, 10))
+	} else {
+		w.str("")
+	}
+	w.str(r.SegmentMIC)
+	w.str(r.OrderBook)
+	w.str(r.ISIN)
+	w.str(r.ReceivedOn)
+	w.str(r.OrderID)
+	w.str(r.Event)
+	w.str(r.OrderType)
+	w.str(r.Classification)
+	w.dec(r.LimitPrice, r.HasLimit)
+	w.dec(r.TransactionPrice, fill)
+	w.str(r.PriceCurrency)
+	w.str(PriceNotation)
+	w.str(r.Side)
+	w.str(r.Status)
+	w.str(QuantityNotation)
+	w.str(r.QuantityCurrency)
+	w.dec(r.InitialQuantity, true)
+	w.dec(r.RemainingQuantity, true)
+	w.dec(r.DisplayedQuantity, true)
+	w.dec(r.TradedQuantity, fill)
+	w.str(r.Liquidity)
+	w.str(r.TransactionID)
+	w.str(r.TradingPhase)
+	w.str(r.ParticipantID)
+	w.str(r.UserID)
+	w.str(r.MarketID)
+	w.str(r.InstrumentID)
+	w.str(r.Reason)
+	w.raw(strconv.AppendBool(w.open(), r.Live))
+	return append(w.buf, ']')
+}
+
+// jsonFields writes the elements of a JSON array of strings.
+type jsonFields struct {
+	buf []byte
+	n   int
+}
+
+// open starts the next element's string and returns the buffer to
+// append its text to (text that needs no escaping); raw closes it.
+func (w *jsonFields) open() []byte {
+	if w.n > 0 {
+		w.buf = append(w.buf, ',')
+	}
+	w.n++
+	return append(w.buf, '"')
+}
+
+func (w *jsonFields) raw(b []byte) { w.buf = append(b, '"') }
+
+func (w *jsonFields) str(s string) {
+	if w.n > 0 {
+		w.buf = append(w.buf, ',')
+	}
+	w.n++
+	w.buf = appendString(w.buf, s)
+}
+
+func (w *jsonFields) time(t time.Time) {
+	if t.IsZero() {
+		w.str("")
+		return
+	}
+	w.raw(t.UTC().AppendFormat(w.open(), TimeLayout))
+}
+
+func (w *jsonFields) dec(d udecimal.Decimal, has bool) {
+	if !has {
+		w.str("")
+		return
+	}
+	w.raw(append(w.open(), d.String()...))
 }
 
 // appendString appends s as a JSON string.
