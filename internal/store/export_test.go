@@ -9,6 +9,9 @@ import (
 // layout of the embedded one.
 func MigrationsOf(fsys fs.FS, e Engine) ([]Migration, error) { return migrationsOf(fsys, e) }
 
+// PendingVersions are the migration numbers still on another branch.
+var PendingVersions = pendingVersions
+
 // MigrateTo applies the migrations up to version last, for tests of what a
 // migration does to the data written before it.
 func (db *DB) MigrateTo(ctx context.Context, last int) ([]int, error) { return db.migrate(ctx, last) }
