@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/bondvenue/bondvenue/internal/audit"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -36,6 +37,9 @@ type BatchWrite struct {
 	Marks []RFQMark
 	// Published are the trades whose price or volume the batch published.
 	Published []PublicationWrite
+	// Audit are the audit trail's entries of the batch's operator and
+	// admin changes (a kill switch, a halt), written after its events.
+	Audit []audit.Entry
 }
 
 // statements returns the writes of w other than its events, in the order
@@ -105,8 +109,15 @@ func (db *DB) SequencerBatch(ctx context.Context, epoch int64, w BatchWrite) ([]
 			if err := tx.execAll(ctx, stmts); err != nil {
 				return err
 			}
-			events, err = tx.AppendEvents(ctx, append([]Event(nil), w.Events...))
-			return err
+			if events, err = tx.AppendEvents(ctx, append([]Event(nil), w.Events...)); err != nil {
+				return err
+			}
+			for _, e := range w.Audit {
+				if err := tx.AppendAudit(ctx, e); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
 	if err != nil {
@@ -149,14 +160,14 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 		b := &pgx.Batch{}
 		b.BeginTx(pgx.TxOptions{IsoLevel: pgx.Serializable})
 		b.Queue(db.binds.bind(leaseCheck), epoch)
-		for _, st := range stmts {
-			b.Queue(db.binds.bind(st.query), st.args...)
-		}
+		db.queue(b, stmts)
 		var appendEvents statement
 		if len(events) > 0 {
 			appendEvents = eventAppend(events)
 			b.Queue(db.binds.bind(appendEvents.query), appendEvents.args...)
 		}
+		audits := auditAppends(w.Audit, now)
+		db.queue(b, audits)
 		b.Queue("COMMIT")
 
 		br := dc.(*stdlib.Conn).Conn().SendBatch(ctx, b)
@@ -167,15 +178,16 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 			if _, err := br.Exec(); err != nil {
 				return fmt.Errorf("check sequencer lease: %w", normalize(err))
 			}
-			for _, st := range stmts {
-				if _, err := br.Exec(); err != nil {
-					return fmt.Errorf("%s: %w", st.what, normalize(err))
-				}
+			if err := execBatch(br, stmts); err != nil {
+				return err
 			}
 			if len(events) > 0 {
 				if err := br.QueryRow().Scan(&first, &n); err != nil {
 					return fmt.Errorf("%s: %w", appendEvents.what, normalize(err))
 				}
+			}
+			if err := execBatch(br, audits); err != nil {
+				return err
 			}
 			tag, err := br.Exec()
 			if err != nil {
@@ -204,4 +216,21 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 		return events, nil
 	}
 	return numbered(events, first, n)
+}
+
+// queue adds sts to a pipelined batch, in order.
+func (db *DB) queue(b *pgx.Batch, sts []statement) {
+	for _, st := range sts {
+		b.Queue(db.binds.bind(st.query), st.args...)
+	}
+}
+
+// execBatch reads the results of sts, the next statements of a batch.
+func execBatch(br pgx.BatchResults, sts []statement) error {
+	for _, st := range sts {
+		if _, err := br.Exec(); err != nil {
+			return fmt.Errorf("%s: %w", st.what, normalize(err))
+		}
+	}
+	return nil
 }
