@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bondvenue/bondvenue/internal/audit"
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // This file holds the operator's audit trail (internal/audit): its entries
@@ -143,6 +144,20 @@ func (tx *Tx) AuditEntries(ctx context.Context, f AuditFilter) ([]audit.Entry, e
 		return nil, fmt.Errorf("list audit entries: %w", normalize(err))
 	}
 	return out, nil
+}
+
+// LastAuditOf returns the newest entry of one entity (not found when the
+// trail has none).
+func (tx *Tx) LastAuditOf(ctx context.Context, entityType, entityID string) (audit.Entry, error) {
+	es, err := selectAll(ctx, tx, scanAudit, "SELECT "+auditColumns+` FROM audit_log
+		WHERE entity_type = ? AND entity_id = ? ORDER BY seq DESC LIMIT 1`, entityType, entityID)
+	if err != nil {
+		return audit.Entry{}, fmt.Errorf("last audit entry of %s %s: %w", entityType, entityID, normalize(err))
+	}
+	if len(es) == 0 {
+		return audit.Entry{}, venue.NotFound("audit entry")
+	}
+	return es[0], nil
 }
 
 // EachAudit calls fn with every entry of the trail in sequence order, one

@@ -1,7 +1,9 @@
 package trading
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -125,6 +127,41 @@ func (s *Service) AuditLog(ctx context.Context, p venue.Principal, f AuditFilter
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	return out, nil
+}
+
+// RecordDeferralTable writes the deferral table the venue runs with to the
+// audit trail, as p, when it is not the table the trail last recorded: the
+// table is a setting of the serve command (--deferral-table), so a change
+// shows when an instance starts with another one. It reports whether it
+// wrote an entry.
+func (s *Service) RecordDeferralTable(ctx context.Context, p venue.Principal, table any) (bool, error) {
+	state, err := audit.State(table)
+	if err != nil {
+		return false, err
+	}
+	wrote := false
+	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+		last, err := tx.LastAuditOf(ctx, "deferral_table", "venue")
+		if err != nil && !errors.Is(err, venue.ErrNotFound) {
+			return err
+		}
+		if wrote = err != nil || !bytes.Equal(last.After, state); !wrote {
+			return nil
+		}
+		e, err := s.auditEntry(p, change{action: "deferral_table.set", entityType: "deferral_table", entityID: "venue"}, s.now())
+		if err != nil {
+			return err
+		}
+		if last.Seq > 0 {
+			e.Before = last.After
+		}
+		e.After = state
+		return tx.AppendAudit(ctx, e)
+	})
+	if err != nil {
+		return false, fmt.Errorf("record the deferral table: %w", err)
+	}
+	return wrote, nil
 }
 
 // credentialState is a credential as the trail keeps it: never its secret's
