@@ -26,14 +26,20 @@ actions:
   status                                            the instances serving the venue and which one leads
   fix-cancel-on-disconnect --client-id C [--on=false]
                      cancel the open FIX orders of a credential when its FIX session ends (or not)
+  audit verify                                      walk the audit trail's hash chain and name the first
+                                                    entry that breaks it (exit status 1)
 
-Every action also takes --data-dir / --database-url and prints the result as JSON.
+Every action also takes --data-dir / --database-url; every change also takes --reason R, the why
+the audit trail records (channel cli). Every action but audit verify prints its result as JSON.
 `
 
 // adminFlags are an admin action's flags (nil: the action takes none).
 type adminFlags struct {
 	email, name, lei, country, participantID, number, accountType, role, userID, clientID, counterpartyID, limitName, value *string
 	enabled                                                                                                                 *bool
+	// reason is why, as the audit trail records a change (nil: the action
+	// changes nothing).
+	reason *string
 }
 
 // register declares action's flags on fs; ok is false for an action that
@@ -64,9 +70,11 @@ func (f *adminFlags) register(fs *flag.FlagSet, action string) (ok bool) {
 		f.clientID = str("client-id", "client id")
 		f.enabled = fs.Bool("on", true, "turn cancel-on-disconnect on (true) or off (false)")
 	case "status":
+		return true
 	default:
 		return false
 	}
+	f.reason = fs.String("reason", "", "why, as the audit trail records the change")
 	return true
 }
 
@@ -82,6 +90,8 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, adminUsage)
 		return nil
+	case "audit":
+		return auditCommand(ctx, args[1:], getenv, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("admin "+action, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -104,6 +114,9 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	svc := newCore(database, coreConfig{}).svc // not started: the use cases write to the database
+	if f.reason != nil {
+		svc = svc.WithReason(*f.reason)
+	}
 	out, err := f.run(ctx, svc, action)
 	if err != nil {
 		return err
@@ -116,15 +129,16 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 	return enc.Encode(out)
 }
 
-// run runs action with f's values as the venue operator and returns what
-// to print.
+// run runs action with f's values as the venue operator, over the admin
+// command's channel, and returns what to print.
 func (f *adminFlags) run(ctx context.Context, svc *trading.Service, action string) (any, error) {
 	sys := trading.System
+	sys.Channel = venue.ChannelCLI
 	var out any
 	var err error
 	switch action {
 	case "bootstrap":
-		u, c, err := svc.BootstrapOperator(ctx, *f.email)
+		u, c, err := svc.BootstrapOperator(ctx, sys, *f.email)
 		if err != nil {
 			return nil, err
 		}

@@ -35,6 +35,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/socketio"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -342,6 +343,13 @@ func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, l
 		} else {
 			log.Info("database not empty: demo data left as it is")
 		}
+	}
+	// The deferral table is this command's setting: the audit trail records
+	// it whenever an instance starts with another one.
+	cli := trading.System
+	cli.Channel = venue.ChannelCLI
+	if _, err := c.svc.RecordDeferralTable(ctx, cli, cmp.Or(cfg.deferrals, transparency.Default())); err != nil {
+		return nil, err
 	}
 	if err := c.start(ctx); err != nil {
 		return nil, err

@@ -150,8 +150,8 @@ func TestOperations(t *testing.T) {
 			if o.method == http.MethodGet && returnsArray(o.op) && id != "listRiskLimits" && id != "getInstrumentOHLC" && id != "getTape" &&
 				id != "listExecutionRecords" {
 				cursor := "cursor"
-				if id == "listEvents" {
-					cursor = "after" // the event log pages by sequence number
+				if id == "listEvents" || id == "adminAuditLog" {
+					cursor = "after" // the event log and the audit trail page by sequence number
 				}
 				for _, q := range []string{"limit", cursor} {
 					if o.op.Parameters.GetByInAndName("query", q) == nil {

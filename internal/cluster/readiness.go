@@ -29,7 +29,7 @@ func (c *Cluster) Readiness(ctx context.Context) (map[string]string, error) {
 	case err != nil:
 		checks["database"] = "unavailable"
 		errs = append(errs, err)
-	case v < len(ms):
+	case len(ms) > 0 && v < ms[len(ms)-1].Version:
 		checks["database"] = "not migrated"
 		errs = append(errs, &venue.Error{Kind: venue.KindUnavailable, Message: "database schema not migrated"})
 	}

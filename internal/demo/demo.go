@@ -99,7 +99,7 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 	sys := trading.System
 	var c Credentials
 
-	op, opCred, err := svc.BootstrapOperator(ctx, "operations@bondvenue.example")
+	op, opCred, err := svc.BootstrapOperator(ctx, sys, "operations@bondvenue.example")
 	if err != nil {
 		return c, err
 	}

@@ -72,7 +72,7 @@ func AddSimulated(ctx context.Context, svc *trading.Service) (Simulated, error) 
 	if len(ops.Items) == 0 {
 		return out, ErrNotDemo
 	}
-	out.Operator = venue.Principal{UserID: ops.Items[0].ID, Role: venue.RoleOperator}
+	out.Operator = venue.Principal{UserID: ops.Items[0].ID, Role: venue.RoleOperator, Channel: venue.ChannelSystem}
 
 	for k, f := range simulatedFirms {
 		id, err := svc.ParticipantIDByLEI(ctx, f.lei())

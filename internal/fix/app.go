@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/quickfixgo/quickfix"
+
+	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
 // Tags the gateway reads or writes by number.
@@ -114,6 +116,7 @@ func (g *Gateway) FromAdmin(msg *quickfix.Message, id quickfix.SessionID) quickf
 	if _, on := g.sessions[id.String()]; on {
 		return quickfix.RejectLogon{Text: "this SenderCompID is logged on already"}
 	}
+	p.Channel = venue.ChannelFIX
 	g.authed[id.String()] = p
 	delete(g.gaps, id.String())
 	if gap > 0 {

@@ -512,6 +512,7 @@ func authzTable() []authzRow {
 			func(_ *testing.T, f *fixture, _ string, _ who) (string, any) {
 				return "/api/v1/admin/news", map[string]any{"title": f.unique("News"), "body": "Market notice."}
 			}},
+		{"GET /api/v1/admin/audit-log", map[string]statuses{noObject: operator200}, static("/api/v1/admin/audit-log")},
 
 		// Between instances: only a command another instance passed on,
 		// signed, is run; no caller's token makes one.

@@ -13,9 +13,10 @@ import (
 // routes lists every route of the venue. Middleware: Handler wraps all of
 // them in observe (request id, log, metrics) → recoverer; s.authed adds
 // bearer authentication and the per-credential rate limit; s.public does
-// neither. Request bodies are capped at 1 MiB in decode. Order entry
-// (entry) is a route whose gateway-to-gateway latency observe records,
-// for the clock's tolerance (internal/clock).
+// neither; s.reasoned marks a write the audit trail records, binding the
+// reason it gives. Request bodies are capped at 1 MiB in decode. Order
+// entry (entry) is a route whose gateway-to-gateway latency observe
+// records, for the clock's tolerance (internal/clock).
 func (s *Server) routes() {
 	m := s.mux
 	const v1 = "/api/v1"
@@ -61,7 +62,7 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/participant/risk-limits", s.authed(s.listRiskLimits))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}/price-collar", s.authed(s.priceCollar))
 	m.Handle("GET "+v1+"/participant/kill-switch", s.authed(s.getKillSwitch))
-	m.Handle("PUT "+v1+"/participant/kill-switch", s.authed(s.setKillSwitch))
+	m.Handle("PUT "+v1+"/participant/kill-switch", s.authed(s.reasoned(s.setKillSwitch)))
 
 	// Bond calculator.
 	m.Handle("POST "+v1+"/analytics/day-count", s.authed(s.dayCount))
@@ -79,8 +80,8 @@ func (s *Server) routes() {
 	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))
 	m.Handle("GET "+v1+"/participant/buckets", s.authed(s.listBuckets))
 	m.Handle("GET "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).Bucket, wire.BucketOf)))
-	m.Handle("PUT "+v1+"/participant/buckets/{bucketId}", s.authed(s.updateBucket))
-	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(onPathID(s, "bucketId", (*trading.Service).DeleteBucket, wire.BucketOf)))
+	m.Handle("PUT "+v1+"/participant/buckets/{bucketId}", s.authed(s.reasoned(s.updateBucket)))
+	m.Handle("DELETE "+v1+"/participant/buckets/{bucketId}", s.authed(s.reasoned(onPathID(s, "bucketId", (*trading.Service).DeleteBucket, wire.BucketOf))))
 
 	// Offers, quotes, RFQs and trades.
 	entry("POST "+v1+"/participant/offers", s.queued(s.createOffer))
@@ -120,35 +121,36 @@ func (s *Server) routes() {
 
 	// Settlement providers.
 	m.Handle("GET "+v1+"/settlement-providers", s.authed(s.listProviders))
-	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(onPathID(s, "id", (*trading.Service).ToggleSettlementProvider, wire.ProviderOf)))
-	m.Handle("PUT "+v1+"/settlement-providers/{id}/account/{accountId}/default", s.authed(s.accountDefaultProvider))
-	m.Handle("PUT "+v1+"/settlement-providers/{id}/participant/{participantId}/default", s.authed(s.participantDefaultProvider))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/toggle", s.authed(s.reasoned(onPathID(s, "id", (*trading.Service).ToggleSettlementProvider, wire.ProviderOf))))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/account/{accountId}/default", s.authed(s.reasoned(s.accountDefaultProvider)))
+	m.Handle("PUT "+v1+"/settlement-providers/{id}/participant/{participantId}/default", s.authed(s.reasoned(s.participantDefaultProvider)))
 
 	// Venue operator.
-	m.Handle("POST "+v1+"/admin/participants", s.authed(s.adminCreateParticipant))
-	m.Handle("PUT "+v1+"/admin/participants/{participantId}", s.authed(s.adminUpdateParticipant))
-	m.Handle("POST "+v1+"/admin/accounts", s.authed(s.adminCreateAccount))
-	m.Handle("POST "+v1+"/admin/users", s.authed(s.adminCreateUser))
-	m.Handle("PUT "+v1+"/admin/users/{userId}", s.authed(s.adminUpdateUser))
-	m.Handle("POST "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminIssueCredential))
+	m.Handle("POST "+v1+"/admin/participants", s.authed(s.reasoned(s.adminCreateParticipant)))
+	m.Handle("PUT "+v1+"/admin/participants/{participantId}", s.authed(s.reasoned(s.adminUpdateParticipant)))
+	m.Handle("POST "+v1+"/admin/accounts", s.authed(s.reasoned(s.adminCreateAccount)))
+	m.Handle("POST "+v1+"/admin/users", s.authed(s.reasoned(s.adminCreateUser)))
+	m.Handle("PUT "+v1+"/admin/users/{userId}", s.authed(s.reasoned(s.adminUpdateUser)))
+	m.Handle("POST "+v1+"/admin/users/{userId}/credentials", s.authed(s.reasoned(s.adminIssueCredential)))
 	m.Handle("GET "+v1+"/admin/users/{userId}/credentials", s.authed(s.adminListCredentials))
-	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(onPathID(s, "clientId", (*trading.Service).RevokeCredential, wire.CredentialOf)))
-	m.Handle("PUT "+v1+"/admin/counterparties", s.authed(s.adminSetCounterparty))
-	m.Handle("PUT "+v1+"/admin/participants/{participantId}/risk-limits/{name}", s.authed(s.adminSetRiskLimit))
-	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.adminCreateProvider))
+	m.Handle("DELETE "+v1+"/admin/credentials/{clientId}", s.authed(s.reasoned(onPathID(s, "clientId", (*trading.Service).RevokeCredential, wire.CredentialOf))))
+	m.Handle("PUT "+v1+"/admin/counterparties", s.authed(s.reasoned(s.adminSetCounterparty)))
+	m.Handle("PUT "+v1+"/admin/participants/{participantId}/risk-limits/{name}", s.authed(s.reasoned(s.adminSetRiskLimit)))
+	m.Handle("POST "+v1+"/admin/settlement-providers", s.authed(s.reasoned(s.adminCreateProvider)))
 	m.Handle("GET "+v1+"/admin/settlement-links", s.authed(s.getSettlementLinks))
-	m.Handle("PUT "+v1+"/admin/settlement-links", s.authed(s.setSettlementLinks))
-	m.Handle("POST "+v1+"/admin/markets", s.authed(s.adminCreateMarket))
-	m.Handle("PUT "+v1+"/admin/markets/{marketId}", s.authed(s.adminUpdateMarket))
-	m.Handle("PUT "+v1+"/admin/markets/{marketId}/instruments/{instrument_id}/halt", s.authed(s.adminSetHalt))
+	m.Handle("PUT "+v1+"/admin/settlement-links", s.authed(s.reasoned(s.setSettlementLinks)))
+	m.Handle("POST "+v1+"/admin/markets", s.authed(s.reasoned(s.adminCreateMarket)))
+	m.Handle("PUT "+v1+"/admin/markets/{marketId}", s.authed(s.reasoned(s.adminUpdateMarket)))
+	m.Handle("PUT "+v1+"/admin/markets/{marketId}/instruments/{instrument_id}/halt", s.authed(s.reasoned(s.adminSetHalt)))
 	m.Handle("GET "+v1+"/admin/markets/{marketId}/instruments/{instrument_id}/book", s.authed(s.replayBook))
 	m.Handle("GET "+v1+"/admin/order-records", s.authed(s.exportOrderRecords))
 	m.Handle("GET "+v1+"/admin/participants/{participantId}/kill-switch", s.authed(s.getKillSwitch))
-	m.Handle("PUT "+v1+"/admin/participants/{participantId}/kill-switch", s.authed(s.setKillSwitch))
-	m.Handle("POST "+v1+"/admin/instruments", s.authed(s.adminCreateInstrument))
-	m.Handle("PUT "+v1+"/admin/instruments/{instrument_id}", s.authed(s.adminUpdateInstrument))
-	m.Handle("POST "+v1+"/admin/buckets", s.authed(s.adminCreateBucket))
-	m.Handle("POST "+v1+"/admin/news", s.authed(s.adminCreateNews))
+	m.Handle("PUT "+v1+"/admin/participants/{participantId}/kill-switch", s.authed(s.reasoned(s.setKillSwitch)))
+	m.Handle("POST "+v1+"/admin/instruments", s.authed(s.reasoned(s.adminCreateInstrument)))
+	m.Handle("PUT "+v1+"/admin/instruments/{instrument_id}", s.authed(s.reasoned(s.adminUpdateInstrument)))
+	m.Handle("POST "+v1+"/admin/buckets", s.authed(s.reasoned(s.adminCreateBucket)))
+	m.Handle("POST "+v1+"/admin/news", s.authed(s.reasoned(s.adminCreateNews)))
+	m.Handle("GET "+v1+"/admin/audit-log", s.authed(s.auditLog))
 
 	// Between instances: the trading commands a standby's FIX sessions
 	// pass to the leader, signed (internal/cluster); not part of the API.

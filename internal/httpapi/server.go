@@ -261,7 +261,9 @@ func (s *Server) authenticate(r *http.Request) (venue.Principal, error) {
 	if h == "" || !ok || !strings.EqualFold(scheme, "Bearer") {
 		return venue.Principal{}, venue.Unauthenticated("missing bearer token: send Authorization: Bearer <access_token>")
 	}
-	return s.access.Authenticate(r.Context(), strings.TrimSpace(token))
+	p, err := s.access.Authenticate(r.Context(), strings.TrimSpace(token))
+	p.Channel = venue.ChannelREST // the web app's changes too: it calls this API
+	return p, err
 }
 
 type ctxKey int

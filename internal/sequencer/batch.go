@@ -3,6 +3,7 @@ package sequencer
 import (
 	"time"
 
+	"github.com/bondvenue/bondvenue/internal/audit"
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -53,19 +54,28 @@ type Batch struct {
 	by        actor
 	aggressor string
 	fillsAs   map[string]*venue.Offer
+	// audit are the audit trail's entries of the operator's and admins'
+	// changes the batch applies.
+	audit []audit.Entry
 }
 
 // size counts the batch's writes.
 func (b *Batch) size() int {
 	return len(b.order) + len(b.trades) + len(b.events) + len(b.recipients) + len(b.killSwitches) + len(b.halts) + len(b.marks) +
-		len(b.portfolioOrder) + len(b.published) + len(b.records)
+		len(b.portfolioOrder) + len(b.published) + len(b.records) + len(b.audit)
 }
 
 func (b *Batch) empty() bool {
 	return len(b.offers) == 0 && len(b.trades) == 0 && len(b.events) == 0 && len(b.recipients) == 0 && len(b.claims) == 0 &&
 		len(b.killSwitches) == 0 && len(b.halts) == 0 && len(b.marks) == 0 && len(b.portfolioOrder) == 0 && len(b.published) == 0 &&
-		len(b.records) == 0
+		len(b.records) == 0 && len(b.audit) == 0
 }
+
+// Audit records e, the audit trail's entry of a change the command
+// applies (a kill switch, a halt), to be written with the batch's other
+// writes; the store numbers and chains it. A command records it only
+// once it has applied the change.
+func (b *Batch) Audit(e audit.Entry) { b.audit = append(b.audit, e) }
 
 // save records o's current state to be written.
 func (b *Batch) save(o *venue.Offer) {

@@ -420,7 +420,8 @@ func (b *Batch) persist(ctx context.Context, db *store.DB, epoch int64) ([]store
 		portfolios[i] = store.PortfolioWrite{Portfolio: b.portfolios[id], New: slices.Contains(b.portfolioParties, id)}
 	}
 	return db.SequencerBatch(ctx, epoch, store.BatchWrite{Portfolios: portfolios, Offers: offers, Recipients: b.recipients, Trades: b.trades,
-		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks, Published: b.published, Records: b.records})
+		Events: events, Claims: b.claims, KillSwitches: b.killSwitches, Halts: b.halts, Marks: b.marks, Published: b.published,
+		Records: b.records, Audit: b.audit})
 }
 
 // apply runs one command, turning a panic into an error (and a rebuild:

@@ -101,12 +101,21 @@ func (tx *Tx) SetCounterparty(ctx context.Context, a, b string, enabled bool) (v
 	if err := tx.referenceChanged(ctx); err != nil {
 		return venue.CounterpartyRelation{}, err
 	}
+	return tx.CounterpartyRelation(ctx, a, b)
+}
+
+// CounterpartyRelation returns the relation of a to b, enabled or not
+// (not found when it was never set).
+func (tx *Tx) CounterpartyRelation(ctx context.Context, a, b string) (venue.CounterpartyRelation, error) {
 	var rel venue.CounterpartyRelation
 	var created, updated int64
 	err := tx.queryRow(ctx, `SELECT participant_id, counterparty_id, enabled, created_at, updated_at
 		FROM counterparties WHERE participant_id = ? AND counterparty_id = ?`, a, b).
 		Scan(&rel.ParticipantID, &rel.CounterpartyID, &rel.Enabled, &created, &updated)
 	rel.CreatedAt, rel.UpdatedAt = fromMS(created), fromMS(updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return venue.CounterpartyRelation{}, venue.NotFound("counterparty relation")
+	}
 	if err != nil {
 		return rel, fmt.Errorf("read counterparty: %w", normalize(err))
 	}

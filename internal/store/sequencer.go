@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/bondvenue/bondvenue/internal/audit"
 	"github.com/bondvenue/bondvenue/internal/records"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
@@ -39,6 +40,9 @@ type BatchWrite struct {
 	Published []PublicationWrite
 	// Records are the order records of the batch's events, in order.
 	Records []records.Record
+	// Audit are the audit trail's entries of the batch's operator and
+	// admin changes (a kill switch, a halt), written after its events.
+	Audit []audit.Entry
 }
 
 // statements returns the writes of w other than its events, in the order
@@ -108,11 +112,18 @@ func (db *DB) SequencerBatch(ctx context.Context, epoch int64, w BatchWrite) ([]
 			if err := tx.execAll(ctx, stmts); err != nil {
 				return err
 			}
-			events, err = tx.AppendEvents(ctx, append([]Event(nil), w.Events...))
-			if err != nil {
+			if events, err = tx.AppendEvents(ctx, append([]Event(nil), w.Events...)); err != nil {
 				return err
 			}
-			return tx.AppendOrderRecords(ctx, w.Records)
+			if err := tx.AppendOrderRecords(ctx, w.Records); err != nil {
+				return err
+			}
+			for _, e := range w.Audit {
+				if err := tx.AppendAudit(ctx, e); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
 	if err != nil {
@@ -155,18 +166,18 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 		b := &pgx.Batch{}
 		b.BeginTx(pgx.TxOptions{IsoLevel: pgx.Serializable})
 		b.Queue(db.binds.bind(leaseCheck), epoch)
-		for _, st := range stmts {
-			b.Queue(db.binds.bind(st.query), st.args...)
-		}
-		var appendEvents, appendRecords statement
+		db.queue(b, stmts)
+		var appendEvents statement
 		if len(events) > 0 {
 			appendEvents = eventAppend(events)
 			b.Queue(db.binds.bind(appendEvents.query), appendEvents.args...)
 		}
+		var appended []statement // the order records, then the audit entries
 		if len(w.Records) > 0 {
-			appendRecords = recordAppend(w.Records)
-			b.Queue(db.binds.bind(appendRecords.query), appendRecords.args...)
+			appended = append(appended, recordAppend(w.Records))
 		}
+		appended = append(appended, auditAppends(w.Audit, now)...)
+		db.queue(b, appended)
 		b.Queue("COMMIT")
 
 		br := dc.(*stdlib.Conn).Conn().SendBatch(ctx, b)
@@ -177,20 +188,16 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 			if _, err := br.Exec(); err != nil {
 				return fmt.Errorf("check sequencer lease: %w", normalize(err))
 			}
-			for _, st := range stmts {
-				if _, err := br.Exec(); err != nil {
-					return fmt.Errorf("%s: %w", st.what, normalize(err))
-				}
+			if err := execBatch(br, stmts); err != nil {
+				return err
 			}
 			if len(events) > 0 {
 				if err := br.QueryRow().Scan(&first, &n); err != nil {
 					return fmt.Errorf("%s: %w", appendEvents.what, normalize(err))
 				}
 			}
-			if len(w.Records) > 0 {
-				if _, err := br.Exec(); err != nil {
-					return fmt.Errorf("%s: %w", appendRecords.what, normalize(err))
-				}
+			if err := execBatch(br, appended); err != nil {
+				return err
 			}
 			tag, err := br.Exec()
 			if err != nil {
@@ -219,4 +226,21 @@ func (db *DB) sendBatch(ctx context.Context, epoch int64, w BatchWrite) ([]Event
 		return events, nil
 	}
 	return numbered(events, first, n)
+}
+
+// queue adds sts to a pipelined batch, in order.
+func (db *DB) queue(b *pgx.Batch, sts []statement) {
+	for _, st := range sts {
+		b.Queue(db.binds.bind(st.query), st.args...)
+	}
+}
+
+// execBatch reads the results of sts, the next statements of a batch.
+func execBatch(br pgx.BatchResults, sts []statement) error {
+	for _, st := range sts {
+		if _, err := br.Exec(); err != nil {
+			return fmt.Errorf("%s: %w", st.what, normalize(err))
+		}
+	}
+	return nil
 }

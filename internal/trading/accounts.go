@@ -53,12 +53,13 @@ func (s *Service) CreateAccount(ctx context.Context, p venue.Principal, in Accou
 	now := s.clock()
 	out := AccountView{Account: venue.Account{ID: newID(), ParticipantID: in.ParticipantID, Number: strings.TrimSpace(in.Number),
 		Status: "active", Type: in.Type, CreatedAt: now, UpdatedAt: now}}
-	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &out, func(tx *store.Tx) (change, error) {
 		var err error
 		if out.Participant, err = tx.Participant(ctx, in.ParticipantID); err != nil {
-			return err
+			return change{}, err
 		}
-		return tx.CreateAccount(ctx, &out.Account)
+		err = tx.CreateAccount(ctx, &out.Account)
+		return change{action: "account.create", entityType: "account", entityID: out.ID, after: out.Account}, err
 	})
 	if errors.Is(err, venue.ErrConflict) {
 		return out, venue.Conflict("the participant already has account number %s", out.Number)

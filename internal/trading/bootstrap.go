@@ -10,12 +10,13 @@ import (
 
 // System is the principal of local administration (the admin command and
 // demo loading): it acts with the operator's rights and has no token.
-var System = venue.Principal{UserID: "system", Role: venue.RoleOperator}
+var System = venue.Principal{UserID: "system", Role: venue.RoleOperator, Channel: venue.ChannelSystem}
 
 // BootstrapOperator creates the first venue operator user and a credential
-// for it. It refuses when an operator already exists, so it can only open
-// an empty venue.
-func (s *Service) BootstrapOperator(ctx context.Context, email string) (venue.User, IssuedCredential, error) {
+// for it, as p (System, or the admin command's principal) in the audit
+// trail. It refuses when an operator already exists, so it can only open an
+// empty venue.
+func (s *Service) BootstrapOperator(ctx context.Context, p venue.Principal, email string) (venue.User, IssuedCredential, error) {
 	var n int
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
@@ -29,12 +30,12 @@ func (s *Service) BootstrapOperator(ctx context.Context, email string) (venue.Us
 		return venue.User{}, IssuedCredential{}, venue.Conflict("the venue already has an operator; use bondvenue admin credential-issue")
 	}
 	role := venue.RoleOperator
-	v, err := s.createUser(ctx, UserInput{Email: &email, Role: &role})
+	v, err := s.createUser(ctx, p, UserInput{Email: &email, Role: &role})
 	u := v.User
 	if err != nil {
 		return u, IssuedCredential{}, fmt.Errorf("bootstrap: %w", err)
 	}
-	c, err := s.issueCredential(ctx, u.ID)
+	c, err := s.issueCredential(ctx, p, u.ID)
 	if err != nil {
 		return u, c, fmt.Errorf("bootstrap: %w", err)
 	}

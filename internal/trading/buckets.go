@@ -3,6 +3,7 @@ package trading
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -68,7 +69,7 @@ func (s *Service) CreateBucket(ctx context.Context, p venue.Principal, in Bucket
 	if in.ParticipantID != nil && *in.ParticipantID != "" && *in.ParticipantID != p.ParticipantID {
 		return BucketView{}, venue.NotFound("participant")
 	}
-	return s.createBucket(ctx, in, venue.BucketPrivate, p.ParticipantID)
+	return s.createBucket(ctx, p, in, venue.BucketPrivate, p.ParticipantID)
 }
 
 // CreatePublicBucket creates a bucket every participant sees (operator).
@@ -76,16 +77,18 @@ func (s *Service) CreatePublicBucket(ctx context.Context, p venue.Principal, in 
 	if err := require(p, venue.RoleOperator); err != nil {
 		return BucketView{}, err
 	}
-	return s.createBucket(ctx, in, venue.BucketPublic, "")
+	return s.createBucket(ctx, p, in, venue.BucketPublic, "")
 }
 
-func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner string) (BucketView, error) {
+// createBucket creates a bucket for p: the audit trail records the
+// operator's (public ones), not a firm's watch lists.
+func (s *Service) createBucket(ctx context.Context, p venue.Principal, in BucketInput, typ, owner string) (BucketView, error) {
 	id, now := newID(), s.clock()
 	var out BucketView
 	var created venue.Bucket
-	err := s.inTx(ctx, &created, func(tx *store.Tx) error {
+	err := s.bucketTx(ctx, p, &created, func(tx *store.Tx) (change, error) {
 		if err := checkBucket(ctx, tx, in, true); err != nil {
-			return err
+			return change{}, err
 		}
 		b := venue.Bucket{ID: id, Name: strings.TrimSpace(*in.Name), Type: typ, ParticipantID: owner,
 			IsEnabled: true, InstrumentIDs: *in.InstrumentIDs, CreatedAt: now, UpdatedAt: now}
@@ -93,10 +96,10 @@ func (s *Service) createBucket(ctx context.Context, in BucketInput, typ, owner s
 			b.IsEnabled = *in.IsEnabled
 		}
 		if err := tx.CreateBucket(ctx, &b); err != nil {
-			return err
+			return change{}, err
 		}
 		created = b
-		return nil
+		return change{action: "bucket.create", entityType: "bucket", entityID: b.ID, after: b}, nil
 	})
 	if err == nil {
 		out, err = s.bucketView(ctx, created)
@@ -215,14 +218,16 @@ func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string
 	}
 	var out BucketView
 	var updated venue.Bucket
-	err := s.inTx(ctx, &updated, func(tx *store.Tx) error {
+	err := s.bucketTx(ctx, p, &updated, func(tx *store.Tx) (change, error) {
 		if err := checkBucket(ctx, tx, in, false); err != nil {
-			return err
+			return change{}, err
 		}
 		b, err := s.writableBucket(ctx, tx, p, id)
 		if err != nil {
-			return err
+			return change{}, err
 		}
+		before := b
+		b.InstrumentIDs = slices.Clone(b.InstrumentIDs)
 		if in.Name != nil {
 			b.Name = strings.TrimSpace(*in.Name)
 		}
@@ -234,7 +239,8 @@ func (s *Service) UpdateBucket(ctx context.Context, p venue.Principal, id string
 		}
 		b.UpdatedAt = tx.Now()
 		updated = b
-		return tx.UpdateBucket(ctx, &b)
+		err = tx.UpdateBucket(ctx, &b)
+		return change{action: "bucket.update", entityType: "bucket", entityID: b.ID, before: before, after: b}, err
 	})
 	if err == nil {
 		out, err = s.bucketView(ctx, updated)
@@ -253,13 +259,13 @@ func (s *Service) DeleteBucket(ctx context.Context, p venue.Principal, id string
 	}
 	var out BucketView
 	var deleted venue.Bucket
-	err := s.inTx(ctx, &deleted, func(tx *store.Tx) error {
+	err := s.bucketTx(ctx, p, &deleted, func(tx *store.Tx) (change, error) {
 		b, err := s.writableBucket(ctx, tx, p, id)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		deleted = b
-		return tx.DeleteBucket(ctx, id)
+		return change{action: "bucket.delete", entityType: "bucket", entityID: b.ID, before: b}, tx.DeleteBucket(ctx, id)
 	})
 	if err == nil {
 		// Its final state: the instruments it held, which outlive it.
@@ -269,6 +275,19 @@ func (s *Service) DeleteBucket(ctx context.Context, p venue.Principal, id string
 		return out, fmt.Errorf("delete bucket: %w", err)
 	}
 	return out, nil
+}
+
+// bucketTx runs a bucket write by p: with its audit entry when p is the
+// operator (whose buckets are the venue's public lists, and who may change
+// any), without one for a firm's own watch lists.
+func (s *Service) bucketTx(ctx context.Context, p venue.Principal, result any, fn func(*store.Tx) (change, error)) error {
+	if p.IsOperator() {
+		return s.adminTx(ctx, p, result, fn)
+	}
+	return s.inTx(ctx, result, func(tx *store.Tx) error {
+		_, err := fn(tx)
+		return err
+	})
 }
 
 // writableBucket loads a bucket the caller may change: its own private

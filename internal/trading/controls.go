@@ -61,10 +61,15 @@ func (s *Service) KillSwitch(ctx context.Context, p venue.Principal, participant
 }
 
 // SetKillSwitch turns a firm's kill switch on (cancelling all its open
-// offers, quotes and RFQs in one batch, and refusing new ones) or off.
+// offers, quotes and RFQs in one batch, and refusing new ones) or off, and
+// records the change in the audit trail in that batch. It never asks for a
+// reason: the Service's, if any, is recorded.
 func (s *Service) SetKillSwitch(ctx context.Context, p venue.Principal, participantID string, enabled bool) (venue.KillSwitchResult, error) {
 	id, err := killSwitchOwner(p, participantID, true)
 	if err != nil {
+		return venue.KillSwitchResult{}, err
+	}
+	if err := s.checkReason(); err != nil {
 		return venue.KillSwitchResult{}, err
 	}
 	if err := s.participantExists(ctx, id); err != nil {
@@ -76,10 +81,20 @@ func (s *Service) SetKillSwitch(ctx context.Context, p venue.Principal, particip
 	}
 	// The priority lane: a firm stopping its trading is never refused as late.
 	v, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
+		e, err := s.auditEntry(p, change{action: "killswitch.set", entityType: "kill_switch", entityID: id,
+			before: killSwitchState{ParticipantID: id, Enabled: st.KillSwitch(id).Enabled},
+			after:  killSwitchState{ParticipantID: id, Enabled: enabled}}, st.Now())
+		if err != nil {
+			return nil, err
+		}
 		if p.IsOperator() { // a firm's own kill switch cancels as the member
 			b.ByVenue()
 		}
-		return st.SetKillSwitch(b, id, enabled)
+		res, err := st.SetKillSwitch(b, id, enabled)
+		if err == nil {
+			b.Audit(e)
+		}
+		return res, err
 	})
 	if err != nil {
 		return venue.KillSwitchResult{}, fmt.Errorf("set kill switch: %w", err)
@@ -148,7 +163,21 @@ func (s *Service) SetHalt(ctx context.Context, p venue.Principal, marketID, inst
 		return h, s.replayed(&h)
 	}
 	v2, err := s.do(sequencer.WithPriority(ctx), func(st *sequencer.State, b *sequencer.Batch) (any, error) {
-		return st.SetHalt(b, marketID, instrumentID, *in.Halted, in.Reason)
+		before, action := st.Halt(marketID, instrumentID), "instrument.resume"
+		if *in.Halted {
+			action = "instrument.halt"
+		}
+		e, err := s.auditEntry(p, change{action: action, entityType: "halt", entityID: pairID(marketID, instrumentID),
+			before: haltState{marketID, instrumentID, before.Halted, before.Reason},
+			after:  haltState{marketID, instrumentID, *in.Halted, in.Reason}}, st.Now(), in.Reason)
+		if err != nil {
+			return nil, err
+		}
+		h, err := st.SetHalt(b, marketID, instrumentID, *in.Halted, in.Reason)
+		if err == nil {
+			b.Audit(e)
+		}
+		return h, err
 	})
 	if err != nil {
 		return venue.Halt{}, fmt.Errorf("set halt: %w", err)

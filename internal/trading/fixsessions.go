@@ -19,11 +19,17 @@ func (s *Service) SetFIXCancelOnDisconnect(ctx context.Context, p venue.Principa
 	if err := require(p, venue.RoleOperator); err != nil {
 		return err
 	}
-	return s.db.InTx(ctx, func(tx *store.Tx) error {
+	return s.adminTx(ctx, p, &on, func(tx *store.Tx) (change, error) {
 		if _, err := tx.Credential(ctx, clientID); err != nil {
-			return notFoundOr(err, "credential")
+			return change{}, notFoundOr(err, "credential")
 		}
-		return tx.SetFIXCancelOnDisconnect(ctx, clientID, on, s.clock())
+		was, err := tx.FIXCancelOnDisconnect(ctx, clientID)
+		if err != nil {
+			return change{}, err
+		}
+		c := change{action: "credential.cancel_on_disconnect", entityType: "credential", entityID: clientID,
+			before: cancelOnDisconnect{clientID, was}, after: cancelOnDisconnect{clientID, on}}
+		return c, tx.SetFIXCancelOnDisconnect(ctx, clientID, on, s.clock())
 	})
 }
 
@@ -37,4 +43,10 @@ func (s *Service) FIXCancelOnDisconnect(ctx context.Context, clientID string) (b
 		return err
 	})
 	return on, err
+}
+
+// cancelOnDisconnect is a credential's setting as the audit trail keeps it.
+type cancelOnDisconnect struct {
+	ClientID           string
+	CancelOnDisconnect bool
 }

@@ -12,7 +12,7 @@ import (
 // simply not idempotent.
 func (s *Service) WithClaim(c *idempotency.Claim) *Service {
 	rec := c.Record()
-	out := &Service{core: s.core, claim: &rec}
+	out := &Service{core: s.core, claim: &rec, reason: s.reason}
 	if c.Replayed() {
 		result := c.Result()
 		out.replay = &result

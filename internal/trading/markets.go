@@ -113,7 +113,10 @@ func (s *Service) CreateMarket(ctx context.Context, p venue.Principal, in Market
 		return m, err
 	}
 	m.Calendar = "TARGET2"
-	err := s.inTx(ctx, &m, func(tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
+	err := s.adminTx(ctx, p, &m, func(tx *store.Tx) (change, error) {
+		err := tx.CreateMarket(ctx, &m)
+		return change{action: "market.create", entityType: "market", entityID: m.ID, after: m}, err
+	})
 	if errors.Is(err, venue.ErrConflict) {
 		return m, venue.Conflict("a market named %s exists", m.Name)
 	}
@@ -138,26 +141,27 @@ func (s *Service) UpdateMarket(ctx context.Context, p venue.Principal, id string
 		return venue.Market{}, err
 	}
 	var m venue.Market
-	err := s.inTx(ctx, &m, func(tx *store.Tx) error {
-		var err error
-		if m, err = tx.Market(ctx, id); err != nil {
-			return err
+	err := s.adminTx(ctx, p, &m, func(tx *store.Tx) (change, error) {
+		before, err := tx.Market(ctx, id)
+		if err != nil {
+			return change{}, err
 		}
+		m = before
+		m.SettlementLags = slices.Clone(before.SettlementLags)
 		collar := in.collarChanged(m)
 		in.apply(&m)
 		if err := venue.ValidateMarket(&m); err != nil {
-			return err
+			return change{}, err
 		}
 		m.UpdatedAt = tx.Now()
-		if err := tx.UpdateMarket(ctx, &m); err != nil {
-			return err
-		}
-		if !collar {
-			return nil
+		err = tx.UpdateMarket(ctx, &m)
+		c := change{action: "market.update", entityType: "market", entityID: m.ID, before: before, after: m}
+		if err != nil || !collar {
+			return c, err
 		}
 		// The collar settings are a pre-trade control: the log keeps each change.
 		pc, mp := m.PriceCollarPercent, m.MaxPricePercent
-		return feed.Append(ctx, tx, feed.Event{Type: feed.EventMarketUpdate, Control: &feed.Control{MarketID: m.ID,
+		return c, feed.Append(ctx, tx, feed.Event{Type: feed.EventMarketUpdate, Control: &feed.Control{MarketID: m.ID,
 			PriceCollarPercent: &pc, MaxPricePercent: &mp, UpdatedAt: m.UpdatedAt}})
 	})
 	if errors.Is(err, venue.ErrConflict) {

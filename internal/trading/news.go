@@ -40,11 +40,12 @@ func (s *Service) CreateNews(ctx context.Context, p venue.Principal, in NewsInpu
 	now := s.clock()
 	n := venue.News{ID: newID(), Title: strings.TrimSpace(in.Title), Body: in.Body, Source: in.Source, URL: in.URL,
 		PublishedAt: now, CreatedAt: now, UpdatedAt: now}
-	err := s.inTx(ctx, &n, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &n, func(tx *store.Tx) (change, error) {
 		if err := tx.CreateNews(ctx, &n); err != nil {
-			return err
+			return change{}, err
 		}
-		return feed.Append(ctx, tx, feed.Event{Type: feed.EventNewsCreate, News: &n})
+		err := feed.Append(ctx, tx, feed.Event{Type: feed.EventNewsCreate, News: &n})
+		return change{action: "news.create", entityType: "news", entityID: n.ID, after: n}, err
 	})
 	if err != nil {
 		return n, fmt.Errorf("create news: %w", err)

@@ -57,17 +57,17 @@ func (s *Service) CreateParticipant(ctx context.Context, p venue.Principal, in P
 	if err := venue.ValidateParticipant(&part); err != nil {
 		return part, err
 	}
-	err := s.inTx(ctx, &part, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &part, func(tx *store.Tx) (change, error) {
 		if err := tx.CreateParticipant(ctx, &part); err != nil {
-			return err
+			return change{}, err
 		}
 		for _, name := range RiskLimitNames() {
 			if _, err := tx.UpsertRiskLimit(ctx, &venue.RiskLimit{ID: newID(), ParticipantID: part.ID, Name: name,
 				Value: udecimal.Zero, CreatedAt: now, UpdatedAt: now}); err != nil {
-				return err
+				return change{}, err
 			}
 		}
-		return nil
+		return change{action: "participant.create", entityType: "participant", entityID: part.ID, after: part}, nil
 	})
 	if errors.Is(err, venue.ErrConflict) {
 		return part, venue.Conflict("a participant with LEI %s exists", part.LEI)
@@ -87,17 +87,19 @@ func (s *Service) UpdateParticipant(ctx context.Context, p venue.Principal, id s
 		return venue.Participant{}, venue.NotFound("participant")
 	}
 	var part venue.Participant
-	err := s.inTx(ctx, &part, func(tx *store.Tx) error {
-		var err error
-		if part, err = tx.Participant(ctx, id); err != nil {
-			return err
+	err := s.adminTx(ctx, p, &part, func(tx *store.Tx) (change, error) {
+		before, err := tx.Participant(ctx, id)
+		if err != nil {
+			return change{}, err
 		}
+		part = before
 		in.apply(&part)
 		if err := venue.ValidateParticipant(&part); err != nil {
-			return err
+			return change{}, err
 		}
 		part.UpdatedAt = tx.Now()
-		return tx.UpdateParticipant(ctx, &part)
+		err = tx.UpdateParticipant(ctx, &part)
+		return change{action: "participant.update", entityType: "participant", entityID: id, before: before, after: part}, err
 	})
 	if errors.Is(err, venue.ErrConflict) {
 		return part, venue.Conflict("a participant with LEI %s exists", part.LEI)
@@ -123,15 +125,22 @@ func (s *Service) SetCounterparty(ctx context.Context, p venue.Principal, a, b s
 		return venue.CounterpartyRelation{}, err
 	}
 	var rel venue.CounterpartyRelation
-	err := s.inTx(ctx, &rel, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &rel, func(tx *store.Tx) (change, error) {
 		for _, id := range []string{a, b} {
 			if _, err := tx.Participant(ctx, id); err != nil {
-				return err
+				return change{}, err
 			}
+		}
+		c := change{action: "counterparty.set", entityType: "counterparty", entityID: pairID(a, b)}
+		if before, err := tx.CounterpartyRelation(ctx, a, b); err == nil {
+			c.before = before
+		} else if !errors.Is(err, venue.ErrNotFound) {
+			return c, err
 		}
 		var err error
 		rel, err = tx.SetCounterparty(ctx, a, b, *enabled)
-		return err
+		c.after = rel
+		return c, err
 	})
 	if err != nil {
 		return rel, fmt.Errorf("set counterparty: %w", err)

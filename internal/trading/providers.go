@@ -87,23 +87,28 @@ func (s *Service) SettlementProviders(ctx context.Context, p venue.Principal, f 
 // provider of the participant or of one of its accounts cannot be disabled.
 func (s *Service) ToggleSettlementProvider(ctx context.Context, p venue.Principal, id string) (ProviderView, error) {
 	var out ProviderView
-	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) error {
+	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) (change, error) {
 		if sp.Enabled && part.DefaultSettlementProviderID == sp.ID {
-			return venue.Conflict("settlement provider %s is the participant's default; choose another default first", sp.ID)
+			return change{}, venue.Conflict("settlement provider %s is the participant's default; choose another default first", sp.ID)
 		}
 		if sp.Enabled {
 			accs, _, err := tx.Accounts(ctx, store.AccountFilter{ParticipantIDs: []string{sp.ParticipantID}}, venue.Page{})
 			if err != nil {
-				return err
+				return change{}, err
 			}
 			for _, a := range accs {
 				if a.DefaultSettlementProviderID == sp.ID {
-					return venue.Conflict("settlement provider %s is the default of account %s; choose another default first", sp.ID, a.Number)
+					return change{}, venue.Conflict("settlement provider %s is the default of account %s; choose another default first", sp.ID, a.Number)
 				}
 			}
 		}
-		sp.Enabled = !sp.Enabled
-		return tx.SetSettlementProviderEnabled(ctx, sp.ID, sp.Enabled)
+		c := change{action: "settlement_provider.toggle", entityType: "settlement_provider", entityID: sp.ID, before: *sp}
+		if err := tx.SetSettlementProviderEnabled(ctx, sp.ID, !sp.Enabled); err != nil {
+			return c, err
+		}
+		after, err := tx.SettlementProvider(ctx, sp.ID)
+		c.after = after
+		return c, err
 	}, &out)
 	return out, err
 }
@@ -112,21 +117,26 @@ func (s *Service) ToggleSettlementProvider(ctx context.Context, p venue.Principa
 // firm's accounts.
 func (s *Service) SetAccountDefaultProvider(ctx context.Context, p venue.Principal, id, accountID string) (ProviderView, error) {
 	var out ProviderView
-	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) error {
+	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) (change, error) {
 		if !validID(accountID) {
-			return venue.NotFound("account")
+			return change{}, venue.NotFound("account")
 		}
 		acc, err := tx.Account(ctx, accountID)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if acc.ParticipantID != sp.ParticipantID {
-			return venue.NotFound("account")
+			return change{}, venue.NotFound("account")
 		}
 		if !sp.Enabled {
-			return venue.Conflict("settlement provider %s is disabled", sp.ID)
+			return change{}, venue.Conflict("settlement provider %s is disabled", sp.ID)
 		}
-		return tx.SetAccountDefaultProvider(ctx, accountID, sp.ID)
+		c := change{action: "account.default_provider", entityType: "account", entityID: accountID, before: acc}
+		if err := tx.SetAccountDefaultProvider(ctx, accountID, sp.ID); err != nil {
+			return c, err
+		}
+		c.after, err = tx.Account(ctx, accountID)
+		return c, err
 	}, &out)
 	return out, err
 }
@@ -134,50 +144,57 @@ func (s *Service) SetAccountDefaultProvider(ctx context.Context, p venue.Princip
 // SetParticipantDefaultProvider makes a provider its firm's default.
 func (s *Service) SetParticipantDefaultProvider(ctx context.Context, p venue.Principal, id, participantID string) (ProviderView, error) {
 	var out ProviderView
-	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) error {
+	err := s.providerTx(ctx, p, id, func(tx *store.Tx, sp *venue.SettlementProvider, part *venue.Participant) (change, error) {
 		if participantID != sp.ParticipantID {
-			return venue.NotFound("participant")
+			return change{}, venue.NotFound("participant")
 		}
 		if !sp.Enabled {
-			return venue.Conflict("settlement provider %s is disabled", sp.ID)
+			return change{}, venue.Conflict("settlement provider %s is disabled", sp.ID)
 		}
-		part.DefaultSettlementProviderID = sp.ID
-		return tx.SetParticipantDefaultProvider(ctx, participantID, sp.ID)
+		c := change{action: "participant.default_provider", entityType: "participant", entityID: participantID, before: *part}
+		if err := tx.SetParticipantDefaultProvider(ctx, participantID, sp.ID); err != nil {
+			return c, err
+		}
+		after, err := tx.Participant(ctx, participantID)
+		*part, c.after = after, after
+		return c, err
 	}, &out)
 	return out, err
 }
 
 // providerTx runs a provider change for a PARTICIPANT_ADMIN of the
-// provider's firm (or the operator) and returns the provider's new state.
+// provider's firm (or the operator), with its audit entry, and returns the
+// provider's new state.
 func (s *Service) providerTx(ctx context.Context, p venue.Principal, id string,
-	fn func(*store.Tx, *venue.SettlementProvider, *venue.Participant) error, out *ProviderView) error {
+	fn func(*store.Tx, *venue.SettlementProvider, *venue.Participant) (change, error), out *ProviderView) error {
 	if err := require(p, venue.RoleAdmin, venue.RoleOperator); err != nil {
 		return err
 	}
 	if !validID(id) {
 		return venue.NotFound("settlement provider")
 	}
-	err := s.inTx(ctx, out, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, out, func(tx *store.Tx) (change, error) {
 		sp, err := tx.SettlementProvider(ctx, id)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if !owned(p, sp.ParticipantID) {
-			return venue.NotFound("settlement provider")
+			return change{}, venue.NotFound("settlement provider")
 		}
 		part, err := tx.Participant(ctx, sp.ParticipantID)
 		if err != nil {
-			return err
+			return change{}, err
 		}
-		if err := fn(tx, &sp, &part); err != nil {
-			return err
+		c, err := fn(tx, &sp, &part)
+		if err != nil {
+			return c, err
 		}
 		sp, err = tx.SettlementProvider(ctx, id)
 		if err != nil {
-			return err
+			return c, err
 		}
 		*out = providerView(sp, part.DefaultSettlementProviderID)
-		return nil
+		return c, nil
 	})
 	if err != nil {
 		return fmt.Errorf("settlement provider %s: %w", id, err)
@@ -221,25 +238,25 @@ func (s *Service) CreateSettlementProvider(ctx context.Context, p venue.Principa
 		sp.Type = "custodian"
 	}
 	var out ProviderView
-	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &out, func(tx *store.Tx) (change, error) {
 		part, err := tx.Participant(ctx, sp.ParticipantID)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if sp.AccountID != "" {
 			acc, err := tx.Account(ctx, sp.AccountID)
 			if err != nil {
-				return err
+				return change{}, err
 			}
 			if acc.ParticipantID != sp.ParticipantID {
-				return venue.NotFound("account")
+				return change{}, venue.NotFound("account")
 			}
 		}
 		if err := tx.CreateSettlementProvider(ctx, &sp); err != nil {
-			return err
+			return change{}, err
 		}
 		out = providerView(sp, part.DefaultSettlementProviderID)
-		return nil
+		return change{action: "settlement_provider.create", entityType: "settlement_provider", entityID: sp.ID, after: sp}, nil
 	})
 	if err != nil {
 		return out, fmt.Errorf("create settlement provider: %w", err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/quagmt/udecimal"
@@ -286,11 +287,12 @@ func (s *Service) CreateInstrument(ctx context.Context, p venue.Principal, in In
 	now := s.clock()
 	i := venue.Instrument{ID: newID(), Enabled: true, Precision: 4, MarketIDs: []string{}, CreatedAt: now, UpdatedAt: now}
 	i.Terms.Type, i.Terms.State, i.Terms.UnitQuotation = "Fixed", "BLANK", "percent"
-	err := s.inTx(ctx, &i, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &i, func(tx *store.Tx) (change, error) {
 		if err := checkInstrument(ctx, tx, in, &i); err != nil {
-			return err
+			return change{}, err
 		}
-		return tx.CreateInstrument(ctx, &i)
+		err := tx.CreateInstrument(ctx, &i)
+		return change{action: "instrument.create", entityType: "instrument", entityID: i.ID, after: i}, err
 	})
 	if errors.Is(err, venue.ErrConflict) {
 		return InstrumentDetail{}, venue.Conflict("an instrument with ISIN %s exists", i.Terms.ISIN)
@@ -313,17 +315,24 @@ func (s *Service) UpdateInstrument(ctx context.Context, p venue.Principal, id st
 		return InstrumentDetail{}, venue.NotFound("instrument")
 	}
 	var isin string
-	err := s.inTx(ctx, &isin, func(tx *store.Tx) error {
-		i, err := tx.Instrument(ctx, id)
+	err := s.adminTx(ctx, p, &isin, func(tx *store.Tx) (change, error) {
+		before, err := tx.Instrument(ctx, id)
 		if err != nil {
-			return err
+			return change{}, err
+		}
+		i := before // changed apart from before, which the trail keeps as it was
+		i.MarketIDs = slices.Clone(before.MarketIDs)
+		if before.Terms.LEI != nil {
+			lei := *before.Terms.LEI
+			i.Terms.LEI = &lei
 		}
 		if err := checkInstrument(ctx, tx, in, &i); err != nil {
-			return err
+			return change{}, err
 		}
 		isin = i.Terms.ISIN
 		i.UpdatedAt = tx.Now()
-		return tx.UpdateInstrument(ctx, &i)
+		err = tx.UpdateInstrument(ctx, &i)
+		return change{action: "instrument.update", entityType: "instrument", entityID: id, before: before, after: i}, err
 	})
 	if errors.Is(err, venue.ErrConflict) {
 		return InstrumentDetail{}, venue.Conflict("an instrument with ISIN %s exists", isin)

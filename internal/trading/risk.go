@@ -61,14 +61,24 @@ func (s *Service) SetRiskLimit(ctx context.Context, p venue.Principal, participa
 		return venue.RiskLimit{}, err
 	}
 	var out venue.RiskLimit
-	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &out, func(tx *store.Tx) (change, error) {
 		if _, err := tx.Participant(ctx, participantID); err != nil {
-			return err
+			return change{}, err
 		}
-		var err error
+		ls, err := tx.RiskLimits(ctx, participantID)
+		if err != nil {
+			return change{}, err
+		}
+		c := change{action: "risk_limit.set", entityType: "risk_limit"}
+		for _, l := range ls {
+			if l.Name == in.Name {
+				c.before = l
+			}
+		}
 		out, err = tx.UpsertRiskLimit(ctx, &venue.RiskLimit{ID: newID(), ParticipantID: participantID, Name: in.Name,
 			Value: *in.Value, CreatedAt: tx.Now(), UpdatedAt: tx.Now()})
-		return err
+		c.entityID, c.after = out.ID, out
+		return c, err
 	})
 	if err != nil {
 		return out, fmt.Errorf("set risk limit: %w", err)

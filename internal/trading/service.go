@@ -75,6 +75,9 @@ type Service struct {
 	// answers again (a replayed claim's): its use case applies nothing
 	// and answers from it. nil: the request runs.
 	replay *[]byte
+	// reason is why the caller makes its administrative writes, as their
+	// audit entries record it (WithReason; "" for none).
+	reason string
 }
 
 // core is a Service's state, shared by its claim-bound copies.

@@ -65,13 +65,18 @@ func (s *Service) SetSettlementLinks(ctx context.Context, p venue.Principal, pai
 		return nil, err
 	}
 	var out []venue.SettlementLink
-	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
-		if err := tx.ReplaceSettlementLinks(ctx, links); err != nil {
-			return err
+	err := s.adminTx(ctx, p, &out, func(tx *store.Tx) (change, error) {
+		before, err := tx.SettlementLinks(ctx)
+		if err != nil {
+			return change{}, err
 		}
-		var err error
+		if err := tx.ReplaceSettlementLinks(ctx, links); err != nil {
+			return change{}, err
+		}
 		out, err = tx.SettlementLinks(ctx)
-		return err
+		// The table is one record of the venue's.
+		return change{action: "settlement_links.set", entityType: "settlement_links", entityID: "venue",
+			before: linksState(before), after: linksState(out)}, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("set settlement links: %w", err)
@@ -81,4 +86,13 @@ func (s *Service) SetSettlementLinks(ctx context.Context, p venue.Principal, pai
 	}
 	s.log.Info("settlement links set", "links", len(out), "by", p.UserID)
 	return out, nil
+}
+
+// linksState is the link table as the audit trail keeps it: never null,
+// so that an empty table reads as one.
+func linksState(ls []venue.SettlementLink) []venue.SettlementLink {
+	if ls == nil {
+		return []venue.SettlementLink{}
+	}
+	return ls
 }

@@ -64,7 +64,7 @@ func (s *Service) CreateUser(ctx context.Context, p venue.Principal, in UserInpu
 			return UserView{}, venue.Forbidden("only the venue operator creates operator users")
 		}
 	}
-	return s.createUser(ctx, in)
+	return s.createUser(ctx, p, in)
 }
 
 // manageableUser loads a user the caller may administer: any for the
@@ -83,7 +83,7 @@ func manageableUser(ctx context.Context, tx *store.Tx, p venue.Principal, id str
 	return u, nil
 }
 
-func (s *Service) createUser(ctx context.Context, in UserInput) (UserView, error) {
+func (s *Service) createUser(ctx context.Context, p venue.Principal, in UserInput) (UserView, error) {
 	now := s.clock()
 	u := venue.User{ID: newID(), IsEmailVerified: true, IdentificationStatus: "successful", Status: "active",
 		Locale: "en", TermsConditionsSigned: true, TermsConditionsSignedAt: &now, CreatedAt: now, UpdatedAt: now}
@@ -97,20 +97,20 @@ func (s *Service) createUser(ctx context.Context, in UserInput) (UserView, error
 		return UserView{}, err
 	}
 	var out UserView
-	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &out, func(tx *store.Tx) (change, error) {
 		if u.ParticipantID != "" {
 			if _, err := tx.Participant(ctx, u.ParticipantID); err != nil {
-				return err
+				return change{}, err
 			}
 		}
 		if err := tx.CreateUser(ctx, &u); err != nil {
-			return err
+			return change{}, err
 		}
 		views, err := userViews(ctx, tx, []venue.User{u})
 		if err == nil {
 			out = views[0]
 		}
-		return err
+		return change{action: "user.create", entityType: "user", entityID: u.ID, after: u}, err
 	})
 	if errors.Is(err, venue.ErrConflict) {
 		return out, venue.Conflict("a user with e-mail %s exists", u.Email)
@@ -132,11 +132,12 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 	}
 	var out UserView
 	var email string
-	err := s.inTx(ctx, &out, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &out, func(tx *store.Tx) (change, error) {
 		u, err := manageableUser(ctx, tx, p, id)
 		if err != nil {
-			return err
+			return change{}, err
 		}
+		c := change{action: "user.update", entityType: "user", entityID: u.ID, before: u}
 		wasActive := u.Status == "active"
 		set(&u.Email, in.Email)
 		set(&u.Role, in.Role)
@@ -145,24 +146,25 @@ func (s *Service) UpdateUser(ctx context.Context, p venue.Principal, id string, 
 		u.Email = strings.ToLower(strings.TrimSpace(u.Email))
 		email = u.Email
 		if err := venue.ValidateUser(&u); err != nil {
-			return err
+			return c, err
 		}
 		u.UpdatedAt = tx.Now()
 		if err := tx.UpdateUser(ctx, &u); err != nil {
-			return err
+			return c, err
 		}
+		c.after = u
 		if wasActive && u.Status != "active" {
 			// Disabling revokes: enabling the user again later does not
 			// bring its old tokens back.
 			if err := tx.RevokeUserTokens(ctx, u.ID); err != nil {
-				return err
+				return c, err
 			}
 		}
 		views, err := userViews(ctx, tx, []venue.User{u})
 		if err == nil {
 			out = views[0]
 		}
-		return err
+		return c, err
 	})
 	// The user's tokens resolve to its new role, or no longer at all. Also
 	// after a failure: a commit whose answer was lost may have happened.
@@ -189,10 +191,10 @@ func (s *Service) IssueCredential(ctx context.Context, p venue.Principal, userID
 	if err != nil {
 		return IssuedCredential{}, fmt.Errorf("issue credential: %w", err)
 	}
-	return s.issueCredential(ctx, userID)
+	return s.issueCredential(ctx, p, userID)
 }
 
-func (s *Service) issueCredential(ctx context.Context, userID string) (IssuedCredential, error) {
+func (s *Service) issueCredential(ctx context.Context, p venue.Principal, userID string) (IssuedCredential, error) {
 	if !validID(userID) {
 		return IssuedCredential{}, venue.NotFound("user")
 	}
@@ -203,11 +205,12 @@ func (s *Service) issueCredential(ctx context.Context, userID string) (IssuedCre
 	}
 	c := IssuedCredential{Credential: venue.Credential{ClientID: auth.NewClientID(), UserID: userID,
 		SecretHash: hash, CreatedAt: s.clock()}, Secret: secret}
-	err = s.inTx(ctx, &c, func(tx *store.Tx) error {
+	err = s.adminTx(ctx, p, &c, func(tx *store.Tx) (change, error) {
 		if _, err := tx.User(ctx, userID); err != nil {
-			return err
+			return change{}, err
 		}
-		return tx.CreateCredential(ctx, &c.Credential)
+		err := tx.CreateCredential(ctx, &c.Credential)
+		return change{action: "credential.issue", entityType: "credential", entityID: c.ClientID, after: credentialOf(c.Credential)}, err
 	})
 	if err != nil {
 		return c, fmt.Errorf("issue credential: %w", err)
@@ -244,19 +247,20 @@ func (s *Service) RevokeCredential(ctx context.Context, p venue.Principal, clien
 		return venue.Credential{}, venue.NotFound("credential")
 	}
 	var c venue.Credential
-	err := s.inTx(ctx, &c, func(tx *store.Tx) error {
+	err := s.adminTx(ctx, p, &c, func(tx *store.Tx) (change, error) {
 		cur, err := tx.Credential(ctx, clientID)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if _, err := manageableUser(ctx, tx, p, cur.UserID); err != nil {
-			return venue.NotFound("credential")
+			return change{}, venue.NotFound("credential")
 		}
 		if err := tx.RevokeCredential(ctx, clientID); err != nil {
-			return err
+			return change{}, err
 		}
 		c, err = tx.Credential(ctx, clientID)
-		return err
+		return change{action: "credential.revoke", entityType: "credential", entityID: clientID, before: credentialOf(cur),
+			after: credentialOf(c)}, err
 	})
 	// Its tokens must not be honoured from memory: the revocation binds at
 	// once here (another process's within access.CacheTTL). Also after a

@@ -44,7 +44,20 @@ type Principal struct {
 	ParticipantID string // empty for the venue operator
 	Role          Role
 	ClientID      string
+	// Channel is how the caller reached the venue (ChannelREST, ...), set
+	// by the adapter that authenticated it; empty for the venue's own
+	// callers, which act as ChannelSystem.
+	Channel string
 }
+
+// The channels a change can come through, as the audit trail records
+// them. The web app calls the REST API: its changes are ChannelREST.
+const (
+	ChannelREST   = "rest"
+	ChannelFIX    = "fix"
+	ChannelCLI    = "cli"    // bondvenue admin
+	ChannelSystem = "system" // the venue itself: demo data, the live demo market
+)
 
 // IsOperator reports whether the caller runs the venue.
 func (p Principal) IsOperator() bool { return p.Role == RoleOperator }
