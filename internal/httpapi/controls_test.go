@@ -343,6 +343,10 @@ func TestControlsWire(t *testing.T) {
 			{name: "price_collar_halted", as: viewer(2), method: "GET", path: collarPath(in, x.book), want: 200},
 			{name: "admin_markets_update_collar", as: operator, method: "PUT", path: "/api/v1/admin/markets/" + x.book,
 				body: entity("price_collar_percent", "5", "max_price_percent", "150"), want: 200},
+			{name: "admin_book_replay", as: operator, method: "GET", path: "/api/v1/admin/markets/" + x.book + "/instruments/" + in + "/book", want: 200},
+			{name: "admin_order_records", as: operator, method: "GET", path: "/api/v1/admin/order-records?date=2026-11-20&instrument_id=" + in,
+				want: 200},
+			{name: "admin_audit_log", as: operator, method: "GET", path: "/api/v1/admin/audit-log?entity=halt", want: 200},
 		})
 	})
 }

@@ -41,7 +41,7 @@ func exportFormat(r *http.Request) (string, bool) {
 func (s *Server) exportOrderRecords(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := r.URL.Query()
 	query := orderrecords.ExportQuery{Date: q.Get("date"), ParticipantID: q.Get("participant_id"), InstrumentID: q.Get("instrument_id")}
-	if err := s.records.Check(p, query); err != nil {
+	if err := s.records.Check(r.Context(), p, query); err != nil {
 		return err
 	}
 	format, ok := exportFormat(r)

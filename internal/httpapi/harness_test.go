@@ -666,6 +666,10 @@ var (
 
 // normalizer replaces volatile values with placeholders numbered by first
 // appearance.
+// sha256RE matches a SHA-256 in hex (the audit trail's hashes, which
+// hash the random ids).
+var sha256RE = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+
 type normalizer struct {
 	seen map[string]string
 	n    map[string]int
@@ -688,6 +692,7 @@ func (n *normalizer) text(s string) string {
 		return "BV" + n.placeholder("uuid", h[:8]+"-"+h[8:12]+"-"+h[12:16]+"-"+h[16:20]+"-"+h[20:])
 	})
 	s = uuidRE.ReplaceAllStringFunc(s, func(m string) string { return n.placeholder("uuid", strings.ToLower(m)) })
+	s = sha256RE.ReplaceAllStringFunc(s, func(m string) string { return n.placeholder("sha256", m) })
 	return clientIDRE.ReplaceAllStringFunc(s, func(m string) string { return n.placeholder("client-id", m) })
 }
 
@@ -716,11 +721,20 @@ func render(t *testing.T, r *response) []byte {
 	}
 	request := n.text(r.req.Method + " " + target)
 	var body bytes.Buffer
-	if len(r.body) > 0 {
+	ct := r.header.Get("Content-Type")
+	switch {
+	case len(r.body) > 0 && (strings.HasPrefix(ct, "text/csv") || strings.HasPrefix(ct, "application/x-ndjson")):
+		// A text body is kept as its lines, normalized like the rest.
+		lines, err := json.MarshalIndent(strings.Split(n.text(string(r.body)), "\n"), "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body.Write(lines)
+	case len(r.body) > 0:
 		if err := json.Indent(&body, []byte(n.text(string(r.body))), "", "  "); err != nil {
 			t.Fatalf("golden body is not JSON: %v\n%s", err, r.body)
 		}
-	} else {
+	default:
 		body.WriteString("null")
 	}
 	headers := map[string]string{}

@@ -45,21 +45,48 @@ type ExportQuery struct {
 }
 
 // Check validates q before any record is written, so that a bad query is
-// answered with an error rather than an empty export.
-func (s *Service) Check(p venue.Principal, q ExportQuery) error {
+// answered with an error rather than an empty export: a malformed id is
+// invalid, an unknown participant or instrument not found.
+func (s *Service) Check(ctx context.Context, p venue.Principal, q ExportQuery) error {
 	if err := authorize(p); err != nil {
 		return err
 	}
 	var v venue.Validator
 	_, err := time.Parse(time.DateOnly, q.Date)
 	v.Check(q.Date != "" && err == nil, "date", "is required: a day as YYYY-MM-DD (UTC)")
-	return v.Err()
+	v.Check(q.ParticipantID == "" || venue.ValidID(q.ParticipantID), "participant_id", "must be a participant's id")
+	v.Check(q.InstrumentID == "" || venue.ValidID(q.InstrumentID), "instrument_id", "must be an instrument's id")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	return s.db.View(ctx, func(tx *store.Tx) error {
+		if q.ParticipantID != "" {
+			if _, err := tx.Participant(ctx, q.ParticipantID); err != nil {
+				return notFound(err, "participant")
+			}
+		}
+		if q.InstrumentID != "" {
+			if _, err := tx.Instrument(ctx, q.InstrumentID); err != nil {
+				return notFound(err, "instrument")
+			}
+		}
+		return nil
+	})
+}
+
+// notFound names what a read did not find; other errors pass.
+func notFound(err error, what string) error {
+	var ve *venue.Error
+	if errors.As(err, &ve) && ve.Kind == venue.KindNotFound {
+		return venue.NotFound(what)
+	}
+	return err
 }
 
 // Export writes the records q selects to w in sequence order, a page at
 // a time: memory stays bounded however large the day.
 func (s *Service) Export(ctx context.Context, p venue.Principal, q ExportQuery, w records.Writer) (int, error) {
-	if err := s.Check(p, q); err != nil {
+	if err := s.Check(ctx, p, q); err != nil {
 		return 0, err
 	}
 	n := 0
@@ -96,17 +123,16 @@ func (s *Service) Replay(ctx context.Context, p venue.Principal, marketID, instr
 		at = s.now()
 	}
 	at = at.UTC().Truncate(time.Microsecond)
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		if _, err := tx.Market(ctx, marketID); err != nil {
-			return err
-		}
-		_, err := tx.Instrument(ctx, instrumentID)
-		return err
-	})
-	var ve *venue.Error
-	if errors.As(err, &ve) && ve.Kind == venue.KindNotFound {
+	if !venue.ValidID(marketID) || !venue.ValidID(instrumentID) {
 		return Replayed{}, venue.NotFound("market or instrument")
 	}
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Market(ctx, marketID); err != nil {
+			return notFound(err, "market")
+		}
+		_, err := tx.Instrument(ctx, instrumentID)
+		return notFound(err, "instrument")
+	})
 	if err != nil {
 		return Replayed{}, err
 	}
