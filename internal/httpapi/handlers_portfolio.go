@@ -127,11 +127,7 @@ func onPortfolioQuote(s *Server, use func(*trading.Service, context.Context, ven
 		if err != nil {
 			return err
 		}
-		out := portfolioAnswer{PortfolioRFQ: portfolioView(v), Trades: make([]wire.TradeRecord, len(v.Trades))}
-		for i, t := range v.Trades {
-			out.Trades[i] = wire.TradeRecordOf(t)
-		}
-		writeJSON(w, http.StatusOK, out)
+		writePortfolioAnswer(w, v)
 		return nil
 	}
 }

@@ -289,8 +289,8 @@ func betterNet(q, than *venue.PortfolioQuote) bool {
 // trades with its dealer in this batch, or, when one line breaks a
 // control (a kill switch, a halt, the collar, a per-record limit of
 // either firm), none does and the refusal names the line.
-func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID string) (PortfolioResult, error) {
-	r, q, err := st.liveQuote(p, id, quoteID)
+func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id string, a Accept) (PortfolioResult, error) {
+	r, q, err := st.liveQuote(p, id, a.QuoteID)
 	if err != nil {
 		return PortfolioResult{}, err
 	}
@@ -314,7 +314,9 @@ func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID s
 	for i, l := range r.Lines {
 		ql := q.Lines[i]
 		req := st.lineOffer(r, l, r.ParticipantID, r.AccountID, r.UserID, l.Direction, ql.PricePerUnit)
+		req.Parties = r.Parties
 		dealer := st.lineOffer(r, l, q.ParticipantID, q.AccountID, q.UserID, opposite(l.Direction), ql.PricePerUnit)
+		dealer.Parties = q.Parties
 		if err := st.checkHalt(r.MarketID, l.InstrumentID); err != nil {
 			return PortfolioResult{}, lineError(i, l.LineID, err)
 		}

@@ -248,9 +248,9 @@ func (st *State) endRFQ(rfq *venue.Offer) {
 	delete(st.recipients, rfq.ID)
 }
 
-// AcceptQuote is the requester taking a quote.
-func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string) (OfferResult, error) {
-	q := st.open.get(quoteID)
+// AcceptQuote is the requester taking a quote (a.QuoteID).
+func (st *State) AcceptQuote(b *Batch, p venue.Principal, a Accept) (OfferResult, error) {
+	q := st.open.get(a.QuoteID)
 	if q == nil || q.Type != venue.TypeQuote {
 		return OfferResult{}, ErrNotOpen
 	}
@@ -390,6 +390,9 @@ func (st *State) UpdateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferCh
 	}
 	if ch.Notes != nil {
 		rfq.Notes = *ch.Notes
+	}
+	if ch.Parties != nil {
+		rfq.Parties = *ch.Parties
 	}
 	if requote {
 		st.closeQuotes(b, rfq, venue.StatusRejected, venue.OutcomePassed)

@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/bondvenue/bondvenue/internal/trading"
+	"github.com/bondvenue/bondvenue/internal/venue"
+	"github.com/bondvenue/bondvenue/internal/wire"
+)
+
+// partiesBody is an order's parties in a request body: the client's
+// identifiers for the order records, each optional (docs/guide.md,
+// "Identifying the client and the decision makers"). The offer body
+// carries the same keys (wire.OfferBody).
+type partiesBody struct {
+	ClientIDCode         string `json:"client_id_code"`
+	InvestmentDecisionID string `json:"investment_decision_id"`
+	ExecutionDecisionID  string `json:"execution_decision_id"`
+	TradingCapacity      string `json:"trading_capacity"`
+}
+
+func (b partiesBody) parties() venue.Parties {
+	return venue.Parties{ClientID: b.ClientIDCode, InvestmentDecision: b.InvestmentDecisionID,
+		ExecutionDecision: b.ExecutionDecisionID, Capacity: b.TradingCapacity}
+}
+
+// given is b's parties when it names any, else nil.
+func (b partiesBody) given() *venue.Parties {
+	p := b.parties()
+	if p.IsZero() {
+		return nil
+	}
+	return &p
+}
+
+// acceptQuote is PUT …/offers/{offerId}/accept. The body is optional: it
+// gives the requester's parties for the accept's order record.
+func (s *Server) acceptQuote(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body partiesBody
+	if err := decodeOptional(r, &body); err != nil {
+		return err
+	}
+	v, err := s.use(r).AcceptQuote(r.Context(), p, r.PathValue("offerId"), body.parties())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.TradeNestedOf(v))
+	return nil
+}
+
+// acceptPortfolioQuote is PUT …/portfolio-rfq/{portfolioId}/quotes/{quoteId}/accept,
+// its optional body as acceptQuote's.
+func (s *Server) acceptPortfolioQuote(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	var body partiesBody
+	if err := decodeOptional(r, &body); err != nil {
+		return err
+	}
+	v, err := s.use(r).AcceptPortfolioQuote(r.Context(), p, r.PathValue("portfolioId"), r.PathValue("quoteId"), body.parties())
+	if err != nil {
+		return err
+	}
+	writePortfolioAnswer(w, v)
+	return nil
+}
+
+// writePortfolioAnswer answers a command on one quote of a list: the list
+// and the trades the command made.
+func writePortfolioAnswer(w http.ResponseWriter, v trading.PortfolioView) {
+	out := portfolioAnswer{PortfolioRFQ: portfolioView(v), Trades: make([]wire.TradeRecord, len(v.Trades))}
+	for i, t := range v.Trades {
+		out.Trades[i] = wire.TradeRecordOf(t)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
