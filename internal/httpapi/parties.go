@@ -10,8 +10,11 @@ import (
 
 // partiesBody is an order's parties in a request body: the client's
 // identifiers for the order records, each optional (docs/guide.md,
-// "Identifying the client and the decision makers"). The offer body
-// carries the same keys (wire.OfferBody).
+// "Identifying the client and the decision makers"). The bodies that
+// carry them besides (wire.OfferBody, changeBody, portfolioBody,
+// portfolioQuoteBody) spell the same four fields out rather than embed
+// this one: encoding/json would name an embedded field's wrong type
+// partiesBody.client_id_code.
 type partiesBody struct {
 	ClientIDCode         string `json:"client_id_code"`
 	InvestmentDecisionID string `json:"investment_decision_id"`
@@ -20,13 +23,17 @@ type partiesBody struct {
 }
 
 func (b partiesBody) parties() venue.Parties {
-	return venue.Parties{ClientID: b.ClientIDCode, InvestmentDecision: b.InvestmentDecisionID,
-		ExecutionDecision: b.ExecutionDecisionID, Capacity: b.TradingCapacity}
+	return partiesOf(b.ClientIDCode, b.InvestmentDecisionID, b.ExecutionDecisionID, b.TradingCapacity)
 }
 
-// given is b's parties when it names any, else nil.
-func (b partiesBody) given() *venue.Parties {
-	p := b.parties()
+// partiesOf is the parties of a body's four fields.
+func partiesOf(clientID, investmentDecision, executionDecision, capacity string) venue.Parties {
+	return venue.Parties{ClientID: clientID, InvestmentDecision: investmentDecision, ExecutionDecision: executionDecision,
+		Capacity: capacity}
+}
+
+// given is p when a body names any of its fields, else nil.
+func given(p venue.Parties) *venue.Parties {
 	if p.IsZero() {
 		return nil
 	}
