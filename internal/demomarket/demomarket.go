@@ -822,7 +822,7 @@ func (m *Market) acceptQuotes(ctx context.Context) {
 					good = q.Price.GreaterThanOrEqual(ref.Sub(limit))
 				}
 				if good {
-					if _, err := m.svc.AcceptQuote(ctx, f.Trader, q.ID); err != nil {
+					if _, err := m.svc.AcceptQuote(ctx, f.Trader, q.ID, venue.Parties{}); err != nil {
 						m.skip("accept quote", err)
 					}
 					break

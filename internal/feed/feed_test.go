@@ -58,6 +58,8 @@ func offerEvent(p, typ string, n int) feed.Event {
 		o.Counterparties, o.IsExecutable = []string{"q"}, true
 	case venue.TypeQuote:
 		o.MatchedOfferID = newID()
+	default: // an order with its client's parties
+		o.Parties = venue.Parties{ClientID: "5493001KJTIIGC8Y1R12", InvestmentDecision: "pm.1", ExecutionDecision: "algo-2", Capacity: "AOTC"}
 	}
 	return feed.Event{Type: strings.Replace(typ, "request_for_quote", "rfq", 1) + ".create", Offer: &o, Owner: p}
 }

@@ -177,6 +177,10 @@ type logOffer struct {
 	ClientOrderID        string   `json:"client_order_id,omitempty"`
 	Outcome              *string  `json:"outcome"`
 	CoverPrice           *logNum  `json:"cover_price"`
+	ClientIDCode         string   `json:"client_id_code,omitempty"`
+	InvestmentDecisionID string   `json:"investment_decision_id,omitempty"`
+	ExecutionDecisionID  string   `json:"execution_decision_id,omitempty"`
+	TradingCapacity      string   `json:"trading_capacity,omitempty"`
 	AccruedInterest      string   `json:"accrued_interest"`
 	Message              *string  `json:"message"`
 	ModifiedAt           string   `json:"modified_at"`
@@ -195,7 +199,9 @@ func toLogOffer(o *venue.Offer) logOffer {
 		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
 		UserID: o.UserID, SettlementProviderID: orNull(o.SettlementProviderID), AccruedInterest: o.AccruedInterest.String(),
 		Message: orNull(o.Message), ModifiedAt: toLogTime(o.ModifiedAt), CreatedAt: toLogTime(o.CreatedAt),
-		UpdatedAt: toLogTime(o.UpdatedAt), ClientOrderID: o.ClientOrderID, Outcome: orNull(o.Outcome)}
+		UpdatedAt: toLogTime(o.UpdatedAt), ClientOrderID: o.ClientOrderID, Outcome: orNull(o.Outcome),
+		ClientIDCode: o.Parties.ClientID, InvestmentDecisionID: o.Parties.InvestmentDecision,
+		ExecutionDecisionID: o.Parties.ExecutionDecision, TradingCapacity: o.Parties.Capacity}
 	if o.HasPrice {
 		out.Price = toLogNumPtr(&o.Price)
 	}
@@ -220,7 +226,8 @@ func (l *logOffer) offer(d *logDecoder) *venue.Offer {
 		SettlementProviderID: orEmpty(l.SettlementProviderID), AccruedInterest: d.text(l.AccruedInterest),
 		Message: orEmpty(l.Message), Counterparties: l.Counterparties, ModifiedAt: d.time(l.ModifiedAt),
 		CreatedAt: d.time(l.CreatedAt), UpdatedAt: d.time(l.UpdatedAt), ClientOrderID: l.ClientOrderID,
-		Outcome: orEmpty(l.Outcome)}
+		Outcome: orEmpty(l.Outcome), Parties: venue.Parties{ClientID: l.ClientIDCode, InvestmentDecision: l.InvestmentDecisionID,
+			ExecutionDecision: l.ExecutionDecisionID, Capacity: l.TradingCapacity}}
 	if l.Price != nil {
 		o.Price, o.HasPrice = d.num(*l.Price), true
 	}

@@ -404,7 +404,7 @@ func TestRFQ(t *testing.T) {
 			if !quote.Price.Equal(udecimal.MustParse("99.875")) || quote.Direction != venue.Bid {
 				t.Errorf("the FIX dealer's quote over REST: %+v", quote)
 			}
-			if _, err := v.svc.AcceptQuote(ctx, p0, quote.ID); err != nil {
+			if _, err := v.svc.AcceptQuote(ctx, p0, quote.ID, venue.Parties{}); err != nil {
 				t.Fatalf("REST accept: %v", err)
 			}
 			dfill := fix1.msg(t, "8", func(l fixLine) bool { return l.field(150) == "F" && l.field(11) == "DQ-1" })

@@ -234,6 +234,11 @@ func (s *session) orderInput(ctx context.Context, msg *quickfix.Message) (tradin
 		v.Check(false, "40 OrdType", "must be 1 (market) or 2 (limit)")
 	}
 	in.SettlementDate = dateField(msg, tagSettlDate, &v, "64 SettlDate")
+	parties, _, err := readParties(&msg.Body, &msg.Body)
+	if err := v.Merge(err); err != nil {
+		return in, err
+	}
+	in.Parties = parties
 	return in, v.Err()
 }
 
@@ -370,7 +375,16 @@ func (s *session) replaceOrder(ctx context.Context, msg *quickfix.Message) quick
 			s.validity(msg, tif, &validity, &ch.ValidUntil, &v)
 			ch.Validity = &validity
 		}
-		if err = v.Err(); err == nil {
+		// Parties or 528 restate the order's parties; neither keeps them.
+		parties, given, perr := readParties(&msg.Body, &msg.Body)
+		if given {
+			ch.Parties = &parties
+		}
+		err = v.Merge(perr)
+		if err == nil {
+			err = v.Err()
+		}
+		if err == nil {
 			var claim *idempotency.Claim
 			if claim, err = s.claimClOrdID(ctx, clOrdID); err == nil {
 				_, err = s.g.run(ctx, trading.Command{Op: trading.OpUpdateOffer, Principal: s.p, Claim: trading.RefOf(claim), ID: o.ID,

@@ -49,7 +49,7 @@ func TestQuoteOutcomes(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: REST quote: %v", c.name, err)
 				}
-				if _, err := v.svc.AcceptQuote(ctx, p0, won.ID); err != nil {
+				if _, err := v.svc.AcceptQuote(ctx, p0, won.ID, venue.Parties{}); err != nil {
 					t.Fatalf("%s: accept: %v", c.name, err)
 				}
 				ai := fix1.msg(t, "AI", func(l fixLine) bool { return l.field(117) == clientID && l.field(297) == "5" })

@@ -45,7 +45,7 @@ func quoteEntryTemplate() quickfix.GroupTemplate {
 		quickfix.GroupElement(tagSecurityID), quickfix.GroupElement(tagSecurityIDSrc), quickfix.GroupElement(tagBidPx),
 		quickfix.GroupElement(tagOfferPx), quickfix.GroupElement(tagBidSize), quickfix.GroupElement(tagOfferSize),
 		quickfix.GroupElement(tagValidUntilTime), quickfix.GroupElement(tagTransactTime), quickfix.GroupElement(tagSettlDate),
-		quickfix.GroupElement(tagCurrency)}
+		quickfix.GroupElement(tagCurrency), quickfix.GroupElement(tagOrderCapacity)}
 }
 
 // quoteSets is the QuotSetGrp of a MassQuote.
@@ -67,7 +67,7 @@ func (s *session) portfolioRequest(ctx context.Context, msg *quickfix.Message, s
 		e := syms.Get(i)
 		isin, _ := e.GetString(tagSecurityID)
 		var line trading.OfferInput
-		if line, err = s.rfqInput(ctx, e, isin); err != nil {
+		if line, err = s.rfqInput(ctx, e, isin, in.MarketID); err != nil {
 			break
 		}
 		if in.MarketID == "" {
@@ -96,6 +96,9 @@ func (s *session) portfolioRequest(ctx context.Context, msg *quickfix.Message, s
 		}
 		in.Lines = append(in.Lines, trading.PortfolioLineInput{InstrumentID: line.InstrumentID, Direction: line.Direction,
 			Quantity: line.Quantity})
+	}
+	if err == nil {
+		in.Parties, err = listParties(msg, syms)
 	}
 	if err == nil {
 		_, err = s.g.run(ctx, trading.Command{Op: trading.OpCreatePortfolio, Principal: s.p, Portfolio: &in})
@@ -147,6 +150,9 @@ func (s *session) massQuote(ctx context.Context, msg *quickfix.Message) quickfix
 	}
 	err := v.Err()
 	if err == nil {
+		in.Parties, err = massQuoteParties(msg, sets)
+	}
+	if err == nil {
 		_, err = s.g.run(ctx, trading.Command{Op: trading.OpQuotePortfolio, Principal: s.p, ID: listID, PortfolioQuote: &in})
 	}
 	m := newMessage("b")
@@ -161,6 +167,54 @@ func (s *session) massQuote(ctx context.Context, msg *quickfix.Message) quickfix
 	}
 	s.g.send(s.id, m)
 	return nil
+}
+
+// listParties are a list's parties (parties.go): the Parties of its
+// entries, which the entries that name any must name alike (a list has
+// one client and one set of decision makers), and 528 OrderCapacity at the
+// top level.
+func listParties(msg *quickfix.Message, syms *quickfix.RepeatingGroup) (venue.Parties, error) {
+	var out venue.Parties
+	seen := false
+	for i := 0; i < syms.Len(); i++ {
+		p, given, err := readParties(syms.Get(i), nil)
+		switch {
+		case err != nil:
+			return out, err
+		case !given:
+		case seen && p != out:
+			return out, venue.InvalidField("453 NoPartyIDs",
+				"the entries of a list name different parties: a list has one client and one set of decision makers")
+		default:
+			out, seen = p, true
+		}
+	}
+	c, _, err := readParties(nil, &msg.Body)
+	out.Capacity = c.Capacity
+	return out, err
+}
+
+// massQuoteParties are a MassQuote's parties (parties.go): its Parties,
+// and 528 OrderCapacity of its quote entries, which the entries that give
+// it must give alike.
+func massQuoteParties(msg *quickfix.Message, sets *quickfix.RepeatingGroup) (venue.Parties, error) {
+	out, _, err := readParties(&msg.Body, nil)
+	if err != nil {
+		return out, err
+	}
+	seen := false
+	for _, e := range quoteEntries(sets.Get(0)) {
+		c, given, err := readParties(nil, e)
+		switch {
+		case err != nil:
+			return out, err
+		case given && seen && c.Capacity != out.Capacity:
+			return out, venue.InvalidField("528 OrderCapacity", "must be the same in every quote entry: a quote has one capacity")
+		case given:
+			out.Capacity, seen = c.Capacity, true
+		}
+	}
+	return out, nil
 }
 
 // quoteEntries are the entries of a quote set.
@@ -319,7 +373,7 @@ func (s *session) portfolioQuoteMessage(e *feed.Event, r *venue.PortfolioRFQ, q 
 
 // acceptPortfolioQuote is a requester's QuoteResponse AJ 694 = 1 naming a
 // quote on one of its open lists; it reports whether the quote is one.
-func (s *session) acceptPortfolioQuote(ctx context.Context, quoteID, clOrdID string) (bool, error) {
+func (s *session) acceptPortfolioQuote(ctx context.Context, quoteID, clOrdID string, parties venue.Parties) (bool, error) {
 	listID, err := s.g.svc.OpenPortfolioOfQuote(ctx, s.p, quoteID)
 	if err != nil || listID == "" {
 		return false, err
@@ -327,6 +381,7 @@ func (s *session) acceptPortfolioQuote(ctx context.Context, quoteID, clOrdID str
 	if clOrdID != "" {
 		s.g.rememberHit(s.p.ParticipantID, listID, clOrdID)
 	}
-	_, err = s.g.run(ctx, trading.Command{Op: trading.OpAcceptPortfolioQuote, Principal: s.p, ID: listID, QuoteID: quoteID})
+	_, err = s.g.run(ctx, trading.Command{Op: trading.OpAcceptPortfolioQuote, Principal: s.p, ID: listID, QuoteID: quoteID,
+		Parties: &parties})
 	return true, err
 }

@@ -67,7 +67,7 @@ func TestPortfolioRFQ(t *testing.T) {
 			if !q.Lines[1].PricePerUnit.Equal(udecimal.MustParse("99.5")) || q.ClientID != "" {
 				t.Errorf("the FIX dealer's quote over REST: %+v", q)
 			}
-			acc, err := v.svc.AcceptPortfolioQuote(ctx, p0, r.ID, q.ID)
+			acc, err := v.svc.AcceptPortfolioQuote(ctx, p0, r.ID, q.ID, venue.Parties{})
 			if err != nil || len(acc.Trades) != 3 {
 				t.Fatalf("REST accept: %d trades, %v", len(acc.Trades), err)
 			}
@@ -261,7 +261,7 @@ func TestPortfolioFiveDealers(t *testing.T) {
 			if best.ParticipantID != dealers[4].ParticipantID {
 				t.Errorf("the best quote is %s's, want the last dealer's", best.ParticipantID)
 			}
-			acc, err := v.svc.AcceptPortfolioQuote(ctx, p0, r.ID, best.ID)
+			acc, err := v.svc.AcceptPortfolioQuote(ctx, p0, r.ID, best.ID, venue.Parties{})
 			if err != nil || len(acc.Trades) != n {
 				t.Fatalf("accept: %d trades, %v", len(acc.Trades), err)
 			}

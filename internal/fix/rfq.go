@@ -57,9 +57,9 @@ func relatedSym() *quickfix.RepeatingGroup {
 	for i, t := range tags {
 		tmpl[i] = quickfix.GroupElement(t)
 	}
-	// The entry's Parties: dealers asked, by LEI (447=N) with role 17.
-	tmpl = append(tmpl, quickfix.NewRepeatingGroup(tagNoPartyIDs, quickfix.GroupTemplate{
-		quickfix.GroupElement(tagPartyID), quickfix.GroupElement(tagPartyIDSource), quickfix.GroupElement(tagPartyRole)}))
+	// The entry's Parties: dealers asked, by LEI (447=N) with role 17, and
+	// the request's client and decision makers (parties.go).
+	tmpl = append(tmpl, partiesGroup())
 	return quickfix.NewRepeatingGroup(tagNoRelatedSym, tmpl)
 }
 
@@ -90,10 +90,11 @@ func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quick
 		return nil
 	}
 	account, _ := msg.Body.GetString(tagAccount)
+	market, _ := msg.Body.GetString(tagMarketID)
 	for i := 0; i < syms.Len(); i++ {
 		e := syms.Get(i)
 		isin, _ := e.GetString(tagSecurityID)
-		in, err := s.rfqInput(ctx, e, isin)
+		in, err := s.rfqInput(ctx, e, isin, market)
 		if err == nil {
 			if in.AccountID == "" {
 				in.AccountID = account
@@ -103,6 +104,9 @@ func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quick
 			if dealers, err = s.partyDealers(ctx, e); len(dealers) > 0 {
 				in.Counterparties = append(slices.Clone(counterparties), dealers...)
 			}
+		}
+		if err == nil {
+			in.Parties, _, err = readParties(e, &msg.Body)
 		}
 		if err == nil {
 			_, err = s.g.run(ctx, trading.Command{Op: trading.OpCreateRFQ, Principal: s.p, Offer: &in})
@@ -118,8 +122,7 @@ func (s *session) quoteRequest(ctx context.Context, msg *quickfix.Message) quick
 // partyDealers are the dealers an entry's Parties name: role 17 (contra
 // firm), by LEI (447=N).
 func (s *session) partyDealers(ctx context.Context, e *quickfix.Group) ([]string, error) {
-	parties := quickfix.NewRepeatingGroup(tagNoPartyIDs, quickfix.GroupTemplate{
-		quickfix.GroupElement(tagPartyID), quickfix.GroupElement(tagPartyIDSource), quickfix.GroupElement(tagPartyRole)})
+	parties := partiesGroup()
 	if !e.Has(tagNoPartyIDs) || e.GetGroup(parties) != nil {
 		return nil, nil
 	}
@@ -142,8 +145,9 @@ func (s *session) partyDealers(ctx context.Context, e *quickfix.Group) ([]string
 	return out, nil
 }
 
-// rfqInput reads one instrument entry of a QuoteRequest.
-func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin string) (trading.OfferInput, error) {
+// rfqInput reads one instrument entry of a QuoteRequest; market is the
+// request's top-level 1301, for an entry that names none.
+func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin, market string) (trading.OfferInput, error) {
 	var in trading.OfferInput
 	var v venue.Validator
 	instr, err := s.g.svc.InstrumentByISIN(ctx, s.p, isin)
@@ -152,6 +156,9 @@ func (s *session) rfqInput(ctx context.Context, e *quickfix.Group, isin string) 
 	}
 	in.InstrumentID = instr.ID
 	in.MarketID, _ = e.GetString(tagMarketID)
+	if in.MarketID == "" {
+		in.MarketID = market
+	}
 	if in.MarketID == "" {
 		// The instrument's OTC market, where RFQs trade ("" when it has
 		// none, or it could not be read: CreateRFQ refuses the RFQ).
@@ -264,7 +271,12 @@ func (s *session) quote(ctx context.Context, msg *quickfix.Message) quickfix.Mes
 		if t, err := msg.Body.GetTime(tagValidUntilTime); err == nil {
 			in.Validity, in.ValidUntil = venue.GTD, &t
 		}
-		if err = v.Err(); err == nil {
+		var perr error
+		in.Parties, _, perr = readParties(&msg.Body, &msg.Body)
+		if err = v.Merge(perr); err == nil {
+			err = v.Err()
+		}
+		if err == nil {
 			_, err = s.g.run(ctx, trading.Command{Op: trading.OpCreateOffer, Principal: s.p, Offer: &in})
 		}
 	}
@@ -299,14 +311,18 @@ func (s *session) quoteResponse(ctx context.Context, msg *quickfix.Message) quic
 	switch t, _ := msg.Body.GetString(tagQuoteRespType); t {
 	case "1":
 		clOrdID, _ := msg.Body.GetString(tagClOrdID)
+		var parties venue.Parties
+		if parties, _, err = readParties(&msg.Body, &msg.Body); err != nil {
+			break
+		}
 		var list bool
-		if list, err = s.acceptPortfolioQuote(ctx, quoteID, clOrdID); list || err != nil {
+		if list, err = s.acceptPortfolioQuote(ctx, quoteID, clOrdID, parties); list || err != nil {
 			break
 		}
 		if clOrdID != "" {
 			s.g.rememberHit(s.p.ParticipantID, quoteID, clOrdID)
 		}
-		_, err = s.g.run(ctx, trading.Command{Op: trading.OpAcceptQuote, Principal: s.p, ID: quoteID})
+		_, err = s.g.run(ctx, trading.Command{Op: trading.OpAcceptQuote, Principal: s.p, ID: quoteID, Parties: &parties})
 	case "6":
 		_, err = s.g.run(ctx, trading.Command{Op: trading.OpCancelOrder, Principal: s.p, ID: quoteID})
 	default:

@@ -773,7 +773,7 @@ func (f *fixture) quote(t *testing.T, obj string) string {
 // newTrade trades an RFQ of requester with dealer.
 func (f *fixture) newTrade(t *testing.T, requester, dealer int) string {
 	t.Helper()
-	tr, err := f.v.svc.AcceptQuote(ctx, f.v.principal(trader(requester)), f.newQuote(t, dealer, f.newRFQ(t, requester, dealer)))
+	tr, err := f.v.svc.AcceptQuote(ctx, f.v.principal(trader(requester)), f.newQuote(t, dealer, f.newRFQ(t, requester, dealer)), venue.Parties{})
 	if err != nil {
 		t.Fatalf("AcceptQuote = %v", err)
 	}

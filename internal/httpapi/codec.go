@@ -90,13 +90,35 @@ func decode(r *http.Request, v any) error {
 // readJSON reads a body sent as JSON: a Content-Type, when given, must say
 // so.
 func readJSON(r *http.Request) ([]byte, error) {
+	if err := checkJSONType(r); err != nil {
+		return nil, err
+	}
+	return readBody(r)
+}
+
+// checkJSONType refuses a Content-Type that does not say JSON.
+func checkJSONType(r *http.Request) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return nil, venue.InvalidField("Content-Type", "must be application/json")
+			return venue.InvalidField("Content-Type", "must be application/json")
 		}
 	}
-	return readBody(r)
+	return nil
+}
+
+// decodeOptional is decode for a body a request may leave out: an empty
+// body (whatever its Content-Type, as clients sent before the route took
+// one) leaves v as it is.
+func decodeOptional(r *http.Request, v any) error {
+	b, err := readBody(r)
+	if err != nil || len(bytes.TrimSpace(b)) == 0 {
+		return err
+	}
+	if err := checkJSONType(r); err != nil {
+		return err
+	}
+	return decodeBytes(b, v)
 }
 
 func decodeBytes(b []byte, v any) error {

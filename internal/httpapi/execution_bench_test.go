@@ -181,7 +181,7 @@ func oneRFQ(ctx context.Context, svc *trading.Service, p0 venue.Principal, deale
 		}
 	}
 	if i%2 == 0 {
-		_, err = svc.AcceptQuote(ctx, p0, quotes[i%4/2])
+		_, err = svc.AcceptQuote(ctx, p0, quotes[i%4/2], venue.Parties{})
 	} else { // the rest end too: live quotes would hold the dealers' risk limits
 		_, err = svc.CancelRFQ(ctx, p0, r.ID)
 	}

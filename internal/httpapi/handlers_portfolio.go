@@ -13,13 +13,17 @@ import (
 // Portfolio (list) RFQs: /participant/portfolio-rfq.
 
 type portfolioBody struct {
-	MarketID       string   `json:"market_id"`
-	AccountID      string   `json:"account_id"`
-	Counterparties []string `json:"counterparties"`
-	SettlementDate *string  `json:"settlement_date"`
-	ValidUntil     *string  `json:"valid_until"`
-	Notes          string   `json:"notes"`
-	Lines          []struct {
+	MarketID             string   `json:"market_id"`
+	AccountID            string   `json:"account_id"`
+	Counterparties       []string `json:"counterparties"`
+	SettlementDate       *string  `json:"settlement_date"`
+	ValidUntil           *string  `json:"valid_until"`
+	Notes                string   `json:"notes"`
+	ClientIDCode         string   `json:"client_id_code"`
+	InvestmentDecisionID string   `json:"investment_decision_id"`
+	ExecutionDecisionID  string   `json:"execution_decision_id"`
+	TradingCapacity      string   `json:"trading_capacity"`
+	Lines                []struct {
 		InstrumentID string      `json:"instrument_id"`
 		Direction    string      `json:"direction"`
 		Quantity     amountInput `json:"quantity"`
@@ -29,7 +33,8 @@ type portfolioBody struct {
 func (b portfolioBody) input() (trading.PortfolioInput, error) {
 	var f fields
 	in := trading.PortfolioInput{MarketID: b.MarketID, AccountID: b.AccountID, Counterparties: b.Counterparties, Notes: b.Notes,
-		Lines: make([]trading.PortfolioLineInput, len(b.Lines))}
+		Parties: partiesOf(b.ClientIDCode, b.InvestmentDecisionID, b.ExecutionDecisionID, b.TradingCapacity),
+		Lines:   make([]trading.PortfolioLineInput, len(b.Lines))}
 	if b.SettlementDate != nil && *b.SettlementDate != "" {
 		d := f.date("settlement_date", b.SettlementDate, true)
 		in.SettlementDate = &d
@@ -43,9 +48,13 @@ func (b portfolioBody) input() (trading.PortfolioInput, error) {
 }
 
 type portfolioQuoteBody struct {
-	AccountID  string  `json:"account_id"`
-	ValidUntil *string `json:"valid_until"`
-	Lines      []struct {
+	AccountID            string  `json:"account_id"`
+	ValidUntil           *string `json:"valid_until"`
+	ClientIDCode         string  `json:"client_id_code"`
+	InvestmentDecisionID string  `json:"investment_decision_id"`
+	ExecutionDecisionID  string  `json:"execution_decision_id"`
+	TradingCapacity      string  `json:"trading_capacity"`
+	Lines                []struct {
 		LineID       string     `json:"line_id"`
 		PricePerUnit priceInput `json:"price_per_unit"`
 	} `json:"lines"`
@@ -53,7 +62,9 @@ type portfolioQuoteBody struct {
 
 func (b portfolioQuoteBody) input() (trading.PortfolioQuoteInput, error) {
 	var f fields
-	in := trading.PortfolioQuoteInput{AccountID: b.AccountID, Lines: make([]trading.PortfolioQuoteLineInput, len(b.Lines))}
+	in := trading.PortfolioQuoteInput{AccountID: b.AccountID,
+		Parties: partiesOf(b.ClientIDCode, b.InvestmentDecisionID, b.ExecutionDecisionID, b.TradingCapacity),
+		Lines:   make([]trading.PortfolioQuoteLineInput, len(b.Lines))}
 	in.ValidUntil = f.instant("valid_until", b.ValidUntil)
 	for i, l := range b.Lines {
 		f.decimal(fmt.Sprintf("lines[%d].price_per_unit", i), l.PricePerUnit.decimalInput, false)
@@ -127,11 +138,7 @@ func onPortfolioQuote(s *Server, use func(*trading.Service, context.Context, ven
 		if err != nil {
 			return err
 		}
-		out := portfolioAnswer{PortfolioRFQ: portfolioView(v), Trades: make([]wire.TradeRecord, len(v.Trades))}
-		for i, t := range v.Trades {
-			out.Trades[i] = wire.TradeRecordOf(t)
-		}
-		writeJSON(w, http.StatusOK, out)
+		writePortfolioAnswer(w, v)
 		return nil
 	}
 }

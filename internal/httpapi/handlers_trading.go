@@ -21,7 +21,8 @@ func offerInput(b offerBody) (trading.OfferInput, error) {
 	in := trading.OfferInput{ParticipantID: b.ParticipantID, AccountID: b.AccountID, UserID: b.UserID,
 		InstrumentID: b.InstrumentID, MarketID: b.MarketID, SettlementProviderID: b.SettlementProviderID,
 		Direction: b.Direction, MatchedOfferID: b.MatchedOfferID, Notes: b.Notes, MarketOrder: b.MarketOrder,
-		IsExecutable: b.IsExecutable, Validity: b.Validity, Counterparties: b.Counterparties}
+		IsExecutable: b.IsExecutable, Validity: b.Validity, Counterparties: b.Counterparties,
+		Parties: partiesOf(b.ClientIDCode, b.InvestmentDecisionID, b.ExecutionDecisionID, b.TradingCapacity)}
 	in.Price, in.PriceField, in.Quantity = f.priceAndQuantity(b.PricePerUnit, b.Price, b.Quantity)
 	if b.SettlementDate != nil && *b.SettlementDate != "" {
 		d := f.date("settlement_date", b.SettlementDate, true)
@@ -65,11 +66,17 @@ type changeBody struct {
 	Validity       *string     `json:"validity"`
 	ValidUntil     *string     `json:"valid_until"`
 	Notes          *string     `json:"notes"`
+	// The order's parties: naming any restates all four.
+	ClientIDCode         string `json:"client_id_code"`
+	InvestmentDecisionID string `json:"investment_decision_id"`
+	ExecutionDecisionID  string `json:"execution_decision_id"`
+	TradingCapacity      string `json:"trading_capacity"`
 }
 
 func (b changeBody) input() (trading.ChangeInput, error) {
 	var f fields
-	in := trading.ChangeInput{Validity: b.Validity, Notes: b.Notes}
+	in := trading.ChangeInput{Validity: b.Validity, Notes: b.Notes,
+		Parties: given(partiesOf(b.ClientIDCode, b.InvestmentDecisionID, b.ExecutionDecisionID, b.TradingCapacity))}
 	in.Price, in.PriceField, in.Quantity = f.priceAndQuantity(b.PricePerUnit, b.Price, b.Quantity)
 	if b.SettlementDate != nil {
 		d := f.date("settlement_date", b.SettlementDate, true)
@@ -77,8 +84,9 @@ func (b changeBody) input() (trading.ChangeInput, error) {
 	}
 	in.ValidUntil = f.instant("valid_until", b.ValidUntil)
 	if in.Price == nil && in.Quantity == nil && in.SettlementDate == nil && in.Validity == nil && in.Notes == nil && in.ValidUntil == nil &&
-		f.v.Err() == nil { // a field given but unusable is reported as such
-		f.v.Addf("entity", "names nothing to change (price_per_unit, quantity, settlement_date, validity, valid_until, notes)")
+		in.Parties == nil && f.v.Err() == nil { // a field given but unusable is reported as such
+		f.v.Addf("entity", "names nothing to change (price_per_unit, quantity, settlement_date, validity, valid_until, notes, "+
+			"or the order's parties)")
 	}
 	return in, f.v.Err()
 }

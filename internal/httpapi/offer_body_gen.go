@@ -23,6 +23,10 @@ const (
 	fValidity
 	fValidUntil
 	fCounterparties
+	fClientIDCode
+	fInvestmentDecisionID
+	fExecutionDecisionID
+	fTradingCapacity
 	offerFieldCount
 )
 
@@ -68,6 +72,14 @@ func (p *jsonScan) field(out *offerBody, f int) bool {
 		return p.textPtr(&out.ValidUntil)
 	case fCounterparties:
 		return p.texts(&out.Counterparties)
+	case fClientIDCode:
+		return p.textOrNull(&out.ClientIDCode)
+	case fInvestmentDecisionID:
+		return p.textOrNull(&out.InvestmentDecisionID)
+	case fExecutionDecisionID:
+		return p.textOrNull(&out.ExecutionDecisionID)
+	case fTradingCapacity:
+		return p.textOrNull(&out.TradingCapacity)
 	}
 	return false
 }

@@ -211,7 +211,7 @@ func TestOrderRecordCodes(t *testing.T) {
 				quoteID = q.ID
 			}, []want{{"NEWO", "RFQ", "BUYI", "INDI", ""}, {"NEWO", "QUOTE", "SELL", "FIRM", ""}}},
 			{"the requester accepts the quote", func(t *testing.T) {
-				must(v.Svc.AcceptQuote(ctx, a, quoteID))
+				must(v.Svc.AcceptQuote(ctx, a, quoteID, venue.Parties{ClientID: "AGGR", InvestmentDecision: "PM7", Capacity: "AOTC"}))
 			}, []want{{"NEWO", "ACCEPT", "BUYI", "ACTI", ""}, {"FILL", "QUOTE", "SELL", "FIRM", "PASV"},
 				{"FILL", "ACCEPT", "BUYI", "INAC", "AGRE"}, {"CHME", "RFQ", "BUYI", "INDI", ""}}},
 		}
@@ -240,8 +240,17 @@ func TestOrderRecordCodes(t *testing.T) {
 				t.Errorf("a rejection without its reason: %v", m)
 			}
 			if m["segment_mic"] != "BVEN" || m["price_notation"] != "PERC" || m["quantity_notation"] != "NOML" ||
-				m["order_type_classification"] != "LMTO" || m["trading_capacity"] != "DEAL" {
-				t.Errorf("a record without the venue's constant fields: %v", m)
+				m["order_type_classification"] != "LMTO" || m["execution_within_firm"] != m["user_id"] {
+				t.Errorf("a record without the venue's constant fields or the default executor: %v", m)
+			}
+			// The accept names its client and decision maker; every other
+			// order takes the defaults.
+			wantParties := [3]any{nil, nil, "DEAL"}
+			if m["order_type"] == "ACCEPT" {
+				wantParties = [3]any{"AGGR", "PM7", "AOTC"}
+			}
+			if got := [3]any{m["client_id"], m["investment_decision_within_firm"], m["trading_capacity"]}; got != wantParties {
+				t.Errorf("%s %s: parties %v, want %v", m["event"], m["order_type"], got, wantParties)
 			}
 			if ts, _ := m["event_time"].(string); len(ts) != len("2026-12-07T09:00:01.000000Z") || !strings.HasSuffix(ts, "Z") {
 				t.Errorf("event time %q is not UTC to the microsecond", ts)

@@ -250,5 +250,5 @@ func (f *flow) rfq(ctx context.Context, p venue.Principal, dir string) {
 		return
 	}
 	f.r.clock.Advance(time.Microsecond)
-	_, _ = f.v.Svc.AcceptQuote(ctx, p, q.ID)
+	_, _ = f.v.Svc.AcceptQuote(ctx, p, q.ID, venue.Parties{})
 }

@@ -18,21 +18,22 @@ func owned(p venue.Principal, owner string) bool {
 
 // Offer returns an offer, RFQ or quote as p may see it: another firm's
 // record (an RFQ p was invited to, a quote on p's RFQ) shows its
-// participant id but not its account, user and settlement provider, and an
-// RFQ's recipients are its requester's to see.
+// participant id but not its account, user, settlement provider and
+// parties (its client and decision makers), and an RFQ's recipients are
+// its requester's to see.
 func Offer(p venue.Principal, o venue.Offer) venue.Offer {
 	if !owned(p, o.ParticipantID) {
 		o.AccountID, o.UserID, o.SettlementProviderID, o.ClientOrderID = "", "", "", ""
-		o.Counterparties = nil
+		o.Counterparties, o.Parties = nil, venue.Parties{}
 	}
 	return o
 }
 
 // Portfolio is r as p may see it: the requester and the operator see
-// every quote (the requester without the dealers' accounts and users); a
-// dealer only its own quotes, and the lines' trades only when its quote
-// was done; the dealers asked show only to the requester and the
-// operator.
+// every quote (the requester without the dealers' accounts, users and
+// parties); a dealer only its own quotes, and the lines' trades only when
+// its quote was done; the dealers asked and the requester's parties show
+// only to the requester and the operator.
 func Portfolio(p venue.Principal, r venue.PortfolioRFQ) venue.PortfolioRFQ {
 	if p.IsOperator() {
 		return r
@@ -40,13 +41,13 @@ func Portfolio(p venue.Principal, r venue.PortfolioRFQ) venue.PortfolioRFQ {
 	if r.ParticipantID == p.ParticipantID {
 		qs := make([]venue.PortfolioQuote, len(r.Quotes))
 		for i, q := range r.Quotes {
-			q.AccountID, q.UserID, q.ClientID = "", "", ""
+			q.AccountID, q.UserID, q.ClientID, q.Parties = "", "", "", venue.Parties{}
 			qs[i] = q
 		}
 		r.Quotes = qs
 		return r
 	}
-	r.AccountID, r.UserID, r.Counterparties, r.ClientID = "", "", nil, ""
+	r.AccountID, r.UserID, r.Counterparties, r.ClientID, r.Parties = "", "", nil, "", venue.Parties{}
 	own := make([]venue.PortfolioQuote, 0, 2)
 	done := false
 	for _, q := range r.Quotes {

@@ -24,9 +24,10 @@ var (
 
 func TestOffer(t *testing.T) {
 	o := venue.Offer{ID: "o1", ParticipantID: "firm-a", AccountID: "acc", UserID: "u1", SettlementProviderID: "sp",
-		ClientOrderID: "cl-1", Counterparties: []string{"firm-b"}}
+		ClientOrderID: "cl-1", Counterparties: []string{"firm-b"}, Parties: venue.Parties{ClientID: "PNAL", Capacity: "AOTC"}}
 	hidden := o
 	hidden.AccountID, hidden.UserID, hidden.SettlementProviderID, hidden.ClientOrderID, hidden.Counterparties = "", "", "", "", nil
+	hidden.Parties = venue.Parties{}
 	tests := []struct {
 		name string
 		p    venue.Principal
@@ -48,16 +49,17 @@ func TestOffer(t *testing.T) {
 
 func TestPortfolio(t *testing.T) {
 	r := venue.PortfolioRFQ{ID: "l1", ParticipantID: "firm-a", AccountID: "acc", UserID: "u1", ClientID: "c",
-		Counterparties: []string{"firm-b", "firm-c"},
-		Lines:          []venue.PortfolioLine{{TradeID: "t1"}},
+		Counterparties: []string{"firm-b", "firm-c"}, Parties: venue.Parties{ClientID: "AGGR", Capacity: "AOTC"},
+		Lines: []venue.PortfolioLine{{TradeID: "t1"}},
 		Quotes: []venue.PortfolioQuote{
-			{ID: "q1", ParticipantID: "firm-b", AccountID: "acc-b", UserID: "ub", ClientID: "cb", Outcome: venue.OutcomeDone},
+			{ID: "q1", ParticipantID: "firm-b", AccountID: "acc-b", UserID: "ub", ClientID: "cb", Outcome: venue.OutcomeDone,
+				Parties: venue.Parties{ExecutionDecision: "algo-b"}},
 			{ID: "q2", ParticipantID: "firm-c", AccountID: "acc-c", UserID: "uc", ClientID: "cc"},
 		}}
 	requester := r
 	requester.Quotes = []venue.PortfolioQuote{{ID: "q1", ParticipantID: "firm-b", Outcome: venue.OutcomeDone}, {ID: "q2", ParticipantID: "firm-c"}}
 	winner := r
-	winner.AccountID, winner.UserID, winner.ClientID, winner.Counterparties = "", "", "", nil
+	winner.AccountID, winner.UserID, winner.ClientID, winner.Counterparties, winner.Parties = "", "", "", nil, venue.Parties{}
 	winner.Quotes = r.Quotes[:1]
 	loser := winner
 	loser.Quotes = r.Quotes[1:]

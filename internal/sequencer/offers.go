@@ -231,6 +231,9 @@ func (st *State) amendOffer(b *Batch, p venue.Principal, id string, ch OfferChan
 	if ch.ClientOrderID != nil {
 		o.ClientOrderID = *ch.ClientOrderID
 	}
+	if ch.Parties != nil {
+		o.Parties = *ch.Parties
+	}
 	o.ModifiedAt = st.now
 	var res OfferResult
 	if book {

@@ -38,7 +38,7 @@ type openStore struct {
 	slab [][]coldOffer
 	used uint32 // slab indexes handed out so far
 	free []uint32
-	// texts are the free-text fields of the cold records that have any.
+	// texts are the free texts and parties of the cold records that have any.
 	texts map[uint32]coldTexts
 	// strs numbers the ids of participants, accounts, users, markets,
 	// instruments and providers, and the enums.
@@ -71,7 +71,13 @@ type coldDecimal struct {
 	neg    bool
 }
 
-type coldTexts struct{ notes, message, clientOrderID string }
+// coldTexts are a cold record's free texts and its parties (client and
+// decision makers' ids, which a busy venue's offers mostly carry alike but
+// which are the client's own text).
+type coldTexts struct {
+	notes, message, clientOrderID string
+	parties                       venue.Parties
+}
 
 func newOpenStore() *openStore {
 	return &openStore{ptr: map[string]*venue.Offer{}, hot: map[string]*venue.Offer{}, cold: map[string]uint32{},
@@ -240,8 +246,8 @@ func (s *openStore) freeze(o *venue.Offer) (c coldOffer, texts coldTexts, ok boo
 	c.market, c.instrument, c.provider = s.intern(o.MarketID), s.intern(o.InstrumentID), s.intern(o.SettlementProviderID)
 	c.settlement, c.priority = o.SettlementDate, o.Priority
 	c.hasPrice, c.marketOrder, c.isExecutable = o.HasPrice, o.MarketOrder, o.IsExecutable
-	if o.Notes != "" || o.Message != "" || o.ClientOrderID != "" {
-		c.hasTexts, texts = true, coldTexts{notes: o.Notes, message: o.Message, clientOrderID: o.ClientOrderID}
+	if o.Notes != "" || o.Message != "" || o.ClientOrderID != "" || !o.Parties.IsZero() {
+		c.hasTexts, texts = true, coldTexts{notes: o.Notes, message: o.Message, clientOrderID: o.ClientOrderID, parties: o.Parties}
 	}
 	return c, texts, true
 }
@@ -263,7 +269,7 @@ func (s *openStore) thaw(id string, i uint32) *venue.Offer {
 	}
 	if c.hasTexts {
 		t := s.texts[i]
-		o.Notes, o.Message, o.ClientOrderID = t.notes, t.message, t.clientOrderID
+		o.Notes, o.Message, o.ClientOrderID, o.Parties = t.notes, t.message, t.clientOrderID, t.parties
 	}
 	return o
 }

@@ -51,6 +51,10 @@ func randomOffer(r *rand.Rand, i int) *venue.Offer {
 	if r.IntN(5) == 0 {
 		o.Message = "a message"
 	}
+	if r.IntN(3) == 0 {
+		o.Parties = venue.Parties{ClientID: pick("", "5493001KJTIIGC8Y1R12", "AGGR", "client7"),
+			InvestmentDecision: pick("", "pm1"), ExecutionDecision: pick("", "algo.2"), Capacity: pick("", "DEAL", "AOTC")}
+	}
 	return o
 }
 
@@ -106,6 +110,7 @@ func TestOpenStore(t *testing.T) {
 	o := s.get(id)
 	o.Filled = o.Filled.Add(udecimal.MustParse("0.5"))
 	o.Status, o.Notes = venue.StatusClosed, "changed"
+	o.Parties = venue.Parties{ClientID: "PNAL", InvestmentDecision: "pm-9", ExecutionDecision: "algo.9", Capacity: "MTCH"}
 	changed := *o
 	s.flush()
 	if got := s.get(id); !reflect.DeepEqual(*got, changed) {
@@ -114,8 +119,13 @@ func TestOpenStore(t *testing.T) {
 	// Texts dropped are dropped.
 	s.get(id).Notes = ""
 	s.flush()
-	if got := s.get(id); got.Notes != "" {
-		t.Errorf("notes after clearing = %q", got.Notes)
+	if got := s.get(id); got.Notes != "" || got.Parties != changed.Parties {
+		t.Errorf("after clearing the notes: notes %q, parties %+v; want none and %+v", got.Notes, got.Parties, changed.Parties)
+	}
+	s.get(id).Parties = venue.Parties{}
+	s.flush()
+	if got := s.get(id); !got.Parties.IsZero() {
+		t.Errorf("parties after clearing = %+v", got.Parties)
 	}
 	s.flush()
 

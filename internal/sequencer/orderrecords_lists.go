@@ -18,7 +18,7 @@ func listLine(r *venue.PortfolioRFQ, l venue.PortfolioLine) *venue.Offer {
 	vu := r.ValidUntil
 	return &venue.Offer{ID: r.ID + "/" + l.LineID, Type: typeList, Direction: l.Direction, ParticipantID: r.ParticipantID,
 		AccountID: r.AccountID, UserID: r.UserID, MarketID: r.MarketID, InstrumentID: l.InstrumentID, Quantity: l.Quantity,
-		Status: r.Status, ValidUntil: &vu, CreatedAt: r.CreatedAt, PriorityAt: r.CreatedAt}
+		Status: r.Status, ValidUntil: &vu, CreatedAt: r.CreatedAt, PriorityAt: r.CreatedAt, Parties: r.Parties}
 }
 
 // quoteLine is dealer quote q's price for line i of list r as an order.
@@ -26,7 +26,7 @@ func quoteLine(r *venue.PortfolioRFQ, q *venue.PortfolioQuote, i int) *venue.Off
 	l := r.Lines[i]
 	o := &venue.Offer{ID: q.ID + "/" + l.LineID, Type: typeListQuote, Direction: opposite(l.Direction), ParticipantID: q.ParticipantID,
 		AccountID: q.AccountID, UserID: q.UserID, MarketID: r.MarketID, InstrumentID: l.InstrumentID, Quantity: l.Quantity,
-		Status: q.Status, ValidUntil: q.ValidUntil, CreatedAt: q.CreatedAt, PriorityAt: q.CreatedAt}
+		Status: q.Status, ValidUntil: q.ValidUntil, CreatedAt: q.CreatedAt, PriorityAt: q.CreatedAt, Parties: q.Parties}
 	if i < len(q.Lines) {
 		o.Price, o.HasPrice = q.Lines[i].PricePerUnit, true
 	}

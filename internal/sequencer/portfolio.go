@@ -311,13 +311,13 @@ func betterNet(q, than *venue.PortfolioQuote) bool {
 // trades with its dealer in this batch, or, when one line breaks a
 // control (a kill switch, a halt, the collar, a per-record limit of
 // either firm), none does and the refusal names the line.
-func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID string) (PortfolioResult, error) {
-	res, err := st.acceptPortfolioQuote(b, p, id, quoteID)
+func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id string, a Accept) (PortfolioResult, error) {
+	res, err := st.acceptPortfolioQuote(b, p, id, a)
 	if err != nil {
-		if r, q, lerr := st.liveQuote(p, id, quoteID); lerr == nil {
+		if r, q, lerr := st.liveQuote(p, id, a.QuoteID); lerr == nil {
 			for i, l := range r.Lines {
 				acc := st.lineOffer(r, l, r.ParticipantID, r.AccountID, p.UserID, l.Direction, q.Lines[i].PricePerUnit)
-				acc.ID, acc.Type, acc.Status, acc.CreatedAt = newID(), typeAccept, venue.StatusCreated, st.now
+				acc.ID, acc.Type, acc.Status, acc.CreatedAt, acc.Parties = newID(), typeAccept, venue.StatusCreated, st.now, a.Parties
 				st.rejected(b, acc, err)
 			}
 		}
@@ -325,8 +325,8 @@ func (st *State) AcceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID s
 	return res, err
 }
 
-func (st *State) acceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID string) (PortfolioResult, error) {
-	r, q, err := st.liveQuote(p, id, quoteID)
+func (st *State) acceptPortfolioQuote(b *Batch, p venue.Principal, id string, a Accept) (PortfolioResult, error) {
+	r, q, err := st.liveQuote(p, id, a.QuoteID)
 	if err != nil {
 		return PortfolioResult{}, err
 	}
@@ -350,7 +350,9 @@ func (st *State) acceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID s
 	for i, l := range r.Lines {
 		ql := q.Lines[i]
 		req := st.lineOffer(r, l, r.ParticipantID, r.AccountID, r.UserID, l.Direction, ql.PricePerUnit)
+		req.Parties = r.Parties
 		dealer := st.lineOffer(r, l, q.ParticipantID, q.AccountID, q.UserID, opposite(l.Direction), ql.PricePerUnit)
+		dealer.Parties = q.Parties
 		if err := st.checkHalt(r.MarketID, l.InstrumentID); err != nil {
 			return PortfolioResult{}, lineError(i, l.LineID, err)
 		}
@@ -379,7 +381,13 @@ func (st *State) acceptPortfolioQuote(b *Batch, p venue.Principal, id, quoteID s
 		}
 		acc := *s.req
 		acc.Type, acc.Filled, acc.Status = typeAccept, udecimal.Zero, venue.StatusCreated
+		if !a.Parties.IsZero() { // the accept's own identifiers, else the list's
+			acc.Parties = a.Parties
+		}
 		st.record(b, &acc, records.New)
+		if !a.Parties.IsZero() {
+			s.req.Parties = a.Parties // its fill is the accept's
+		}
 		b.aggressor = s.req.ID
 		b.fillAs(s.dealer, quoteLine(r, q, i))
 		b.fillsAs[s.dealer.ID].Filled = l.Quantity

@@ -31,6 +31,18 @@ type OfferChange struct {
 	ValidUntil     *time.Time
 	Notes          *string
 	ClientOrderID  *string
+	// Parties replace the record's parties as a whole.
+	Parties *venue.Parties
+}
+
+// Accept is a requester's accept of a quote as a use case hands it to the
+// sequencer: the quote it takes and the identifiers the requester gave with
+// it for the accept's order record (as given; venue.Parties.Defaults says
+// what a record shows for one not given). The accept keeps them nowhere
+// else: the command that applies it has them.
+type Accept struct {
+	QuoteID string
+	Parties venue.Parties
 }
 
 var ErrNotOpen = venue.NotFound("open offer")

@@ -271,9 +271,9 @@ func (st *State) endRFQ(rfq *venue.Offer) {
 	delete(st.recipients, rfq.ID)
 }
 
-// AcceptQuote is the requester taking a quote.
-func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string, parties venue.Parties) (OfferResult, error) {
-	q := st.open.get(quoteID)
+// AcceptQuote is the requester taking a quote (a.QuoteID).
+func (st *State) AcceptQuote(b *Batch, p venue.Principal, a Accept) (OfferResult, error) {
+	q := st.open.get(a.QuoteID)
 	if q == nil || q.Type != venue.TypeQuote {
 		return OfferResult{}, ErrNotOpen
 	}
@@ -281,7 +281,7 @@ func (st *State) AcceptQuote(b *Batch, p venue.Principal, quoteID string, partie
 	if rfq == nil || rfq.ParticipantID != p.ParticipantID {
 		return OfferResult{}, ErrNotOpen
 	}
-	acc := st.accept(rfq, q, p, parties)
+	acc := st.accept(rfq, q, p, a.Parties)
 	err := st.settles(rfq, q)
 	if !st.eligible(rfq.ParticipantID, q.ParticipantID) {
 		err = errNotCounterparties
@@ -440,6 +440,9 @@ func (st *State) updateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferCh
 	}
 	if ch.Notes != nil {
 		rfq.Notes = *ch.Notes
+	}
+	if ch.Parties != nil {
+		rfq.Parties = *ch.Parties
 	}
 	if requote {
 		st.closeQuotes(b, rfq, venue.StatusRejected, venue.OutcomePassed)

@@ -324,7 +324,7 @@ func TestOfficialClientFirms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.AcceptQuote(ctx, principals[0], quote.ID); err != nil {
+	if _, err := svc.AcceptQuote(ctx, principals[0], quote.ID, venue.Parties{}); err != nil {
 		t.Fatal(err)
 	}
 	bid, ask := udecimal.MustParse("99"), udecimal.MustParse("100")

@@ -13,10 +13,11 @@ import (
 const offerCols = `id, type, direction, participant_id, account_id, user_id, market_id, instrument_id,
 	settlement_provider_id, price, quantity, filled_quantity, status, matched_offer_id, notes, market_order,
 	is_executable, settlement_date, validity, valid_until, accrued_interest, message, priority,
-	created_at, updated_at, modified_at, client_order_id, outcome, cover_price, created_us, updated_us, modified_us, priority_us`
+	created_at, updated_at, modified_at, client_order_id, outcome, cover_price, created_us, updated_us, modified_us, priority_us,
+	client_id_code, investment_decision_id, execution_decision_id, trading_capacity`
 
 // offerColCount is the number of offerCols.
-const offerColCount = 33
+const offerColCount = 37
 
 func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	var o venue.Offer
@@ -25,13 +26,17 @@ func scanOffer(r interface{ Scan(...any) error }) (venue.Offer, error) {
 	var validUntil sql.NullInt64
 	var priority, created, updated, modified int64
 	var createdUS, updatedUS, modifiedUS, priorityUS sql.NullInt64
+	var client, investment, execution, capacity sql.NullString
 	err := r.Scan(&o.ID, &o.Type, &o.Direction, &o.ParticipantID, &o.AccountID, &o.UserID, &o.MarketID,
 		&o.InstrumentID, &sp, &price, decimal{&o.Quantity}, decimal{&o.Filled}, &o.Status, &matched, &o.Notes,
 		&o.MarketOrder, &o.IsExecutable, &settle, &o.Validity, &validUntil, decimal{&o.AccruedInterest}, &msg,
-		&priority, &created, &updated, &modified, &o.ClientOrderID, &outcome, &cover, &createdUS, &updatedUS, &modifiedUS, &priorityUS)
+		&priority, &created, &updated, &modified, &o.ClientOrderID, &outcome, &cover, &createdUS, &updatedUS, &modifiedUS,
+		&priorityUS, &client, &investment, &execution, &capacity)
 	if err != nil {
 		return o, err
 	}
+	o.Parties = venue.Parties{ClientID: client.String, InvestmentDecision: investment.String,
+		ExecutionDecision: execution.String, Capacity: capacity.String}
 	o.Outcome = outcome.String
 	if cover.Valid {
 		if err := (decimal{&o.CoverPrice}).Scan(cover.String); err != nil {
@@ -88,7 +93,9 @@ func offerUpserts(e Engine, offers []*venue.Offer) []statement {
 				nullStr(o.MatchedOfferID), o.Notes, o.MarketOrder, o.IsExecutable, o.SettlementDate.String(), o.Validity,
 				nullMS(o.ValidUntil), o.AccruedInterest.String(), nullStr(o.Message), int64(o.Priority),
 				ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.ModifiedAt), o.ClientOrderID, nullStr(o.Outcome), cover,
-				o.CreatedAt.UnixMicro(), o.UpdatedAt.UnixMicro(), o.ModifiedAt.UnixMicro(), nullUS(o.PriorityAt))
+				o.CreatedAt.UnixMicro(), o.UpdatedAt.UnixMicro(), o.ModifiedAt.UnixMicro(), nullUS(o.PriorityAt),
+				nullStr(o.Parties.ClientID), nullStr(o.Parties.InvestmentDecision), nullStr(o.Parties.ExecutionDecision),
+				nullStr(o.Parties.Capacity))
 		}
 		what := fmt.Sprintf("upsert %d offers", n)
 		if n == 1 {
@@ -102,7 +109,9 @@ func offerUpserts(e Engine, offers []*venue.Offer) []statement {
 		updated_at = excluded.updated_at, modified_at = excluded.modified_at,
 		client_order_id = excluded.client_order_id, outcome = excluded.outcome,
 		cover_price = excluded.cover_price, updated_us = excluded.updated_us,
-		modified_us = excluded.modified_us, priority_us = excluded.priority_us`, args: args, what: what})
+		modified_us = excluded.modified_us, priority_us = excluded.priority_us, client_id_code = excluded.client_id_code,
+		investment_decision_id = excluded.investment_decision_id, execution_decision_id = excluded.execution_decision_id,
+		trading_capacity = excluded.trading_capacity`, args: args, what: what})
 	})
 	return out
 }

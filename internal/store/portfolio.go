@@ -34,6 +34,7 @@ type portfolioJSON struct {
 	Status         string               `json:"status"`
 	Notes          string               `json:"notes,omitempty"`
 	ClientID       string               `json:"client_id,omitempty"`
+	Parties        *partiesJSON         `json:"parties,omitempty"`
 	Lines          []portfolioLineJSON  `json:"lines"`
 	Quotes         []portfolioQuoteJSON `json:"quotes"`
 	CreatedAt      time.Time            `json:"created_at"`
@@ -54,6 +55,7 @@ type portfolioQuoteJSON struct {
 	AccountID        string                     `json:"account_id"`
 	UserID           string                     `json:"user_id"`
 	ClientID         string                     `json:"client_id,omitempty"`
+	Parties          *partiesJSON               `json:"parties,omitempty"`
 	Lines            []venue.PortfolioQuoteLine `json:"lines"`
 	NetProceeds      udecimal.Decimal           `json:"net_proceeds"`
 	ValidUntil       *time.Time                 `json:"valid_until,omitempty"`
@@ -64,18 +66,42 @@ type portfolioQuoteJSON struct {
 	UpdatedAt        time.Time                  `json:"updated_at"`
 }
 
+// partiesJSON is an order's parties as a record column keeps them (absent
+// when none is given).
+type partiesJSON struct {
+	ClientID           string `json:"client_id_code,omitempty"`
+	InvestmentDecision string `json:"investment_decision_id,omitempty"`
+	ExecutionDecision  string `json:"execution_decision_id,omitempty"`
+	Capacity           string `json:"trading_capacity,omitempty"`
+}
+
+func toPartiesJSON(p venue.Parties) *partiesJSON {
+	if p.IsZero() {
+		return nil
+	}
+	j := partiesJSON(p)
+	return &j
+}
+
+func (j *partiesJSON) parties() venue.Parties {
+	if j == nil {
+		return venue.Parties{}
+	}
+	return venue.Parties(*j)
+}
+
 // EncodePortfolio is a portfolio RFQ as the store and the event log keep it.
 func EncodePortfolio(r *venue.PortfolioRFQ) ([]byte, error) {
 	j := portfolioJSON{ID: r.ID, MarketID: r.MarketID, ParticipantID: r.ParticipantID, AccountID: r.AccountID, UserID: r.UserID,
 		Counterparties: r.Counterparties, SettlementDate: r.SettlementDate.String(), ValidUntil: r.ValidUntil,
-		Status: r.Status, Notes: r.Notes, ClientID: r.ClientID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		Lines: make([]portfolioLineJSON, len(r.Lines)), Quotes: make([]portfolioQuoteJSON, len(r.Quotes))}
+		Status: r.Status, Notes: r.Notes, ClientID: r.ClientID, Parties: toPartiesJSON(r.Parties),
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Lines: make([]portfolioLineJSON, len(r.Lines)), Quotes: make([]portfolioQuoteJSON, len(r.Quotes))}
 	for i, l := range r.Lines {
 		j.Lines[i] = portfolioLineJSON(l)
 	}
 	for i, q := range r.Quotes {
 		qj := portfolioQuoteJSON{ID: q.ID, ParticipantID: q.ParticipantID, AccountID: q.AccountID, UserID: q.UserID, ClientID: q.ClientID,
-			Lines: q.Lines, NetProceeds: q.NetProceeds, ValidUntil: q.ValidUntil, Status: q.Status, Outcome: q.Outcome,
+			Parties: toPartiesJSON(q.Parties), Lines: q.Lines, NetProceeds: q.NetProceeds, ValidUntil: q.ValidUntil, Status: q.Status, Outcome: q.Outcome,
 			CreatedAt: q.CreatedAt, UpdatedAt: q.UpdatedAt}
 		if q.HasCover {
 			c := q.CoverNetProceeds
@@ -101,7 +127,7 @@ func DecodePortfolio(data []byte) (venue.PortfolioRFQ, error) {
 	}
 	r := venue.PortfolioRFQ{ID: j.ID, MarketID: j.MarketID, ParticipantID: j.ParticipantID, AccountID: j.AccountID, UserID: j.UserID,
 		Counterparties: j.Counterparties, SettlementDate: settle, ValidUntil: j.ValidUntil.UTC(), Status: j.Status, Notes: j.Notes,
-		ClientID:  j.ClientID,
+		ClientID: j.ClientID, Parties: j.Parties.parties(),
 		CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC(),
 		Lines: make([]venue.PortfolioLine, len(j.Lines)), Quotes: make([]venue.PortfolioQuote, len(j.Quotes))}
 	for i, l := range j.Lines {
@@ -109,7 +135,7 @@ func DecodePortfolio(data []byte) (venue.PortfolioRFQ, error) {
 	}
 	for i, q := range j.Quotes {
 		pq := venue.PortfolioQuote{ID: q.ID, ParticipantID: q.ParticipantID, AccountID: q.AccountID, UserID: q.UserID, ClientID: q.ClientID,
-			Lines: q.Lines, NetProceeds: q.NetProceeds, Status: q.Status, Outcome: q.Outcome,
+			Parties: q.Parties.parties(), Lines: q.Lines, NetProceeds: q.NetProceeds, Status: q.Status, Outcome: q.Outcome,
 			CreatedAt: q.CreatedAt.UTC(), UpdatedAt: q.UpdatedAt.UTC()}
 		if len(pq.Lines) == 0 {
 			pq.Lines = nil

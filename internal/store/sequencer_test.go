@@ -77,6 +77,10 @@ func (v *batchVenue) batch(t *testing.T, label string, priority int) store.Batch
 	rfq := v.offer(t, venue.TypeRFQ, venue.Bid, priority)
 	ask, bid := v.offer(t, venue.TypeOffer, venue.Ask, priority+1), v.offer(t, venue.TypeOffer, venue.Bid, priority+2)
 	ask.Filled, bid.Filled = dec("40000"), dec("40000")
+	// The parties a client gave come back as given: all of them, some, or
+	// none (bid).
+	ask.Parties = venue.Parties{ClientID: "5493001KJTIIGC8Y1R12", InvestmentDecision: "pm.7", ExecutionDecision: "algo-3", Capacity: "AOTC"}
+	rfq.Parties = venue.Parties{ClientID: "PNAL", Capacity: "MTCH"}
 	order := func(o *venue.Offer) venue.Order {
 		return venue.Order{ID: newID(t), OfferID: o.ID, Direction: o.Direction, ParticipantID: o.ParticipantID,
 			AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID, Quantity: o.Quantity,

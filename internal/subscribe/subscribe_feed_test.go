@@ -75,7 +75,7 @@ func feedWriter(ctx context.Context, v *testenv.DemoVenue, otc string, w int, be
 	if err != nil {
 		return fmt.Errorf("writer %d: quote: %w", w, err)
 	}
-	if _, err := v.Svc.AcceptQuote(ctx, buyer, q.ID); err != nil {
+	if _, err := v.Svc.AcceptQuote(ctx, buyer, q.ID, venue.Parties{}); err != nil {
 		return fmt.Errorf("writer %d: accept: %w", w, err)
 	}
 	if _, err := v.Svc.CreateNews(ctx, trading.System, trading.NewsInput{Title: fmt.Sprintf("Writer %d", w),

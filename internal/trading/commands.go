@@ -27,6 +27,9 @@ type Command struct {
 	Portfolio      *PortfolioInput      `json:"portfolio,omitempty"`
 	PortfolioQuote *PortfolioQuoteInput `json:"portfolio_quote,omitempty"`
 	QuoteID        string               `json:"quote_id,omitempty"`
+	// Parties are an accept's identifiers for its order record (the
+	// other orders carry theirs in their input).
+	Parties *venue.Parties `json:"parties,omitempty"`
 }
 
 // Operations of a Command.
@@ -103,7 +106,7 @@ func (s *Service) Run(ctx context.Context, cmd Command) (string, error) {
 		v, err := svc.DeclineRFQ(ctx, p, cmd.ID)
 		return v.ID, err
 	case OpAcceptQuote:
-		v, err := svc.AcceptQuote(ctx, p, cmd.ID)
+		v, err := svc.AcceptQuote(ctx, p, cmd.ID, cmd.parties())
 		return v.ID, err
 	case OpMassCancel:
 		n, err := svc.MassCancel(ctx, p)
@@ -124,8 +127,16 @@ func (s *Service) Run(ctx context.Context, cmd Command) (string, error) {
 		v, err := svc.DeclinePortfolio(ctx, p, cmd.ID)
 		return v.ID, err
 	case OpAcceptPortfolioQuote:
-		v, err := svc.AcceptPortfolioQuote(ctx, p, cmd.ID, cmd.QuoteID)
+		v, err := svc.AcceptPortfolioQuote(ctx, p, cmd.ID, cmd.QuoteID, cmd.parties())
 		return v.ID, err
 	}
 	return "", venue.Invalid(fmt.Sprintf("command %q is not one the leader runs", cmd.Op))
+}
+
+// parties are an accept's parties (none when the command carries none).
+func (cmd Command) parties() venue.Parties {
+	if cmd.Parties == nil {
+		return venue.Parties{}
+	}
+	return *cmd.Parties
 }

@@ -148,7 +148,7 @@ func TestIdempotencyAnswerAfterCrash(t *testing.T) {
 		}
 		quoted := firstRun("quote", quoting)
 		quote := quoted.(trading.OfferView)
-		accept := func(s *trading.Service) (any, error) { return s.AcceptQuote(ctx, buyer, quote.ID) }
+		accept := func(s *trading.Service) (any, error) { return s.AcceptQuote(ctx, buyer, quote.ID, venue.Parties{}) }
 		accepted := firstRun("accept", accept)
 
 		bid, err := v.Svc.CreateOffer(ctx, buyer, trading.OfferInput{InstrumentID: v.Instrument, MarketID: v.Partial,

@@ -48,6 +48,9 @@ type OfferInput struct {
 	// ClientOrderID is the order's ClOrdID on FIX (kept on the offer; at
 	// most venue.MaxName characters).
 	ClientOrderID string
+	// Parties are the client's identifiers for the order records, each
+	// optional (venue.Parties.Validate).
+	Parties venue.Parties
 }
 
 // prepared is a validated create request with the reference records it
@@ -113,7 +116,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 		UserID: p.UserID, MarketID: pr.market.ID, InstrumentID: pr.instrument.ID, SettlementProviderID: in.SettlementProviderID,
 		Quantity: *in.Quantity, MatchedOfferID: in.MatchedOfferID, Notes: in.Notes, MarketOrder: in.MarketOrder,
 		IsExecutable: in.IsExecutable, SettlementDate: settle, Validity: f.validity, Counterparties: in.Counterparties,
-		ClientOrderID: in.ClientOrderID}
+		ClientOrderID: in.ClientOrderID, Parties: in.Parties}
 	if in.UserID != "" {
 		o.UserID = in.UserID
 	}
@@ -195,6 +198,7 @@ func checkOfferFields(v *venue.Validator, in OfferInput, typ string, now time.Ti
 	}
 	v.CheckLength("notes", in.Notes, venue.MaxText)
 	v.CheckLength("client_order_id", in.ClientOrderID, venue.MaxName)
+	in.Parties.Check(v, venue.RESTPartyFields)
 	v.Check(validID(in.InstrumentID), "instrument_id", "is required: an instrument id")
 	v.Check(validID(in.MarketID), "market_id", "is required: a market id")
 	f.validity = cmp.Or(in.Validity, venue.GTC)

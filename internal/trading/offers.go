@@ -100,13 +100,16 @@ type ChangeInput struct {
 	// ClientOrderID, when set, is the amendment's ClOrdID (FIX), which the
 	// offer keeps from then on.
 	ClientOrderID *string
+	// Parties, when set, replace the order's parties as a whole: an
+	// amendment that names any of them restates all four.
+	Parties *venue.Parties
 }
 
 // change validates an update entity for a record on an instrument.
 func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (sequencer.OfferChange, error) {
 	var v venue.Validator
 	ch := sequencer.OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes,
-		ClientOrderID: in.ClientOrderID}
+		ClientOrderID: in.ClientOrderID, Parties: in.Parties}
 	var instr venue.Instrument
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
@@ -124,6 +127,9 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (se
 	}
 	if in.ClientOrderID != nil {
 		v.CheckLength("client_order_id", *in.ClientOrderID, venue.MaxName)
+	}
+	if in.Parties != nil {
+		in.Parties.Check(&v, venue.RESTPartyFields)
 	}
 	if in.Quantity != nil {
 		venue.CheckQuantity(&v, "quantity", *in.Quantity, instr)

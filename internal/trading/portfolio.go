@@ -30,7 +30,10 @@ type PortfolioInput struct {
 	Notes          string
 	// ClientID is the requester's own id of the list (FIX: QuoteReqID).
 	ClientID string
-	Lines    []PortfolioLineInput
+	// Parties are the requester's identifiers for the order records, which
+	// its side of every traded line carries.
+	Parties venue.Parties
+	Lines   []PortfolioLineInput
 }
 
 // PortfolioLineInput is one line of a new list, its direction the
@@ -47,7 +50,10 @@ type PortfolioQuoteInput struct {
 	ClientID   string
 	AccountID  string
 	ValidUntil *time.Time
-	Lines      []PortfolioQuoteLineInput
+	// Parties are the dealer's identifiers for the order records, which
+	// its side of every traded line carries.
+	Parties venue.Parties
+	Lines   []PortfolioQuoteLineInput
 }
 
 // PortfolioQuoteLineInput is a quote's clean price for one line.
@@ -106,6 +112,7 @@ func (s *Service) CreatePortfolioRFQ(ctx context.Context, p venue.Principal, in 
 	for i, c := range in.Counterparties {
 		v.Check(validID(c), fmt.Sprintf("counterparties[%d]", i), "must be a participant id")
 	}
+	in.Parties.Check(&v, venue.RESTPartyFields)
 	if err := v.Err(); err != nil {
 		return PortfolioView{}, err
 	}
@@ -117,7 +124,8 @@ func (s *Service) CreatePortfolioRFQ(ctx context.Context, p venue.Principal, in 
 		return s.submitPortfolio(ctx, p, nil)
 	}
 	r := venue.PortfolioRFQ{ID: newID(), MarketID: in.MarketID, ParticipantID: p.ParticipantID, UserID: p.UserID,
-		Counterparties: in.Counterparties, ValidUntil: vu, Notes: in.Notes, ClientID: in.ClientID, Lines: make([]venue.PortfolioLine, len(in.Lines))}
+		Counterparties: in.Counterparties, ValidUntil: vu, Notes: in.Notes, ClientID: in.ClientID, Parties: in.Parties,
+		Lines: make([]venue.PortfolioLine, len(in.Lines))}
 	account := in.AccountID
 	for i, l := range in.Lines {
 		pr, err := s.prepare(ctx, p, OfferInput{AccountID: account, InstrumentID: l.InstrumentID, MarketID: in.MarketID,
@@ -186,6 +194,7 @@ func (s *Service) QuotePortfolio(ctx context.Context, p venue.Principal, id stri
 		v.Check(in.ValidUntil.After(now), "valid_until", "must be in the future")
 	}
 	v.Check(len(in.Lines) > 0, "lines", "must price every line of the list")
+	in.Parties.Check(&v, venue.RESTPartyFields)
 	if err := v.Err(); err != nil {
 		return PortfolioView{}, err
 	}
@@ -240,7 +249,7 @@ func (s *Service) QuotePortfolio(ctx context.Context, p venue.Principal, id stri
 	if err != nil {
 		return PortfolioView{}, fmt.Errorf("quote portfolio rfq: %w", err)
 	}
-	q.ID, q.UserID, q.ClientID = newID(), p.UserID, in.ClientID
+	q.ID, q.UserID, q.ClientID, q.Parties = newID(), p.UserID, in.ClientID, in.Parties
 	if in.ValidUntil != nil {
 		vu := in.ValidUntil.UTC().Truncate(time.Millisecond)
 		q.ValidUntil = &vu
@@ -293,13 +302,17 @@ func (s *Service) PassPortfolioQuote(ctx context.Context, p venue.Principal, id,
 
 // AcceptPortfolioQuote is the requester taking one live quote: every line
 // trades in one batch, or the accept is refused naming the line that
-// cannot.
-func (s *Service) AcceptPortfolioQuote(ctx context.Context, p venue.Principal, id, quoteID string) (PortfolioView, error) {
+// cannot. parties are the requester's identifiers for the accept's order
+// record (each optional), which the sequencer has when it applies it.
+func (s *Service) AcceptPortfolioQuote(ctx context.Context, p venue.Principal, id, quoteID string, parties venue.Parties) (PortfolioView, error) {
 	if err := require(p, traders...); err != nil {
 		return PortfolioView{}, err
 	}
+	if err := parties.Validate(); err != nil {
+		return PortfolioView{}, err
+	}
 	return s.submitPortfolio(ctx, p, func(st *sequencer.State, b *sequencer.Batch) (sequencer.PortfolioResult, error) {
-		return st.AcceptPortfolioQuote(b, p, id, quoteID)
+		return st.AcceptPortfolioQuote(b, p, id, sequencer.Accept{QuoteID: quoteID, Parties: parties})
 	})
 }
 

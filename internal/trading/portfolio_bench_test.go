@@ -101,7 +101,7 @@ func BenchmarkPortfolioAccept(b *testing.B) {
 					b.Fatal(err)
 				}
 				start := time.Now()
-				if _, err := v.svc.AcceptPortfolioQuote(ctx, req.p, r.ID, q.Quotes[0].ID); err != nil {
+				if _, err := v.svc.AcceptPortfolioQuote(ctx, req.p, r.ID, q.Quotes[0].ID, venue.Parties{}); err != nil {
 					b.Fatal(err)
 				}
 				waitTrades(portfolioLines)
@@ -131,7 +131,7 @@ func BenchmarkPortfolioAccept(b *testing.B) {
 				var wg sync.WaitGroup
 				for _, id := range quotes {
 					wg.Go(func() {
-						if _, err := v.svc.AcceptQuote(ctx, req.p, id); err != nil {
+						if _, err := v.svc.AcceptQuote(ctx, req.p, id, venue.Parties{}); err != nil {
 							b.Error(err)
 						}
 					})

@@ -185,12 +185,17 @@ func (s *Service) DeclineRFQ(ctx context.Context, p venue.Principal, id string) 
 }
 
 // AcceptQuote trades the caller's RFQ with a quote; it answers the trade.
-func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string) (TradeView, error) {
+// parties are the requester's identifiers for the accept's order record
+// (each optional), which the sequencer has when it applies the accept.
+func (s *Service) AcceptQuote(ctx context.Context, p venue.Principal, id string, parties venue.Parties) (TradeView, error) {
 	if err := require(p, traders...); err != nil {
 		return TradeView{}, err
 	}
+	if err := parties.Validate(); err != nil {
+		return TradeView{}, err
+	}
 	res, err := s.submit(ctx, func(st *sequencer.State, b *sequencer.Batch) (sequencer.OfferResult, error) {
-		return st.AcceptQuote(b, p, id, venue.Parties{})
+		return st.AcceptQuote(b, p, sequencer.Accept{QuoteID: id, Parties: parties})
 	})
 	if err != nil {
 		return TradeView{}, fmt.Errorf("accept quote: %w", s.engineErr(ctx, p, id, err))

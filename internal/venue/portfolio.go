@@ -35,7 +35,10 @@ type PortfolioRFQ struct {
 	// ClientID is the requester's own id of the list (a FIX QuoteReqID),
 	// shown to the requester alone; "" when it gave none.
 	ClientID string
-	Lines    []PortfolioLine
+	// Parties are the requester's identifiers for the order records, which
+	// its side of every traded line carries; the requester's alone to see.
+	Parties Parties
+	Lines   []PortfolioLine
 	// Quotes are every quote the dealers gave, live and ended, declines
 	// included, in the order they came.
 	Quotes    []PortfolioQuote
@@ -107,7 +110,10 @@ type PortfolioQuote struct {
 	// ClientID is the dealer's own id of the quote (a FIX QuoteID), shown
 	// to the dealer alone.
 	ClientID string
-	Lines    []PortfolioQuoteLine
+	// Parties are the dealer's identifiers for the order records, which
+	// its side of every traded line carries; the dealer's alone to see.
+	Parties Parties
+	Lines   []PortfolioQuoteLine
 	// NetProceeds is, for the requester, the settlement amounts it receives
 	// (lines it sells) less those it pays (lines it buys).
 	NetProceeds udecimal.Decimal

@@ -72,15 +72,31 @@ func (o *Offer) AppendJSON(b []byte) ([]byte, error) {
 	b = appendStringPtr(b, o.Outcome)
 	b = append(b, offerKeys[28]...) // CoverPrice
 	b = appendNumPtr(b, o.CoverPrice, &err)
-	b = append(b, offerKeys[29]...) // ModifiedAt
+	if len(o.ClientIDCode) > 0 {
+		b = append(b, offerKeys[29]...) // ClientIDCode
+		b = appendString(b, o.ClientIDCode)
+	}
+	if len(o.InvestmentDecisionID) > 0 {
+		b = append(b, offerKeys[30]...) // InvestmentDecisionID
+		b = appendString(b, o.InvestmentDecisionID)
+	}
+	if len(o.ExecutionDecisionID) > 0 {
+		b = append(b, offerKeys[31]...) // ExecutionDecisionID
+		b = appendString(b, o.ExecutionDecisionID)
+	}
+	if len(o.TradingCapacity) > 0 {
+		b = append(b, offerKeys[32]...) // TradingCapacity
+		b = appendString(b, o.TradingCapacity)
+	}
+	b = append(b, offerKeys[33]...) // ModifiedAt
 	b = appendString(b, o.ModifiedAt)
-	b = append(b, offerKeys[30]...) // CreatedAt
+	b = append(b, offerKeys[34]...) // CreatedAt
 	b = appendString(b, o.CreatedAt)
-	b = append(b, offerKeys[31]...) // UpdatedAt
+	b = append(b, offerKeys[35]...) // UpdatedAt
 	b = appendString(b, o.UpdatedAt)
 	b = append(b, '}')
 	return b, err
 }
 
 // offerKeyCount is how many keys AppendJSON writes at the most.
-const offerKeyCount = 32
+const offerKeyCount = 36

@@ -86,9 +86,16 @@ type Offer struct {
 	// CoverPrice is on the done quote only.
 	Outcome    *string `json:"outcome"`
 	CoverPrice *Num    `json:"cover_price"`
-	ModifiedAt string  `json:"modified_at"`
-	CreatedAt  string  `json:"createdAt"`
-	UpdatedAt  string  `json:"updatedAt"`
+	// The client's parties for the order records, as it gave them: only
+	// on the owner's records, and absent when not given (the defaults
+	// are the records' own).
+	ClientIDCode         string `json:"client_id_code,omitempty"`
+	InvestmentDecisionID string `json:"investment_decision_id,omitempty"`
+	ExecutionDecisionID  string `json:"execution_decision_id,omitempty"`
+	TradingCapacity      string `json:"trading_capacity,omitempty"`
+	ModifiedAt           string `json:"modified_at"`
+	CreatedAt            string `json:"createdAt"`
+	UpdatedAt            string `json:"updatedAt"`
 }
 
 // OfferBody is the create body of an offer, quote or RFQ: the fields of an
@@ -121,6 +128,10 @@ type OfferBody[Amount, Price any] struct {
 	Validity             string   `json:"validity"`
 	ValidUntil           *string  `json:"valid_until"`
 	Counterparties       []string `json:"counterparties"`
+	ClientIDCode         string   `json:"client_id_code"`
+	InvestmentDecisionID string   `json:"investment_decision_id"`
+	ExecutionDecisionID  string   `json:"execution_decision_id"`
+	TradingCapacity      string   `json:"trading_capacity"`
 }
 
 // OfferOf renders o. Counterparties (an RFQ's recipients) are included
@@ -133,7 +144,9 @@ func OfferOf(o venue.Offer, withRecipients bool) Offer {
 		ParticipantID: o.ParticipantID, AccountID: o.AccountID, MarketID: o.MarketID, InstrumentID: o.InstrumentID,
 		UserID: o.UserID, SettlementProviderID: Nullable(o.SettlementProviderID),
 		AccruedInterest: o.AccruedInterest.String(), Message: Nullable(o.Message), ModifiedAt: Time(o.ModifiedAt),
-		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt), Outcome: Nullable(o.Outcome)}
+		CreatedAt: Time(o.CreatedAt), UpdatedAt: Time(o.UpdatedAt), Outcome: Nullable(o.Outcome),
+		ClientIDCode: o.Parties.ClientID, InvestmentDecisionID: o.Parties.InvestmentDecision,
+		ExecutionDecisionID: o.Parties.ExecutionDecision, TradingCapacity: o.Parties.Capacity}
 	if o.HasPrice {
 		p := NumOf(o.Price)
 		out.Price, out.PricePerUnitClean, out.PricePerUnit.LimitPrice = &p, &p, &p

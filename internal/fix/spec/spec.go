@@ -24,8 +24,10 @@
 //     QuoteRequest R (top level and in each 146 NoRelatedSym entry),
 //     Quote S, MarketDataRequest V and ExecutionReport 8: the venue's
 //     market of an order, request or quote.
-//   - the value N (LEI) of 447 PartyIDSource, so that Parties naming firms
-//     by LEI pass enum validation.
+//   - the values N (LEI) and P (short code) of 447 PartyIDSource, so that
+//     Parties naming firms by LEI and clients or traders by short code pass
+//     enum validation, and the value 122 (investment decision maker) of 452
+//     PartyRole, so that an order can name who decided it.
 //
 // The generated files are committed; a test checks that they are what the
 // generator makes. docs/fix-dictionary.md, made with them, is the

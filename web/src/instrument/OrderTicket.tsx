@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { newKey, query } from "../client/api";
+import { withParties } from "../client/requests";
 import type { Analytics, Instrument, Offer } from "../client/types";
 import { add, mul, parse, shift, text } from "../model/decimal";
 import { confirmLines } from "../model/fills";
@@ -9,6 +10,7 @@ import type { Venue } from "../state/venue";
 import { Action, Field, Section, SideRadios } from "../ui/components";
 import { collarHint, useCollar } from "./collar";
 import { ConfirmOrder } from "./ConfirmOrder";
+import { OrderIdentifiers } from "./OrderIdentifiers";
 import { today, useSettles } from "./settlement";
 
 /** useAnalytics asks the venue for an instrument's figures at a price (debounced as the trader types). */
@@ -96,7 +98,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
   };
   const send = async (body: Record<string, unknown>) => {
     const direction = body.direction as string;
-    const answer = await v.api.call<Offer>("POST", "/participant/offers", body, newKey());
+    const answer = await v.api.call<Offer>("POST", "/participant/offers", withParties(body, v.parties), newKey());
     v.notify("info", f.placed(direction, answer));
     // Sent: the quantity is cleared so a second Enter does not send it again.
     setQty("");
@@ -177,6 +179,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           run={submit}
         />
       </form>
+      <OrderIdentifiers venue={v} />
       {pending && (
         <ConfirmOrder
           venue={v}

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { newKey } from "../client/api";
+import { withParties } from "../client/requests";
 import type { PortfolioRFQ } from "../client/types";
 import * as f from "../model/format";
 import { priceError } from "../model/validate";
@@ -29,7 +30,7 @@ export function ListToQuote(props: { venue: Venue; l: PortfolioRFQ }) {
       if (err) throw new Error(`Line ${line.line_id}: ${err}`);
       return { line_id: line.line_id, price_per_unit: p };
     });
-    await v.api.call("POST", `/participant/portfolio-rfq/${l.id}/quotes`, { account_id: v.accountId, lines }, newKey());
+    await v.api.call("POST", `/participant/portfolio-rfq/${l.id}/quotes`, withParties({ account_id: v.accountId, lines }, v.parties), newKey());
   };
   return (
     <article class={"request list incoming " + l.status} aria-label={title} data-list={l.id}>

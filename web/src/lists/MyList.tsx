@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { newKey } from "../client/api";
+import { partiesBody } from "../client/requests";
 import type { PortfolioQuote, PortfolioRFQ } from "../client/types";
 import * as f from "../model/format";
 import type { Venue } from "../state/venue";
@@ -81,7 +82,7 @@ export function MyList(props: { venue: Venue; l: PortfolioRFQ }) {
                   <Action
                     venue={v}
                     label={`Accept list quote from ${dealer(q)}`}
-                    run={() => v.api.call("PUT", `/participant/portfolio-rfq/${l.id}/quotes/${q.id}/accept`, undefined, newKey())}
+                    run={() => v.api.call("PUT", `/participant/portfolio-rfq/${l.id}/quotes/${q.id}/accept`, partiesBody(v.parties), newKey())}
                     done="List traded"
                   >
                     Accept

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { newKey } from "../client/api";
+import { withParties } from "../client/requests";
 import type { Venue } from "../state/venue";
 import { Action, DealerPicker, Field, Section } from "../ui/components";
 import { parseLines } from "./lines";
@@ -22,13 +23,13 @@ export function NewList(props: { venue: Venue }) {
     await v.api.call(
       "POST",
       "/participant/portfolio-rfq",
-      {
+      withParties({
         market_id: market.id,
         account_id: v.accountId,
         valid_until: new Date(Date.now() + Number(minutes) * 60000).toISOString(),
         counterparties: [...picked],
         lines: parsed.lines,
-      },
+      }, v.parties),
       newKey(),
     );
     setText("");

@@ -130,3 +130,30 @@ export function collarWarning(input: string, c: Collar | null): string | null {
   if (!low || (cmp(p, low) >= 0 && cmp(p, high) <= 0)) return null;
   return `Price is outside the price collar: ±${c.price_collar_percent}% around ${String(c.reference_price)} (${c.reference_source ?? "reference"}), ${text(low)} to ${text(high)}`;
 }
+
+/** validLEI reports whether s is an LEI whose check digits hold (ISO 17442: ISO 7064 MOD 97-10, letters A=10 … Z=35). */
+export function validLEI(s: string): boolean {
+  if (!/^[A-Z0-9]{18}[0-9]{2}$/.test(s)) return false;
+  let rem = 0;
+  for (const c of s) {
+    const v = c >= "A" && c <= "Z" ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
+    rem = v >= 10 ? (rem * 100 + v) % 97 : (rem * 10 + v) % 97;
+  }
+  return rem === 1;
+}
+
+/** clientIdError says what is wrong with a client id (an LEI, AGGR, PNAL or a short code), or null; empty is none given. */
+export function clientIdError(input: string): string | null {
+  const s = input.trim();
+  if (s === "") return null;
+  if (/^[A-Z0-9]{18}[0-9]{2}$/.test(s)) return validLEI(s) ? null : "This LEI's check digits are wrong";
+  if (!/^[A-Za-z0-9]{1,50}$/.test(s)) return "An LEI, AGGR, PNAL or a short code of up to 50 letters and digits";
+  return null;
+}
+
+/** decisionMakerError says what is wrong with a decision maker's id (a short code or an algorithm's id), or null; empty is none given. */
+export function decisionMakerError(input: string): string | null {
+  const s = input.trim();
+  if (s === "" || /^[A-Za-z0-9._-]{1,50}$/.test(s)) return null;
+  return "A short code or an algorithm's id: up to 50 letters, digits, '.', '_' or '-'";
+}

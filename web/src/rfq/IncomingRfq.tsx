@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { ApiError, newKey } from "../client/api";
+import { withParties } from "../client/requests";
 import type { Offer } from "../client/types";
 import * as f from "../model/format";
 import { limitPrice } from "../model/offers";
@@ -29,7 +30,7 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
     await v.api.call(
       "POST",
       "/participant/offers",
-      {
+      withParties({
         instrument_id: r.instrument_id,
         market_id: r.market_id,
         account_id: v.accountId,
@@ -39,7 +40,7 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
         matched_offer_id: r.id,
         validity: "gtd",
         valid_until: r.valid_until,
-      },
+      }, v.parties),
       newKey(),
     );
   };

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { newKey } from "../client/api";
+import { withParties } from "../client/requests";
 import { quantityError } from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, DealerPicker, Field, Section, SideRadios } from "../ui/components";
@@ -24,7 +25,7 @@ export function NewRfq(props: { venue: Venue; instrumentId?: string | undefined 
     await v.api.call(
       "POST",
       "/participant/rfq",
-      {
+      withParties({
         instrument_id: instrumentId,
         market_id: market.id,
         account_id: v.accountId,
@@ -33,7 +34,7 @@ export function NewRfq(props: { venue: Venue; instrumentId?: string | undefined 
         validity: "gtd",
         valid_until: until,
         counterparties: [...picked],
-      },
+      }, v.parties),
       newKey(),
     );
   };

@@ -1,4 +1,5 @@
 import { newKey } from "../client/api";
+import { partiesBody } from "../client/requests";
 import type { Offer } from "../client/types";
 import * as f from "../model/format";
 import { limitPrice } from "../model/offers";
@@ -72,7 +73,7 @@ export function RfqRequest(props: { venue: Venue; r: Offer }) {
                 <td>{q.outcome ? f.outcomeLabel(q.outcome) : f.status(q.status)}</td>
                 <td>
                   {open && q.status === "created" && v.canTrade && (
-                    <Action venue={v} label={`Accept quote from ${dealer}`} run={() => v.api.call("PUT", `/participant/offers/${q.id}/accept`, undefined, newKey())} done="Quote accepted: trade done">
+                    <Action venue={v} label={`Accept quote from ${dealer}`} run={() => v.api.call("PUT", `/participant/offers/${q.id}/accept`, partiesBody(v.parties), newKey())} done="Quote accepted: trade done">
                       Accept
                     </Action>
                   )}

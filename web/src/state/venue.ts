@@ -19,6 +19,7 @@ import { Deals } from "./deals";
 import type { Host } from "./host";
 import { NewsFeed } from "./news";
 import { Orders } from "./orders";
+import { type OrderParties, loadParties, saveParties } from "./parties";
 import { type Pref, browserPrefs, loadPref, savePref } from "./prefs";
 
 export interface Notice {
@@ -139,6 +140,16 @@ export class Venue implements Host {
 
   setPref(name: Pref, on: boolean): void {
     savePref(browserPrefs(), this.user?.id ?? "", name, on);
+    this.changed();
+  }
+
+  /** parties are the signed-in user's own identifiers for the order records, sent with every order the screen enters. */
+  get parties(): OrderParties {
+    return loadParties(browserPrefs(), this.user?.id ?? "");
+  }
+
+  setParties(p: OrderParties): void {
+    saveParties(browserPrefs(), this.user?.id ?? "", p);
     this.changed();
   }
 

@@ -133,6 +133,10 @@ type Value struct {
 var Values = []Value{
 	{"PartyIDSource", "N", "LEGAL_ENTITY_IDENTIFIER",
 		"parties are named by LEI (447=N, added in a later extension pack); the SP2 base lists no LEI source"},
+	{"PartyIDSource", "P", "SHORT_CODE_IDENTIFIER",
+		"a firm names its client and decision makers by short code (447=P, added in a later extension pack)"},
+	{"PartyRole", "122", "INVESTMENT_DECISION_MAKER",
+		"an order names who decided the investment within the firm (452=122, added in a later extension pack); the SP2 base stops at 85"},
 }
 
 // Source is the standard dictionaries the venue's is made from.
