@@ -80,16 +80,21 @@ func TestOrderRecordsOverFIX(t *testing.T) {
 		await("4", "R1c")
 		order("R2", "80.0123456789") // off the instrument's price precision
 		await("8", "R2")
-		order("R3", "80.03")
+		// R3 names its client (short code 2: AGGR), its executing trader
+		// and its capacity (agency): its records carry them.
+		send("D", "11", "R3", "1", creds.Participants[0].AccountIDs[0], "48", in.Terms.ISIN, "22", "4", "1301", market, "54", "1",
+			"60", now(), "38", in.MinPiece.String(), "40", "2", "44", "80.03", "59", "1",
+			"453", "2", "448", "2", "447", "P", "452", "3", "448", "TRADER9", "447", "P", "452", "12", "528", "A")
 		await("0", "R3")
 		c.Close() // the session drops: its resting order is the venue's to cancel
 		want := []string{records.New, records.ReplacedByMember, records.CancelledByMember, records.Rejected, records.New,
 			records.CancelledByOperator}
-		var got []string
+		var got, parties []string
 		testenv.Wait(t, "the order records of the FIX session", func() bool {
-			got = got[:0]
+			got, parties = got[:0], parties[:0]
 			err := db.OrderRecords(ctx, store.RecordFilter{}, func(r records.Stored) error {
 				got = append(got, r.Value("event"))
+				parties = append(parties, r.Value("client_id")+"/"+r.Value("execution_within_firm")+"/"+r.Value("trading_capacity"))
 				return nil
 			})
 			if err != nil {
@@ -99,6 +104,9 @@ func TestOrderRecordsOverFIX(t *testing.T) {
 		})
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("order records over FIX: %v, want %v", got, want)
+		}
+		if n := len(parties); n < 2 || parties[n-1] != "AGGR/TRADER9/AOTC" || parties[n-2] != parties[n-1] {
+			t.Errorf("the parties of R3's records: %v, want AGGR/TRADER9/AOTC on its NEWO and its CAMO", parties)
 		}
 	})
 }
