@@ -986,7 +986,7 @@ func (h *crashHarness) verify(round int) {
 func (h *crashHarness) verifyRecords(round int, raw *sql.DB, offers map[string]venue.Offer, fail func(string, ...any)) {
 	t := h.t
 	t.Helper()
-	rows, err := raw.QueryContext(context.Background(), "SELECT seq, data FROM order_records ORDER BY seq")
+	rows, err := raw.QueryContext(context.Background(), "SELECT seq, order_id, data FROM order_records ORDER BY seq")
 	if err != nil {
 		t.Fatalf("round %d: read order records: %v", round, err)
 	}
@@ -995,8 +995,8 @@ func (h *crashHarness) verifyRecords(round int, raw *sql.DB, offers map[string]v
 	entered := map[string]bool{}
 	for rows.Next() {
 		var seq int64
-		var data string
-		if err := rows.Scan(&seq, &data); err != nil {
+		var id, data string
+		if err := rows.Scan(&seq, &id, &data); err != nil {
 			t.Fatal(err)
 		}
 		n++
@@ -1009,7 +1009,7 @@ func (h *crashHarness) verifyRecords(round int, raw *sql.DB, offers map[string]v
 			fail("%v", err)
 			return
 		}
-		id, event, typ := r.Value("order_id"), r.Value("event"), r.Value("order_type")
+		event, typ := r.Value("event"), r.Value("order_type")
 		if event == records.New {
 			entered[id] = true
 		}

@@ -216,6 +216,12 @@ func Decode(seq int64, data []byte) (Stored, error) {
 	return Stored{Seq: seq, Values: v}, nil
 }
 
+// SetKeys puts back the fields the store keeps in columns of their own.
+func (s Stored) SetKeys(participant, market, instrument, order string) {
+	s.Values[iParticipant], s.Values[iMarket], s.Values[iInstrument], s.Values[iOrderID] = participant, market, instrument, order
+	s.Values[iOrderBook] = market
+}
+
 // Value is the stored record's field named name ("" when there is none).
 func (s Stored) Value(name string) string {
 	for i, f := range Fields {

@@ -49,6 +49,9 @@ func NewReplayer() *Replayer { return &Replayer{orders: map[string]*replayed{}} 
 var (
 	iOrderID      = fieldIndex("order_id")
 	iParticipant  = fieldIndex("participant_id")
+	iMarket       = fieldIndex("market_id")
+	iOrderBook    = fieldIndex("order_book_code")
+	iInstrument   = fieldIndex("instrument")
 	iSide         = fieldIndex("buy_sell")
 	iLimit        = fieldIndex("limit_price")
 	iRemaining    = fieldIndex("remaining_quantity")

@@ -24,9 +24,14 @@ type recordRow struct {
 	day, participant, market, instrument, order, data string
 }
 
+// rowOf is r as it is stored: the fields kept in columns of their own
+// (participant, market — also the order book's code —, instrument, order)
+// are left out of data, and put back when a record is read (recordPage).
 func rowOf(r *records.Record) recordRow {
+	cp := *r
+	cp.ParticipantID, cp.MarketID, cp.OrderBook, cp.InstrumentID, cp.OrderID = "", "", "", "", ""
 	return recordRow{eventUS: r.EventTime.UnixMicro(), day: r.EventTime.UTC().Format(time.DateOnly), participant: r.ParticipantID,
-		market: r.MarketID, instrument: r.InstrumentID, order: r.OrderID, data: string(r.AppendJSON(nil))}
+		market: r.MarketID, instrument: r.InstrumentID, order: r.OrderID, data: string(cp.AppendJSON(nil))}
 }
 
 // recordAppend is PostgreSQL's statement appending recs, numbered after
@@ -114,7 +119,7 @@ func (db *DB) OrderRecords(ctx context.Context, filter RecordFilter, fn func(rec
 }
 
 func (db *DB) recordPage(ctx context.Context, f RecordFilter, after int64) ([]records.Stored, error) {
-	q, args := "SELECT seq, data FROM order_records WHERE seq > ?", []any{after}
+	q, args := "SELECT seq, participant_id, market_id, instrument_id, order_id, data FROM order_records WHERE seq > ?", []any{after}
 	if f.Day != "" {
 		q, args = q+" AND day = ?", append(args, f.Day)
 	}
@@ -136,11 +141,15 @@ func (db *DB) recordPage(ctx context.Context, f RecordFilter, after int64) ([]re
 		var err error
 		out, err = selectAll(ctx, tx, func(r *sql.Rows) (records.Stored, error) {
 			var seq int64
-			var data string
-			if err := r.Scan(&seq, &data); err != nil {
+			var participant, market, instrument, order, data string
+			if err := r.Scan(&seq, &participant, &market, &instrument, &order, &data); err != nil {
 				return records.Stored{}, err
 			}
-			return records.Decode(seq, []byte(data))
+			s, err := records.Decode(seq, []byte(data))
+			if err == nil {
+				s.SetKeys(participant, market, instrument, order)
+			}
+			return s, err
 		}, q, args...)
 		return err
 	})

@@ -14,7 +14,7 @@ CREATE TABLE order_records (
     data TEXT NOT NULL
 );
 CREATE INDEX order_records_day ON order_records (day, seq);
-CREATE INDEX order_records_book ON order_records (market_id, instrument_id, seq);
+CREATE INDEX order_records_book ON order_records (instrument_id, seq);
 -- When an open order took its time priority (field 13 of its records).
 -- An open offer written before this keeps its creation time as its
 -- priority time (an amendment may have moved it later: that is not known).
