@@ -210,6 +210,10 @@ func authzTable() []authzRow {
 			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/instruments/" + f.instrument(obj) + "/ohlc?interval=1h", nil
 			}},
+		{"GET /api/v1/last-trades", map[string]statuses{publicObject: readers200, missing: readers404},
+			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
+				return "/api/v1/last-trades?market_id=" + f.market(obj), nil
+			}},
 		{"GET /api/v1/tape", map[string]statuses{publicObject: readers200, missing: readers404},
 			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/tape?instrument_id=" + f.instrument(obj), nil

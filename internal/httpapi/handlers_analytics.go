@@ -361,3 +361,13 @@ func (s *Server) tape(w http.ResponseWriter, r *http.Request, p venue.Principal)
 	writeJSON(w, http.StatusOK, mapSlice(entries, wire.TapeEntryOf))
 	return nil
 }
+
+// lastTrades answers each book's latest trade (GET /last-trades).
+func (s *Server) lastTrades(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	ts, err := s.use(r).LastTrades(r.Context(), p, r.URL.Query().Get("market_id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, mapSlice(ts, wire.LastTradeOf))
+	return nil
+}

@@ -75,6 +75,7 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/instruments/{instrument_id}/analytics", s.authed(s.instrumentAnalytics))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}/ohlc", s.authed(s.instrumentOHLC))
 	m.Handle("GET "+v1+"/tape", s.authed(s.tape))
+	m.Handle("GET "+v1+"/last-trades", s.authed(s.lastTrades))
 
 	// Buckets.
 	m.Handle("POST "+v1+"/participant/buckets", s.authed(s.createBucket))

@@ -64,3 +64,37 @@ func (s *Service) Tape(ctx context.Context, p venue.Principal, f TapeFilter) ([]
 	}
 	return out, nil
 }
+
+// LastTrades is each book's latest trade — on marketID's books, or on
+// every market's when it is empty — as the books' last price shows it
+// (instrument.price_change's last_price and last_quantity): members'
+// market data, so a deferred trade counts at once, as on the stream. A
+// screen reads it when it connects, so that its Last is the same as the
+// stream keeps it after, whatever the public tape has published.
+func (s *Service) LastTrades(ctx context.Context, p venue.Principal, marketID string) ([]venue.Trade, error) {
+	if err := require(p, readers...); err != nil {
+		return nil, err
+	}
+	var v venue.Validator
+	checkFilterID(&v, "market_id", marketID, "a market")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	out := []venue.Trade{}
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		if err := checkFilterRecords(ctx, tx, "", marketID); err != nil {
+			return err
+		}
+		ts, err := tx.LastTrades(ctx)
+		for _, t := range ts {
+			if marketID == "" || t.MarketID == marketID {
+				out = append(out, t)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("last trades: %w", err)
+	}
+	return out, nil
+}

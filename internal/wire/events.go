@@ -332,3 +332,19 @@ func TapeEntryOf(e venue.TapeEntry) TapeEntry {
 	}
 	return out
 }
+
+// LastTrade is a book's latest trade (GET /last-trades), in the field
+// names of instrument.price_change.
+type LastTrade struct {
+	InstrumentID string `json:"instrument_id"`
+	MarketID     string `json:"market_id"`
+	LastPrice    Num    `json:"last_price"`
+	LastQuantity Num    `json:"last_quantity"`
+	OccurredAt   string `json:"occurred_at"`
+}
+
+// LastTradeOf renders a book's latest trade.
+func LastTradeOf(t venue.Trade) LastTrade {
+	return LastTrade{InstrumentID: t.InstrumentID, MarketID: t.MarketID, LastPrice: NumOf(t.PricePerUnit),
+		LastQuantity: NumOf(t.Quantity), OccurredAt: Time(t.CreatedAt)}
+}

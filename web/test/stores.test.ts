@@ -75,6 +75,35 @@ describe("the books", () => {
     expect(b.bookVersion.get("i")).toBe(3);
   });
 
+  it("take each book's Last from the venue's last trades, not from the public tape, on a load and a reload", async () => {
+    // The tape lists by publication: an older trade published later comes
+    // first, and a deferred trade is not on it yet; the book's last trade
+    // is the latest executed, as the stream keeps it.
+    const answers: Record<string, unknown> = {
+      "/tape?limit=500": [
+        { trade_id: "t1", instrument_id: "i", market_id: "m1", price: "104.79", quantity: "1000000", occurred_at: "2026-12-01T10:00:00Z" },
+      ],
+      "/last-trades": [
+        { instrument_id: "i", market_id: "m1", last_price: "105.06", last_quantity: "2000000", occurred_at: "2026-12-01T10:05:00Z" },
+        { instrument_id: "j", market_id: "m2", last_price: "119.72", last_quantity: "5000000", occurred_at: "2026-12-01T10:06:00Z" },
+      ],
+    };
+    for (const m of ["m1", "m2", "otc"]) {
+      answers["/instruments?market_id=" + m] = [
+        { id: "i", instrument_limits: { bid: [], ask: [] } },
+        { id: "j", instrument_limits: { bid: [], ask: [] } },
+      ];
+    }
+    const b = new Books(host(answers));
+    await b.load();
+    expect([b.bestOf("i", "m1").lastPrice, b.bestOf("j", "m2").lastPrice, b.bestOf("i", "m2").lastPrice]).toEqual(["105.06", "119.72", null]);
+    // A reconnect reads again: a trade made while the screen was away wins over what it had.
+    b.applyInstrument("instrument.price_change", { instrument_id: "i", market_id: "m1", bid: null, ask: null, last_price: "105.06", last_quantity: "2000000" });
+    answers["/last-trades"] = [{ instrument_id: "i", market_id: "m1", last_price: "105.10", last_quantity: "1000000", occurred_at: "2026-12-01T10:07:00Z" }];
+    await b.load();
+    expect(b.bestOf("i", "m1").lastPrice).toBe("105.10");
+  });
+
   it("keep a book the stream set while its REST read was on its way", async () => {
     let answer: (i: Instrument) => void = () => {};
     const h = host();

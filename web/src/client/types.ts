@@ -245,6 +245,15 @@ export interface SettlementProvider {
   custody_account_number: string;
 }
 
+/** LastTrade is a book's latest trade (GET /last-trades), in price_change's field names. */
+export interface LastTrade {
+  instrument_id: string;
+  market_id: string;
+  last_price: string | number;
+  last_quantity: string | number;
+  occurred_at: string;
+}
+
 export interface PriceChange {
   instrument_id: string;
   market_id: string;

@@ -58,15 +58,9 @@ export function printOf(t: TapePrint): Print {
   return { tradeId: t.trade_id, instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, sizeDueAt: t.publication?.volume_due_at ?? "", at: t.occurred_at };
 }
 
-/** tapeOf turns the tape read at sign-in (newest first) into the screen's prints and each book's last trade, keyed instrument/market. */
-export function tapeOf(list: TapePrint[]): { prints: Print[]; last: Map<string, { price: string | number | null; quantity: string | number | null }> } {
-  const prints = list.map(printOf);
-  const last = new Map<string, { price: string | number | null; quantity: string | number | null }>();
-  for (const t of list) {
-    const k = t.instrument_id + "/" + t.market_id;
-    if (!last.has(k)) last.set(k, { price: t.price, quantity: t.quantity });
-  }
-  return { prints, last };
+/** tapeOf turns the tape read at sign-in (newest first) into the screen's prints (a book's Last is the venue's last trades', never the tape's). */
+export function tapeOf(list: TapePrint[]): Print[] {
+  return list.map(printOf);
 }
 
 /** withPrint puts a tape entry on the screen's tape, newest first: a later publication of the same trade (its size) replaces the earlier. */

@@ -3,7 +3,7 @@
 // prices, the public tape, and what a click on a level put into the
 // order ticket.
 import { ApiError, query } from "../client/api";
-import type { Depth, IndicativePrice, Instrument, Limit, PriceChange } from "../client/types";
+import type { Depth, IndicativePrice, Instrument, LastTrade, Limit, PriceChange } from "../client/types";
 import { cmpNum } from "../model/decimal";
 import type { TicketFill } from "../model/levels";
 import { type Print, type TapePrint, tapeOf, withPrint } from "../model/trades";
@@ -47,9 +47,12 @@ export class Books {
   async load(): Promise<void> {
     const { api, markets } = this.host;
     const best = new Map<string, Map<string, Best>>();
-    // The trades before this moment: the tape and each book's last
-    // trade (the price changes after are buffered meanwhile).
-    const tape = tapeOf(await api.get<TapePrint[]>("/tape" + query({ limit: 500 })).catch(() => []));
+    // Each book's last trade before this moment, as the stream keeps it
+    // after (the price changes after are buffered meanwhile): the venue's
+    // last trades, never the public tape, which lists by publication and
+    // holds deferred trades back.
+    const lasts = new Map<string, LastTrade>();
+    for (const t of await api.get<LastTrade[]>("/last-trades").catch(() => [])) lasts.set(t.instrument_id + "/" + t.market_id, t);
     await Promise.all(
       markets.map(async (m) => {
         const list = await api.get<Instrument[]>("/instruments" + query({ market_id: m.id }));
@@ -59,8 +62,8 @@ export class Books {
           per.set(m.id, {
             bid: i.instrument_limits.bid[0] ?? null,
             ask: i.instrument_limits.ask[0] ?? null,
-            lastPrice: prev?.lastPrice ?? tape.last.get(i.id + "/" + m.id)?.price ?? null,
-            lastQuantity: prev?.lastQuantity ?? tape.last.get(i.id + "/" + m.id)?.quantity ?? null,
+            lastPrice: lasts.get(i.id + "/" + m.id)?.last_price ?? prev?.lastPrice ?? null,
+            lastQuantity: lasts.get(i.id + "/" + m.id)?.last_quantity ?? prev?.lastQuantity ?? null,
           });
           best.set(i.id, per);
         }
@@ -74,7 +77,7 @@ export class Books {
 
   /** loadTape reads the public tape (/tape). */
   async loadTape(): Promise<void> {
-    this.tape = tapeOf(await this.host.api.get<TapePrint[]>("/tape" + query({ limit: 500 }))).prints;
+    this.tape = tapeOf(await this.host.api.get<TapePrint[]>("/tape" + query({ limit: 500 })));
   }
 
   /** loadIndicative reads the indicative prices (/indicative-prices). */
