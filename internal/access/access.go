@@ -147,6 +147,45 @@ func (t *Tokens) IssueToken(ctx context.Context, clientID, secret string) (Issue
 	return IssuedToken{AccessToken: token, ExpiresIn: int(t.ttl.Seconds())}, nil
 }
 
+// RenewToken issues a new access token to the client p's token was issued
+// to, while that token is good: a screen signed in renews its token
+// before it expires instead of asking its user for the secret again. The
+// credential and the user are read again, so a revoked credential or a
+// disabled user renews nothing. The old token stays good until its own
+// expiry (requests on their way with it still pass).
+func (t *Tokens) RenewToken(ctx context.Context, p venue.Principal) (IssuedToken, error) {
+	if p.ClientID == "" {
+		return IssuedToken{}, venue.Unauthenticated("missing or invalid access token")
+	}
+	token, hash := auth.NewToken()
+	now := t.clock()
+	err := t.db.InTx(ctx, func(tx *store.Tx) error {
+		cred, err := tx.Credential(ctx, p.ClientID)
+		if err != nil {
+			return err
+		}
+		user, err := tx.User(ctx, cred.UserID)
+		if err != nil {
+			return err
+		}
+		if cred.RevokedAt != nil || user.Status != "active" || user.ID != p.UserID {
+			return venue.Unauthenticated("missing, invalid, expired or revoked access token")
+		}
+		if err := tx.CreateToken(ctx, &venue.Token{Hash: hash, ClientID: p.ClientID, UserID: p.UserID,
+			CreatedAt: now, ExpiresAt: now.Add(t.ttl)}); err != nil {
+			return err
+		}
+		return tx.TouchUser(ctx, p.UserID)
+	})
+	if errors.Is(err, venue.ErrNotFound) {
+		return IssuedToken{}, venue.Unauthenticated("missing, invalid, expired or revoked access token")
+	}
+	if err != nil {
+		return IssuedToken{}, fmt.Errorf("renew token: %w", err)
+	}
+	return IssuedToken{AccessToken: token, ExpiresIn: int(t.ttl.Seconds())}, nil
+}
+
 // Authenticate resolves a bearer token to its principal. A resolved token
 // is remembered for CacheTTL (never past its expiry).
 func (t *Tokens) Authenticate(ctx context.Context, token string) (venue.Principal, error) {

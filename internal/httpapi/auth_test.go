@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -122,6 +123,63 @@ func TestTokenExpiry(t *testing.T) {
 		u := v.userCred(trader(1))
 		v.run(t, call{as: anon, method: "POST", path: "/api/v1/auth/token",
 			body: map[string]string{"grant_type": "client_credentials", "client_id": u.ClientID, "client_secret": u.ClientSecret}, want: 200})
+	})
+}
+
+// TestTokenRenewal: the bearer of a good token gets a new one for its
+// client (how a signed-in screen keeps its session past the token's
+// lifetime); an expired token, a revoked credential or a disabled user
+// renews nothing.
+func TestTokenRenewal(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		grant := func(t *testing.T, w who) string {
+			u := v.userCred(w)
+			r := v.run(t, call{as: anon, method: "POST", path: "/api/v1/auth/token",
+				body: map[string]string{"grant_type": "client_credentials", "client_id": u.ClientID, "client_secret": u.ClientSecret}, want: 200})
+			return r.object(t)["access_token"].(string)
+		}
+		bearer := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+		renew := func(t *testing.T, name, tok string, want int) string {
+			r := v.run(t, call{name: name, as: anon, method: "POST", path: "/api/v1/auth/renew", header: bearer(tok), want: want})
+			if want != http.StatusOK {
+				return ""
+			}
+			got := r.object(t)
+			if fmt.Sprint(got["expires_in"]) != "900" || got["token_type"] != "Bearer" || r.header.Get("Cache-Control") != "no-store" {
+				t.Errorf("renew: %v (Cache-Control %q), want a Bearer token for 900 s, not stored", got, r.header.Get("Cache-Control"))
+			}
+			return got["access_token"].(string)
+		}
+		me := func(t *testing.T, tok string, want int) {
+			v.run(t, call{as: anon, method: "GET", path: "/api/v1/auth/me", header: bearer(tok), want: want})
+		}
+
+		// A revoked credential or a disabled user ends the session: no
+		// renewal.
+		u := v.userCred(viewer(2))
+		revoked := grant(t, viewer(2))
+		v.run(t, call{as: admin(2), method: "DELETE", path: "/api/v1/admin/credentials/" + u.ClientID, want: 200})
+		renew(t, "", revoked, http.StatusUnauthorized)
+		w := v.userCred(viewer(1))
+		disabled := grant(t, viewer(1))
+		v.run(t, call{as: admin(1), method: "PUT", path: "/api/v1/admin/users/" + w.UserID,
+			body: map[string]any{"entity": map[string]any{"status": "disabled"}}, want: 200})
+		renew(t, "", disabled, http.StatusUnauthorized)
+
+		first := grant(t, trader(0))
+		v.clock.Advance(10 * time.Minute)
+		second := renew(t, "auth_renew", first, http.StatusOK)
+		if second == first {
+			t.Fatal("renewal answered the same token")
+		}
+		v.clock.Advance(10 * time.Minute) // the first has expired, the renewed one holds
+		me(t, first, http.StatusUnauthorized)
+		me(t, second, http.StatusOK)
+		renew(t, "auth_renew_expired", first, http.StatusUnauthorized)
+		third := renew(t, "", second, http.StatusOK)
+		v.clock.Advance(14 * time.Minute)
+		me(t, third, http.StatusOK)
+		renew(t, "", "not-a-token", http.StatusUnauthorized)
 	})
 }
 

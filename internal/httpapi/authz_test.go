@@ -104,6 +104,7 @@ func authzTable() []authzRow {
 				return "/api/v1/auth/token", body
 			}},
 		{"GET /api/v1/auth/me", map[string]statuses{noObject: readers200}, static("/api/v1/auth/me")},
+		{"POST /api/v1/auth/renew", map[string]statuses{noObject: readers200}, static("/api/v1/auth/renew")},
 
 		// The web app: its files need no token.
 		{"GET /{$}", map[string]statuses{noObject: everyone200}, static("/")},

@@ -172,6 +172,22 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// renewToken issues a new access token to the bearer of a good one, in
+// the token grant's answer: how a signed-in screen keeps its session.
+func (s *Server) renewToken(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	if wait := s.perAddr.Allow(clientAddr(r), s.now()); wait > 0 {
+		return &venue.Error{Kind: venue.KindRateLimited, Message: "rate limit exceeded; retry after the Retry-After delay",
+			RetryAfter: wait}
+	}
+	tok, err := s.access.RenewToken(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": tok.AccessToken, "token_type": "Bearer", "expires_in": tok.ExpiresIn})
+	return nil
+}
+
 // clientAddr is the caller's address for rate limiting (the direct peer;
 // a proxy in front must do its own limiting).
 func clientAddr(r *http.Request) string {

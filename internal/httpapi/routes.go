@@ -45,6 +45,7 @@ func (s *Server) routes() {
 
 	// Authentication.
 	m.Handle("POST "+v1+"/auth/token", s.public(s.token))
+	m.Handle("POST "+v1+"/auth/renew", s.authed(s.renewToken))
 	m.Handle("GET "+v1+"/auth/me", s.authed(s.me))
 
 	// Reference data.

@@ -62,24 +62,52 @@ export interface SessionStore {
 
 const sessionKey = "bondvenue.session";
 
-/** saveSession keeps a token for expiresIn seconds from now (ms). */
-export function saveSession(s: SessionStore, token: string, expiresIn: number, now: number): void {
-  s.setItem(sessionKey, JSON.stringify({ token, until: now + expiresIn * 1000 }));
+/** Session is a kept token: good until (ms), issued for lifetime (ms). */
+export interface Session {
+  token: string;
+  until: number;
+  lifetime: number;
 }
 
-/** loadSession is the kept token while it is valid, else null (and an expired one is dropped). */
-export function loadSession(s: SessionStore, now: number): string | null {
+/** saveSession keeps a token for expiresIn seconds from now (ms). */
+export function saveSession(s: SessionStore, token: string, expiresIn: number, now: number): void {
+  s.setItem(sessionKey, JSON.stringify({ token, until: now + expiresIn * 1000, lifetime: expiresIn * 1000 }));
+}
+
+/** sessionOf is the kept session while its token is valid, else null (and an expired one is dropped). */
+export function sessionOf(s: SessionStore, now: number): Session | null {
   try {
     const raw = s.getItem(sessionKey);
     if (!raw) return null;
-    const v = JSON.parse(raw) as { token?: unknown; until?: unknown };
-    if (typeof v.token === "string" && typeof v.until === "number" && v.until > now) return v.token;
+    const v = JSON.parse(raw) as { token?: unknown; until?: unknown; lifetime?: unknown };
+    if (typeof v.token === "string" && typeof v.until === "number" && v.until > now) {
+      return { token: v.token, until: v.until, lifetime: typeof v.lifetime === "number" ? v.lifetime : v.until - now };
+    }
   } catch {
     /* unreadable: dropped below */
   }
   s.removeItem(sessionKey);
   return null;
 }
+
+/** loadSession is the kept token while it is valid, else null (and an expired one is dropped). */
+export function loadSession(s: SessionStore, now: number): string | null {
+  return sessionOf(s, now)?.token ?? null;
+}
+
+/**
+ * renewIn is how long (ms) from now to renew a token good until (ms),
+ * issued for lifetime (ms): a quarter of its lifetime before it expires,
+ * at most two minutes before, so a renewal refused for a moment (the
+ * venue failing over) has time to be tried again; at once when that
+ * time has passed.
+ */
+export function renewIn(until: number, lifetime: number, now: number): number {
+  return Math.max(0, until - Math.min(120_000, lifetime / 4) - now);
+}
+
+/** retryRenewal is how long (ms) to wait before trying a renewal again that the venue did not answer. */
+export const retryRenewal = 10_000;
 
 /** clearSession forgets the kept token. */
 export function clearSession(s: SessionStore): void {
@@ -96,6 +124,9 @@ function browserSession(): SessionStore | null {
 
 export class Api {
   private token = "";
+  private until = 0;
+  private lifetime = 0;
+  private renewal: ReturnType<typeof setTimeout> | undefined;
   /** onUnauthorized is called when the venue refuses the token (expired or revoked). */
   onUnauthorized: () => void = () => {};
 
@@ -116,21 +147,68 @@ export class Api {
       throw new ApiError(res.status, res.status === 401 ? "client_id and/or client_secret is wrong" : describe(res.status, body), body);
     }
     const t = body as TokenAnswer;
-    this.token = t.access_token;
-    const store = browserSession();
-    if (store) saveSession(store, t.access_token, t.expires_in, Date.now());
+    this.keep(t);
     return t;
+  }
+
+  /** keep takes up a token the venue issued, keeps it for a reload, and schedules its renewal. */
+  private keep(t: TokenAnswer): void {
+    const now = Date.now();
+    this.token = t.access_token;
+    this.until = now + t.expires_in * 1000;
+    this.lifetime = t.expires_in * 1000;
+    const store = browserSession();
+    if (store) saveSession(store, t.access_token, t.expires_in, now);
+    this.schedule(renewIn(this.until, this.lifetime, now));
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.renewal);
+    this.renewal = setTimeout(() => void this.renew(), delay);
+  }
+
+  /**
+   * renew exchanges the token for a new one before it expires
+   * (POST /auth/renew), so a signed-in screen is never signed out while
+   * it is open: the venue's token lifetime stays what it is. A refusal
+   * (revoked credential, disabled user) ends the session; no answer is
+   * tried again while the token holds.
+   */
+  private async renew(): Promise<void> {
+    const token = this.token;
+    if (!token) return;
+    let res: Response;
+    try {
+      res = await fetch(this.base + "/auth/renew", { method: "POST", headers: { Authorization: "Bearer " + token } });
+    } catch {
+      res = new Response(null, { status: 503 });
+    }
+    if (this.token !== token) return; // signed out, or in again, meanwhile
+    const body = await readBody(res);
+    if (res.ok) {
+      this.keep(body as TokenAnswer);
+    } else if (res.status === 401) {
+      this.onUnauthorized();
+    } else if (Date.now() + retryRenewal < this.until) {
+      this.schedule(retryRenewal);
+    }
   }
 
   /** resume takes up the token kept by this tab before a reload; false when there is none. */
   resume(): boolean {
     const store = browserSession();
-    const t = store ? loadSession(store, Date.now()) : null;
-    if (t) this.token = t;
-    return t !== null;
+    const now = Date.now();
+    const s = store ? sessionOf(store, now) : null;
+    if (!s) return false;
+    this.token = s.token;
+    this.until = s.until;
+    this.lifetime = s.lifetime;
+    this.schedule(renewIn(s.until, s.lifetime, now));
+    return true;
   }
 
   signOut(): void {
+    clearTimeout(this.renewal);
     this.token = "";
     const store = browserSession();
     if (store) clearSession(store);
