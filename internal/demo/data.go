@@ -14,13 +14,17 @@ import (
 // before (the markets' settlement_lag).
 var euT1 = []venue.LagChange{{From: bondmath.MustDate(2027, 10, 11), Lag: 1}}
 
+// demoZone is the demo markets' time zone: their business day, for the
+// trade date, the default settlement date and the post-trade deadlines.
+const demoZone = "Europe/Berlin"
+
 var demoMarkets = []trading.MarketInput{
 	{Name: ptr("bondvenue RFQ"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityOTC), IsPartialFillAllowed: ptr(true),
-		SettlementLags: ptr(euT1)},
+		Timezone: ptr(demoZone), SettlementLags: ptr(euT1)},
 	{Name: ptr("bondvenue Continuous"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityContinuous), IsPartialFillAllowed: ptr(true),
-		SettlementLags: ptr(euT1)},
+		Timezone: ptr(demoZone), SettlementLags: ptr(euT1)},
 	{Name: ptr("bondvenue Continuous All-or-None"), Type: ptr("secondary"), FacilityType: ptr(venue.FacilityContinuous),
-		IsPartialFillAllowed: ptr(false), SettlementLags: ptr(euT1)},
+		IsPartialFillAllowed: ptr(false), SettlementLags: ptr(euT1), Timezone: ptr(demoZone)},
 }
 
 type firm struct {

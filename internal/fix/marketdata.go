@@ -557,7 +557,7 @@ func (s *session) captureReport(reqID string, t *venue.Trade) *quickfix.Message 
 		publish = "2"
 	}
 	m.Body.SetString(tagTradePublishIndicator, publish)
-	m.Body.SetString(tagTradeDate, t.CreatedAt.UTC().Format("20060102"))
+	m.Body.SetString(tagTradeDate, fixDate(s.tradeDate(t.MarketID, t.CreatedAt)))
 	m.Body.SetString(tagTransactTime, t.CreatedAt.UTC().Format("20060102-15:04:05.000"))
 	m.Body.SetString(tagSettlDate, fixDate(t.SettlementDate))
 	m.Body.SetString(tagMarketID, t.MarketID)

@@ -34,10 +34,11 @@ type session struct {
 	drained chan struct{}
 
 	mu       sync.Mutex
-	orders   map[string]*orderState // the firm's orders this session has seen, by offer id
-	isins    map[string]string      // instrument id → ISIN
-	md       map[string]*mdSub      // market data subscriptions by MDReqID
-	dropCopy string                 // the TradeRequestID of the drop copy subscription
+	orders   map[string]*orderState    // the firm's orders this session has seen, by offer id
+	isins    map[string]string         // instrument id → ISIN
+	zones    map[string]*time.Location // market id → its time zone
+	md       map[string]*mdSub         // market data subscriptions by MDReqID
+	dropCopy string                    // the TradeRequestID of the drop copy subscription
 
 	out []*quickfix.Message // the messages of the event being handled (feed goroutine only)
 	// pipe is the session's orders in flight (the engine's goroutine only).
@@ -59,7 +60,7 @@ type orderState struct {
 func newSession(g *Gateway, id quickfix.SessionID, p venue.Principal) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &session{g: g, id: id, p: p, ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		orders: map[string]*orderState{}, isins: map[string]string{}, md: map[string]*mdSub{},
+		orders: map[string]*orderState{}, isins: map[string]string{}, zones: map[string]*time.Location{}, md: map[string]*mdSub{},
 		drained: make(chan struct{}, 1), pipe: newPipeline()}
 }
 
@@ -427,6 +428,25 @@ func (s *session) isin(instrumentID string) string {
 	s.isins[instrumentID] = in.Terms.ISIN
 	s.mu.Unlock()
 	return in.Terms.ISIN
+}
+
+// tradeDate is the trade date of an event at t on a market: the date in
+// the market's time zone (its business day), reading the zone once.
+func (s *session) tradeDate(marketID string, t time.Time) bondmath.Date {
+	s.mu.Lock()
+	loc, ok := s.zones[marketID]
+	s.mu.Unlock()
+	if !ok {
+		m, err := s.g.svc.Market(s.ctx, s.p, marketID)
+		if err != nil {
+			return bondmath.DateOf(t.UTC())
+		}
+		loc = m.Location()
+		s.mu.Lock()
+		s.zones[marketID] = loc
+		s.mu.Unlock()
+	}
+	return bondmath.DateOf(t.In(loc))
 }
 
 // fixDate is a LocalMktDate (YYYYMMDD).

@@ -20,6 +20,10 @@ func TestAllocations(t *testing.T) {
 	fresh(t, func(t *testing.T, v *env) {
 		x := newTV(t, v)
 		in := x.ins[3]
+		// The allocations' deadline is 23:00 on the trade date in the
+		// market's time zone.
+		v.run(t, call{as: operator, method: "PUT", path: "/api/v1/admin/markets/" + x.otc,
+			body: obj{"entity": obj{"timezone": "Europe/Brussels"}}, want: http.StatusOK})
 		rfq := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "3000000",
 			"counterparties": []string{v.participant(1)}})
 		q := x.create(t, trader(1), obj{"instrument_id": in, "market_id": x.otc, "direction": "ask", "price_per_unit": "99.987",
@@ -129,5 +133,48 @@ func TestAllocations(t *testing.T) {
 			t.Errorf("late allocation = %v, want the ask side marked late", sell)
 		}
 		wantDec(t, "whole-side part's amount", sell["allocations"].([]any)[0].(obj)["price"], num(t, tr["price"]).String())
+	})
+}
+
+// TestMarketBusinessDay: a market's business day is in its own time zone.
+// An RFQ done at 00:15 in Berlin on 2 December (23:15 UTC on the 1st)
+// trades on 2 December there: it settles on that date's lag, its
+// allocations are due at 23:00 Berlin time on the 2nd, a deferred size is
+// due at 19:00 Berlin time on the 2nd, and the market's settlement date
+// defaults to the 2nd as the trade date.
+func TestMarketBusinessDay(t *testing.T) {
+	fresh(t, func(t *testing.T, v *env) {
+		x := newTV(t, v)
+		in := x.ins[3]
+		v.run(t, call{as: operator, method: "PUT", path: "/api/v1/admin/markets/" + x.otc,
+			body: obj{"entity": obj{"timezone": "Europe/Berlin", "settlement_lag": 2}}, want: http.StatusOK})
+		v.clock.Advance(time.Date(2026, 12, 1, 23, 15, 0, 0, time.UTC).Sub(v.clock.Now()))
+		for _, w := range []who{trader(0), trader(1)} {
+			v.signInAgain(w)
+		}
+		sd := x.obj(t, trader(0), "GET", "/api/v1/markets/"+x.otc+"/settlement-date", nil, http.StatusOK)
+		if sd["trade_date"] != "2026-12-02" || sd["settlement_date"] != "2026-12-04" {
+			t.Errorf("market settlement date now = %v, want trade date 2026-12-02 settling 2026-12-04", sd)
+		}
+		rfq := x.rfq(t, trader(0), obj{"instrument_id": in, "market_id": x.otc, "direction": "bid", "quantity": "20000000",
+			"counterparties": []string{v.participant(1)}})
+		q := x.create(t, trader(1), obj{"instrument_id": in, "market_id": x.otc, "direction": "ask", "price_per_unit": "99.5",
+			"quantity": "20000000", "matched_offer_id": id(rfq)})
+		tr := x.obj(t, trader(0), "PUT", offersPath+"/"+id(q)+"/accept", nil, http.StatusOK)
+		if tr["settlement_date"] != "2026-12-04" {
+			t.Errorf("trade settles %v, want 2026-12-04 (T+2 from the Berlin trade date 2026-12-02, not the UTC 2026-12-01)", tr["settlement_date"])
+		}
+		pub, _ := tr["publication"].(obj)
+		if pub["volume_due_at"] != "2026-12-02T18:00:00.000Z" {
+			t.Errorf("deferred size due %v, want 19:00 Berlin time on 2026-12-02 (2026-12-02T18:00:00.000Z)", pub["volume_due_at"])
+		}
+		// 21:59 UTC on the 2nd is 22:59 in Berlin: on time.
+		v.clock.Advance(time.Date(2026, 12, 2, 21, 59, 0, 0, time.UTC).Sub(v.clock.Now()))
+		v.signInAgain(trader(0))
+		alloc := x.obj(t, trader(0), "POST", "/api/v1/trades/"+id(tr)+"/allocations",
+			obj{"allocations": []obj{{"account_id": v.creds.Participants[0].AccountIDs[0], "quantity": "20000000"}}}, http.StatusOK)
+		if alloc["late"] != false {
+			t.Errorf("allocation at 22:59 Berlin time on the trade date = %v, want not late", alloc)
+		}
 	})
 }

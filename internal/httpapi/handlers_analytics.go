@@ -226,23 +226,25 @@ func (s *Server) settlementDate(w http.ResponseWriter, r *http.Request, p venue.
 }
 
 // marketSettlementDate answers GET /markets/{marketId}/settlement-date:
-// the settlement date of a trade on trade_date (default today, UTC) with
-// the market's lag in force on that date.
+// the settlement date of a trade on trade_date (default the market's
+// business date now, in its time zone) with the market's lag in force on
+// that date.
 func (s *Server) marketSettlementDate(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
 	q := r.URL.Query()
 	var f fields
-	trade := bondmath.DateOf(s.now().UTC())
+	var trade *bondmath.Date
 	if v := q.Get("trade_date"); v != "" {
-		trade = f.date("trade_date", &v, true)
+		d := f.date("trade_date", &v, true)
+		trade = &d
 	}
 	if err := f.v.Err(); err != nil {
 		return err
 	}
-	d, lag, err := s.use(r).MarketSettlementDate(r.Context(), p, r.PathValue("marketId"), trade)
+	day, d, lag, err := s.use(r).MarketSettlementDate(r.Context(), p, r.PathValue("marketId"), trade)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"market_id": r.PathValue("marketId"), "trade_date": trade.String(), "lag": lag,
+	writeJSON(w, http.StatusOK, map[string]any{"market_id": r.PathValue("marketId"), "trade_date": day.String(), "lag": lag,
 		"settlement_date": d.String()})
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 // offer's, but never before the trade date plus the market's lag.
 func (st *State) continuousSettlement(resting *venue.Offer) bondmath.Date {
 	m := st.markets[resting.MarketID]
-	today := bondmath.DateOf(st.now)
+	today := m.TradeDate(st.now)
 	std := bondmath.TARGET2.AddBusinessDays(today, m.LagOn(today))
 	if resting.SettlementDate.Before(std) {
 		return std

@@ -18,7 +18,8 @@ import (
 // published (a trade below the smallest deferred size whole); tapeNew
 // tells the tape after the trade's own event.
 func (st *State) publish(t *venue.Trade) {
-	t.Publication = st.deferrals.Publication(st.instruments[t.InstrumentID], t.Quantity, t.CreatedAt)
+	m := st.markets[t.MarketID]
+	t.Publication = st.deferrals.Publication(st.instruments[t.InstrumentID], t.Quantity, t.CreatedAt, m.Location())
 	st.markDue(t)
 }
 

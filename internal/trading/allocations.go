@@ -61,6 +61,10 @@ func (s *Service) AllocateTrade(ctx context.Context, p venue.Principal, tradeID 
 		if err != nil {
 			return err
 		}
+		market, err := tx.Market(ctx, t.MarketID)
+		if err != nil {
+			return err
+		}
 		req, err := allocationParts(ctx, tx, p, t, in, parts)
 		if err != nil {
 			return err
@@ -75,7 +79,7 @@ func (s *Service) AllocateTrade(ctx context.Context, p venue.Principal, tradeID 
 		}
 		out = venue.AllocationSet{TradeID: t.ID, ParticipantID: p.ParticipantID, UserID: p.UserID, Direction: dir,
 			MarketID: t.MarketID, InstrumentID: t.InstrumentID, Allocations: allocs,
-			Late: !now.Before(venue.AllocationDeadline(t.CreatedAt)), CreatedAt: now}
+			Late: !now.Before(venue.AllocationDeadline(t.CreatedAt, market.Location())), CreatedAt: now}
 		if err := tx.CreateAllocation(ctx, &out); err != nil {
 			return err
 		}

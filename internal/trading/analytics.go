@@ -1,6 +1,8 @@
 package trading
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -62,8 +64,7 @@ func (s *Service) InstrumentAnalytics(ctx context.Context, p venue.Principal, id
 	if in.Settlement != nil {
 		out.Settlement = *in.Settlement
 	} else {
-		today := bondmath.DateOf(s.now().UTC())
-		out.Settlement = bondmath.TARGET2.AddBusinessDays(today, s.defaultLag(instr.ID, today))
+		out.Settlement = s.defaultSettlement(instr.ID, s.now())
 	}
 	bi := calculator.BondInput{Bond: b, Settlement: out.Settlement, Nominal: out.Nominal}
 	if out.Accrued, err = calculator.AccruedInterest(bi); err != nil {
@@ -88,29 +89,27 @@ func (s *Service) InstrumentAnalytics(ctx context.Context, p venue.Principal, id
 	return out, nil
 }
 
-// defaultLag is the settlement lag of a trade on date trade in an
-// instrument: that of the first market listing it (2 when none is known).
-func (s *Service) defaultLag(instrumentID string, trade bondmath.Date) int {
-	ref := s.eng.Reference()
-	if ref == nil {
-		return 2
+// defaultSettlement is the settlement date of a trade in an instrument
+// now: on the business date and with the lag of the first market listing
+// it (T+2 in UTC when none is known).
+func (s *Service) defaultSettlement(instrumentID string, now time.Time) bondmath.Date {
+	m := venue.Market{SettlementLag: 2}
+	if ref := s.eng.Reference(); ref != nil {
+		if in, ok := ref.Instrument(instrumentID); ok && len(in.MarketIDs) > 0 {
+			if first, ok := ref.Market(in.MarketIDs[0]); ok {
+				m = first
+			}
+		}
 	}
-	in, ok := ref.Instrument(instrumentID)
-	if !ok || len(in.MarketIDs) == 0 {
-		return 2
-	}
-	m, ok := ref.Market(in.MarketIDs[0])
-	if !ok {
-		return 2
-	}
-	return m.LagOn(trade)
+	today := m.TradeDate(now)
+	return bondmath.TARGET2.AddBusinessDays(today, m.LagOn(today))
 }
 
 // MarketSettlementDate is the settlement date of a trade on date trade in
 // market id, with the lag in force on that date.
-func (s *Service) MarketSettlementDate(ctx context.Context, p venue.Principal, id string, trade bondmath.Date) (bondmath.Date, int, error) {
+func (s *Service) MarketSettlementDate(ctx context.Context, p venue.Principal, id string, trade *bondmath.Date) (bondmath.Date, bondmath.Date, int, error) {
 	if !validID(id) {
-		return bondmath.Date{}, 0, venue.NotFound("market")
+		return bondmath.Date{}, bondmath.Date{}, 0, venue.NotFound("market")
 	}
 	var m venue.Market
 	if err := s.db.View(ctx, func(tx *store.Tx) error {
@@ -120,9 +119,13 @@ func (s *Service) MarketSettlementDate(ctx context.Context, p venue.Principal, i
 		}
 		return nil
 	}); err != nil {
-		return bondmath.Date{}, 0, err
+		return bondmath.Date{}, bondmath.Date{}, 0, err
 	}
-	lag := m.LagOn(trade)
-	_, d, err := calculator.SettlementDate(m.Calendar, trade, lag)
-	return d, lag, err
+	day := m.TradeDate(s.now())
+	if trade != nil {
+		day = *trade
+	}
+	lag := m.LagOn(day)
+	_, d, err := calculator.SettlementDate(m.Calendar, day, lag)
+	return day, d, lag, err
 }

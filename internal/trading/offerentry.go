@@ -108,7 +108,7 @@ func (s *Service) prepare(ctx context.Context, p venue.Principal, in OfferInput,
 	}); err != nil {
 		return pr, err
 	}
-	settle := checkListing(&v, in, typ, f, pr.instrument, pr.market, ref, bondmath.DateOf(now))
+	settle := checkListing(&v, in, typ, f, pr.instrument, pr.market, ref, pr.market.TradeDate(now))
 	if err := v.Err(); err != nil {
 		return pr, err // with its listing: a rejection to record
 	}

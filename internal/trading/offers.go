@@ -111,9 +111,13 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (se
 	ch := sequencer.OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes,
 		ClientOrderID: in.ClientOrderID, Parties: in.Parties}
 	var instr venue.Instrument
+	var market venue.Market
 	err := s.db.View(ctx, func(tx *store.Tx) error {
 		var err error
-		instr, err = tx.Instrument(ctx, o.InstrumentID)
+		if instr, err = tx.Instrument(ctx, o.InstrumentID); err != nil {
+			return err
+		}
+		market, err = tx.Market(ctx, o.MarketID)
 		return err
 	})
 	if err != nil {
@@ -136,7 +140,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (se
 	}
 	if d := in.SettlementDate; d != nil {
 		bond, bondErr := bondFor(s.eng.Reference(), instr)
-		venue.CheckSettlement(&v, *d, bondmath.DateOf(s.clock()), bond, bondErr)
+		venue.CheckSettlement(&v, *d, market.TradeDate(s.clock()), bond, bondErr)
 	}
 	if in.Validity != nil {
 		val := venue.CheckValidity(&v, *in.Validity, in.ValidUntil, s.clock())

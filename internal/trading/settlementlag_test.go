@@ -63,7 +63,7 @@ func TestSettlementLagT1(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, lag, err := svc.MarketSettlementDate(ctx, trading.System, otc, trade)
+			_, d, lag, err := svc.MarketSettlementDate(ctx, trading.System, otc, &trade)
 			if err != nil {
 				t.Fatal(err)
 			}

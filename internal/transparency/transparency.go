@@ -45,9 +45,9 @@ type Class struct {
 // Band is a size band of a class: trades of From or more (up to the next
 // band's From) wait Price before their price shows and Volume before their
 // size does. A delay is "now", minutes ("15m"), "eod" (the end of the
-// trading day: 19:00 Central European time on the trade date, or 09:00 on
+// trading day: 19:00 on the trade date in the market's time zone, or 09:00 on
 // the next TARGET2 business day for a trade after 19:00), or weeks ("2w":
-// 19:00 Central European time on the trade date that many weeks on, moved
+// 19:00 there on the trade date that many weeks on, moved
 // to the next TARGET2 business day).
 type Band struct {
 	ID     string `json:"id"`
@@ -152,38 +152,39 @@ func (t *Table) ClassOf(in venue.Instrument) string {
 
 // Publication is when a trade of quantity in in made at tradeTime shows on
 // the public tape.
-func (t *Table) Publication(in venue.Instrument, quantity udecimal.Decimal, tradeTime time.Time) venue.Publication {
+func (t *Table) Publication(in venue.Instrument, quantity udecimal.Decimal, tradeTime time.Time, loc *time.Location) venue.Publication {
 	class := t.ClassOf(in)
 	for _, b := range t.Bands {
 		if b.Class == class && quantity.GreaterThanOrEqual(b.from) {
-			return venue.Publication{Deferral: b.ID, PriceDueAt: due(b.Price, tradeTime), VolumeDueAt: due(b.Volume, tradeTime)}
+			return venue.Publication{Deferral: b.ID, PriceDueAt: due(b.Price, tradeTime, loc), VolumeDueAt: due(b.Volume, tradeTime, loc)}
 		}
 	}
 	return venue.Publication{PriceDueAt: tradeTime, VolumeDueAt: tradeTime} // unreachable: every class has a band from 0
 }
 
-// due is when a delay ends for a trade at at.
-func due(d string, at time.Time) time.Time {
+// due is when a delay ends for a trade at at on a market in time zone
+// loc (its trading day ends at 19:00 there).
+func due(d string, at time.Time, loc *time.Location) time.Time {
 	at = at.UTC()
 	switch {
 	case d == "now":
 		return at
 	case d == "eod":
-		local := at.In(venue.CentralEurope)
+		local := at.In(loc)
 		y, m, dd := local.Date()
-		close := time.Date(y, m, dd, 19, 0, 0, 0, venue.CentralEurope)
+		close := time.Date(y, m, dd, 19, 0, 0, 0, loc)
 		if at.Before(close) {
 			return close.UTC()
 		}
 		next := bondmath.TARGET2.AddBusinessDays(bondmath.MustDate(y, m, dd), 1).Time()
-		return time.Date(next.Year(), next.Month(), next.Day(), 9, 0, 0, 0, venue.CentralEurope).UTC()
+		return time.Date(next.Year(), next.Month(), next.Day(), 9, 0, 0, 0, loc).UTC()
 	case d[len(d)-1] == 'm':
 		n, _ := strconv.Atoi(d[:len(d)-1])
 		return at.Add(time.Duration(n) * time.Minute)
 	}
 	n, _ := strconv.Atoi(d[:len(d)-1])
-	y, m, dd := at.In(venue.CentralEurope).Date()
+	y, m, dd := at.In(loc).Date()
 	day := bondmath.MustDate(y, m, dd).AddDays(7 * n)
 	adj := bondmath.TARGET2.Adjust(day, bondmath.Following).Time()
-	return time.Date(adj.Year(), adj.Month(), adj.Day(), 19, 0, 0, 0, venue.CentralEurope).UTC()
+	return time.Date(adj.Year(), adj.Month(), adj.Day(), 19, 0, 0, 0, loc).UTC()
 }

@@ -61,7 +61,7 @@ func TestDueTimes(t *testing.T) {
 		{corp, "5000000", "2027-01-13T10:00:00Z", "OT2", "2027-01-13T18:00:00Z", "2027-01-27T18:00:00Z"},
 		{corp, "15000000", "2027-01-13T10:00:00Z", "OT3", "2027-02-10T18:00:00Z", "2027-02-10T18:00:00Z"},
 	} {
-		p := tab.Publication(tt.in, udecimal.MustParse(tt.qty), at(tt.trade))
+		p := tab.Publication(tt.in, udecimal.MustParse(tt.qty), at(tt.trade), venue.CentralEurope)
 		hit[p.Deferral] = true
 		if p.Deferral != tt.band || !p.PriceDueAt.Equal(at(tt.price)) || !p.VolumeDueAt.Equal(at(tt.volume)) {
 			t.Errorf("%s %s at %s: %s price %s volume %s, want %s %s %s", tt.in.Terms.Industry, tt.qty, tt.trade, p.Deferral,

@@ -86,13 +86,13 @@ func share(figure, part, total udecimal.Decimal) (udecimal.Decimal, error) {
 	return q.RoundHAZ(2), nil
 }
 
-// AllocationDeadline is when allocations of a trade made at tradeTime are
-// due: 23:00 Central European time on its trade date there. One made
-// after it is accepted and marked late.
-func AllocationDeadline(tradeTime time.Time) time.Time {
-	local := tradeTime.In(CentralEurope)
+// AllocationDeadline is when allocations of a trade made at tradeTime on
+// a market in time zone loc are due: 23:00 on its trade date there. One
+// made after it is accepted and marked late.
+func AllocationDeadline(tradeTime time.Time, loc *time.Location) time.Time {
+	local := tradeTime.In(loc)
 	y, m, d := local.Date()
-	return time.Date(y, m, d, 23, 0, 0, 0, CentralEurope)
+	return time.Date(y, m, d, 23, 0, 0, 0, loc)
 }
 
 // CentralEurope is Central European time (CET, CEST in summer), of the

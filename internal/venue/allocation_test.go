@@ -83,19 +83,46 @@ func TestAllocateResidual(t *testing.T) {
 	}
 }
 
-// TestAllocationDeadline: 23:00 Central European time on the trade's date
-// there, in winter (CET, 22:00 UTC) and summer (CEST, 21:00 UTC); a trade
-// at 23:30 UTC is already the next day in Brussels.
+// TestAllocationDeadline: 23:00 on the trade's date in the market's time
+// zone: in Brussels in winter (CET, 22:00 UTC) and summer (CEST, 21:00
+// UTC), a trade at 23:30 UTC already the next day there; in New York a
+// trade at 02:00 UTC is still the day before.
 func TestAllocationDeadline(t *testing.T) {
-	for _, tt := range []struct{ trade, want string }{
-		{"2027-01-15T09:30:00Z", "2027-01-15T22:00:00Z"},
-		{"2027-07-15T09:30:00Z", "2027-07-15T21:00:00Z"},
-		{"2027-01-15T23:30:00Z", "2027-01-16T22:00:00Z"},
-		{"2027-10-11T21:59:59Z", "2027-10-11T21:00:00Z"},
+	ny := ZoneOf("America/New_York")
+	for _, tt := range []struct {
+		trade string
+		loc   *time.Location
+		want  string
+	}{
+		{"2027-01-15T09:30:00Z", CentralEurope, "2027-01-15T22:00:00Z"},
+		{"2027-07-15T09:30:00Z", CentralEurope, "2027-07-15T21:00:00Z"},
+		{"2027-01-15T23:30:00Z", CentralEurope, "2027-01-16T22:00:00Z"},
+		{"2027-10-11T21:59:59Z", CentralEurope, "2027-10-11T21:00:00Z"},
+		{"2027-01-16T02:00:00Z", ny, "2027-01-16T04:00:00Z"},
+		{"2027-01-15T09:30:00Z", time.UTC, "2027-01-15T23:00:00Z"},
 	} {
 		at, _ := time.Parse(time.RFC3339, tt.trade)
-		if got := AllocationDeadline(at).UTC().Format(time.RFC3339); got != tt.want {
-			t.Errorf("AllocationDeadline(%s) = %s, want %s", tt.trade, got, tt.want)
+		if got := AllocationDeadline(at, tt.loc).UTC().Format(time.RFC3339); got != tt.want {
+			t.Errorf("AllocationDeadline(%s, %s) = %s, want %s", tt.trade, tt.loc, got, tt.want)
+		}
+	}
+}
+
+// TestTradeDate: a market's business date is the date in its time zone;
+// an unknown or empty zone is UTC.
+func TestTradeDate(t *testing.T) {
+	at, _ := time.Parse(time.RFC3339, "2026-12-01T23:15:00Z") // 00:15 on 2 December in Berlin
+	for _, tt := range []struct{ zone, want string }{
+		{"Europe/Berlin", "2026-12-02"},
+		{"UTC", "2026-12-01"},
+		{"", "2026-12-01"},
+		{"America/New_York", "2026-12-01"},
+		{"Asia/Tokyo", "2026-12-02"},
+		{"Not/AZone", "2026-12-01"},
+	} {
+		m := Market{Timezone: tt.zone}
+		if got := m.TradeDate(at).String(); got != tt.want {
+			t.Errorf("Market{Timezone: %q}.TradeDate(%s) = %s, want %s", tt.zone, at.Format(time.RFC3339), got, tt.want)
 		}
 	}
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { participantName, tapeOf, tradeSides, withPrint } from "../src/model/trades";
+import { participantName, tapeOf, tradeDate, tradeSides, withPrint } from "../src/model/trades";
 import type { Trade } from "../src/client/types";
 
 const names = new Map([
@@ -61,5 +61,17 @@ describe("a publication on the tape", () => {
     // A deferred trade published later than newer trades keeps its place by trade time.
     tape = withPrint(tape, print("t0", "i1", "m1", 99.1, 30000000, "2026-11-27T09:00:00.000Z"));
     expect(tape.map((p) => p.tradeId)).toEqual(["t2", "t1", "t0"]);
+  });
+});
+
+describe("a trade's trade date", () => {
+  it("is the date in its market's time zone, not in UTC", () => {
+    // 00:15 in Berlin on 2 December is 23:15 UTC on the 1st.
+    expect(tradeDate("2026-12-01T23:15:00.000Z", "Europe/Berlin")).toBe("2026-12-02");
+    expect(tradeDate("2026-12-01T23:15:00.000Z", "UTC")).toBe("2026-12-01");
+    expect(tradeDate("2026-12-01T23:15:00.000Z", undefined)).toBe("2026-12-01");
+    expect(tradeDate("2026-07-01T22:30:00.000Z", "Europe/Berlin")).toBe("2026-07-02"); // CEST
+    expect(tradeDate("2026-12-01T23:15:00.000Z", "Not/AZone")).toBe("2026-12-01");
+    expect(tradeDate("not a time", "UTC")).toBe("");
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Trade } from "../client/types";
 import * as f from "../model/format";
-import { accruedOf, tradeSides } from "../model/trades";
+import { accruedOf, tradeDate, tradeSides } from "../model/trades";
 import type { Venue } from "../state/venue";
 import { Empty, Num, Section, Time } from "../ui/components";
 import { AllocationForm, AllocationStatus } from "./Allocation";
@@ -20,6 +20,7 @@ export function TradeBlotter(props: { venue: Venue; limit?: number }) {
         <thead>
           <tr>
             <th scope="col">Time</th>
+            <th scope="col">Trade date</th>
             <th scope="col">{mine ? "Side" : "Buyer"}</th>
             <th scope="col">Instrument</th>
             <th scope="col">{mine ? "Counterparty" : "Seller"}</th>
@@ -36,7 +37,7 @@ export function TradeBlotter(props: { venue: Venue; limit?: number }) {
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={mine ? 14 : 13}>No trades yet.</Empty>}
+          {rows.length === 0 && <Empty cols={mine ? 15 : 14}>No trades yet.</Empty>}
           {rows.map((t: Trade, i) => (
             <TradeRow key={t.id} venue={v} t={t} withYield={i < yieldRows} />
           ))}
@@ -61,6 +62,7 @@ function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
         <td>
           <Time at={t.createdAt} />
         </td>
+        <td class="trade-date">{f.date(tradeDate(t.createdAt, v.market(t.market_id)?.timezone))}</td>
         {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}
         <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
         <td>{mine ? s.counterparty : s.seller}</td>
@@ -85,7 +87,7 @@ function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
       </tr>
       {allocating && (
         <tr class="allocate">
-          <td colSpan={14}>
+          <td colSpan={15}>
             <AllocationForm venue={v} t={t} label={label} close={() => setAllocating(false)} />
           </td>
         </tr>

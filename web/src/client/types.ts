@@ -49,6 +49,8 @@ export interface Market {
   /** Changes of the lag from a trade date on (EU T+1). */
   settlement_lags?: { from: string; lag: number }[];
   calendar: string;
+  /** The market's time zone (IANA): its business day, so its trades' trade date. */
+  timezone?: string;
 }
 
 /** KillSwitch is a firm's kill switch (GET/PUT /participant/kill-switch). */

@@ -82,3 +82,17 @@ export function accruedOf(t: Trade): string | null {
   if (!amount || !q || !p) return null;
   return text(sub(amount, shift(mul(q, p), -2)));
 }
+
+/** tradeDate is the trade date (YYYY-MM-DD) of a trade at iso on a market in time zone zone (IANA; UTC when unknown): the market's business day. */
+export function tradeDate(iso: string, zone: string | undefined): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "";
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat("en-CA", { timeZone: zone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(at);
+  } catch {
+    return at.toISOString().slice(0, 10); // an unknown zone: UTC
+  }
+  const part = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
