@@ -339,19 +339,20 @@ async function main(): Promise<void> {
         const row = p.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: bond });
         await row.first().waitFor();
         const cells = await row.first().locator("td").allInnerTexts();
-        assert.equal(cells[1], verb);
-        assert.equal(cells[3], cpty);
-        assert.equal(cells[4], "99.5000");
-        assert.equal(cells[6], "1,000,000");
-        assert.match(cells[7] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
-        assert.match(cells[8] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
-        assert.match(cells[9] ?? "", /^\d{4}-\d\d-\d\d$/, "settlement date");
-        assert.match(cells[11] ?? "", /\S{10,}/, "TVTIC");
+        assert.match(cells[1] ?? "", /^\d{4}-\d\d-\d\d$/, "trade date");
+        assert.equal(cells[2], verb);
+        assert.equal(cells[4], cpty);
+        assert.equal(cells[5], "99.5000");
+        assert.equal(cells[7], "1,000,000");
+        assert.match(cells[8] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
+        assert.match(cells[9] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
+        assert.match(cells[10] ?? "", /^\d{4}-\d\d-\d\d$/, "settlement date");
+        assert.match(cells[12] ?? "", /\S{10,}/, "TVTIC");
         // 1 m in the Bund is below the smallest deferred size: on the public tape at once.
-        assert.equal(cells[12], "On tape");
-        assert.equal(cells[13], "Allocate");
+        assert.equal(cells[13], "On tape");
+        assert.equal(cells[14], "Allocate");
         // The yield at the trade's price and settlement date, once the venue answered.
-        await expectText(row.first().locator("td").nth(5), /^-?\d+\.\d{3} %$/);
+        await expectText(row.first().locator("td").nth(6), /^-?\d+\.\d{3} %$/);
         const title = await row.first().locator("time").first().getAttribute("title");
         assert.match(title ?? "", / UTC$/, "UTC on hover");
       }
@@ -719,8 +720,8 @@ async function main(): Promise<void> {
       const row = page.getByRole("table", { name: "Trades" }).locator("tbody tr").filter({ hasText: bond }).filter({ hasText: "99.5000" });
       await row.first().waitFor();
       const cells = await row.first().locator("td").allInnerTexts();
-      assert.equal(cells[1], firmName(0), "buyer by name");
-      assert.equal(cells[3], firmName(1), "seller by name");
+      assert.equal(cells[2], firmName(0), "buyer by name");
+      assert.equal(cells[4], firmName(1), "seller by name");
       // Signed in after the trade: the market's Last and the tape show it all the same.
       await page.getByRole("link", { name: "Market", exact: true }).click();
       await page.getByRole("searchbox").fill(bond);
@@ -728,6 +729,12 @@ async function main(): Promise<void> {
       await expectText(gridRow.locator("td").last(), /^99\.5000$/);
       await page.getByRole("link", { name: bond }).click();
       await page.getByRole("table", { name: "Trade tape" }).getByRole("cell", { name: "99.5000" }).first().waitFor();
+      // The operator's RFQ tab lists the venue's requests, whoever sent them.
+      await page.getByRole("link", { name: "RFQ", exact: true }).click();
+      const request = page.getByRole("table", { name: "Requests on the venue" }).locator("tbody tr").filter({ hasText: rfqBond });
+      await request.filter({ hasText: firmName(2) }).first().waitFor();
+      assert.equal(await page.getByText("No requests yet.").count(), 0, "the operator sees the venue's requests, not an empty list of its own");
+      await shot(page, "operator-rfq");
       await signOut(page);
       await ctx.close();
     });
@@ -813,6 +820,16 @@ async function main(): Promise<void> {
       // A reload reads the list back, traded.
       await c.reload();
       await c.getByRole("region", { name: "My lists" }).locator("article").first().getByText(`traded 3 lines with ${firmName(1)}`).waitFor();
+
+      // The operator's Lists tab shows it, with both dealers' quotes.
+      const [octx, op] = await newPage(browser);
+      await signIn(op, creds.operator);
+      await op.getByRole("link", { name: "Lists", exact: true }).click();
+      const row = op.getByRole("table", { name: "Lists on the venue" }).locator("tbody tr").filter({ hasText: firmName(2) });
+      await row.filter({ hasText: "2 of 2" }).filter({ hasText: "closed" }).first().waitFor();
+      await shot(op, "operator-lists");
+      await signOut(op);
+      await octx.close();
     });
 
     await step("news arrives live", async () => {

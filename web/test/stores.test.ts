@@ -130,3 +130,25 @@ describe("the orders", () => {
     expect([o.offers.size, o.rfqs.size, o.lists.size]).toEqual([0, 0, 0]);
   });
 });
+
+describe("the operator's orders", () => {
+  it("hold every request and list on the venue, their quotes, and no firm's offers; nothing arrives as the operator's inbox", async () => {
+    const h = { ...host({}, {}), isOperator: true };
+    h.api.get = (async (path: string) => {
+      if (path.startsWith("/participant/offers")) throw new Error("the operator reads no offers");
+      if (path.startsWith("/participant/rfq")) return [{ id: "r", participant_id: "C", status: "created", createdAt: "1" }];
+      if (path.startsWith("/participant/portfolio-rfq")) return [{ id: "l", participant_id: "C", createdAt: "1" }];
+      throw new Error("no answer for " + path);
+    }) as Api["get"];
+    const o = new Orders(h);
+    await o.load();
+    expect([...o.rfqs.keys(), ...o.lists.keys()]).toEqual(["r", "l"]);
+    o.applyOffer({ id: "x", type: "offer", participant_id: "A" } as Offer);
+    o.applyOffer({ id: "q", type: "quote", matched_offer_id: "r", participant_id: "B" } as Offer);
+    expect(o.offers.size).toBe(0);
+    expect(o.rfqs.get("r")?.matched_offers?.map((x) => x.id)).toEqual(["q"]);
+    expect(o.applyRfq("rfq.create", { id: "r2", participant_id: "D", status: "created" } as Offer)).toBe(false);
+    expect(o.rfqs.has("r2")).toBe(true);
+    expect(o.applyList("portfolio_rfq.create", { id: "l2", participant_id: "D", updatedAt: "1" } as PortfolioRFQ)).toBe(false);
+  });
+});

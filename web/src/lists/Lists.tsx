@@ -1,3 +1,4 @@
+import { VenueLists } from "../rfq/VenueRequests";
 import type { Venue } from "../state/venue";
 import { Section, useVenue } from "../ui/components";
 import { ListToQuote } from "./ListToQuote";
@@ -7,6 +8,7 @@ import { NewList } from "./NewList";
 /** Lists is the portfolio (list) RFQ screen: a list ticket, the firm's lists with their quotes compared, and the lists it is asked to quote. */
 export function Lists(props: { venue: Venue }) {
   const v = useVenue(props.venue);
+  if (v.isOperator) return <VenueLists venue={v} />;
   const mine = v.user?.participant_id;
   const all = [...v.orders.lists.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const sent = all.filter((l) => l.participant_id === mine);

@@ -4,10 +4,12 @@ import { downloadExecutions } from "./executions";
 import { IncomingRfq } from "./IncomingRfq";
 import { NewRfq } from "./NewRfq";
 import { RfqRequest } from "./RfqRequest";
+import { VenueRequests } from "./VenueRequests";
 
 /** Rfq is the RFQ screen: the request ticket and the firm's requests with their quotes; the requests it is asked to quote. */
 export function Rfq(props: { venue: Venue; instrumentId?: string }) {
   const v = useVenue(props.venue);
+  if (v.isOperator) return <VenueRequests venue={v} />;
   const mine = v.user?.participant_id;
   const sent = [...v.orders.rfqs.values()].filter((r) => r.participant_id === mine).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const received = [...v.orders.rfqs.values()].filter((r) => r.participant_id !== mine).sort((a, b) => b.createdAt.localeCompare(a.createdAt));

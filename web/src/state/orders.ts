@@ -28,8 +28,9 @@ export class Orders {
   /** load reads the firm's offers, RFQs and lists (/offers). */
   async load(): Promise<void> {
     const { api } = this.host;
+    // The operator reads the venue's requests and lists, not every firm's offers.
     const [offers, rfqs, lists] = await Promise.all([
-      api.get<Offer[]>("/participant/offers" + query({ limit: 500 })),
+      this.host.isOperator ? Promise.resolve([] as Offer[]) : api.get<Offer[]>("/participant/offers" + query({ limit: 500 })),
       api.get<Offer[]>("/participant/rfq" + query({ limit: 500 })),
       api.get<PortfolioRFQ[]>("/participant/portfolio-rfq" + query({ limit: 100 })),
     ]);
@@ -50,6 +51,11 @@ export class Orders {
 
   /** applyOffer applies an offer.* or quote.* event; a quote joins its RFQ. */
   applyOffer(o: Offer): void {
+    if (this.host.isOperator) {
+      // The operator follows the requests and their quotes, not the firms' offers.
+      if (o.type === "quote" && o.matched_offer_id) this.attachQuote(o);
+      return;
+    }
     this.offers.set(o.id, o);
     if (o.type === "quote" && o.matched_offer_id) this.attachQuote(o);
   }
@@ -65,7 +71,7 @@ export class Orders {
     });
     // A dealer declining changes an own RFQ without saying who: read which.
     if (type === "rfq.update" && r.participant_id === this.mine && r.status === "created") void this.refreshRfq(r.id);
-    return type === "rfq.create" && !prev && r.participant_id !== this.mine;
+    return type === "rfq.create" && !prev && r.participant_id !== this.mine && !this.host.isOperator;
   }
 
   /** applyList applies a portfolio_rfq.* event; true when it is a list addressed to the firm, arriving live. */
@@ -73,7 +79,7 @@ export class Orders {
     const prev = this.lists.get(l.id);
     // An event older than what the list already shows (a reload's read) changes nothing.
     if (!prev || prev.updatedAt <= l.updatedAt) this.lists.set(l.id, l);
-    return type === "portfolio_rfq.create" && !prev && l.participant_id !== this.mine;
+    return type === "portfolio_rfq.create" && !prev && l.participant_id !== this.mine && !this.host.isOperator;
   }
 
   /** markDeclined shows a declined RFQ as such at once; the venue's decline record, read after a reload, keeps it so. */

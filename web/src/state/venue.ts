@@ -201,10 +201,9 @@ export class Venue implements Host {
         this.changed();
       },
     });
-    for (const nsp of namespaces) {
-      if (nsp === "/offers" && !this.user.participant_id) continue;
-      this.stream.open(nsp);
-    }
+    // The operator follows /offers too: every RFQ and list on the venue
+    // (its RFQ and Lists tabs), not the firms' offers.
+    for (const nsp of namespaces) this.stream.open(nsp);
     if (this.user.participant_id) void this.deals.loadRisk();
     this.changed();
   }
@@ -287,7 +286,7 @@ export class Venue implements Host {
       case "offer":
       case "quote":
         this.orders.applyOffer(record as Offer);
-        this.deals.riskSoon();
+        if (!this.isOperator) this.deals.riskSoon();
         break;
       case "rfq":
         if (this.orders.applyRfq(type, record as Offer)) this.rfqsArrived++;
