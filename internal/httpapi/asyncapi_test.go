@@ -239,6 +239,11 @@ func TestAsyncAPIRecords(t *testing.T) {
 		x.obj(t, trader(1), "PUT", indicativePath+"/"+id(ip), entity("bid_price", "98.25"), http.StatusOK)
 		x.obj(t, trader(1), "DELETE", indicativePath+"/"+id(ip), nil, http.StatusOK)
 		x.obj(t, operator, "POST", "/api/v1/admin/news", obj{"title": "Auction results", "body": "Results."}, http.StatusOK)
+		// A firm's kill switch on (cancelling its resting bid) and off.
+		x.create(t, trader(2), offer(in, x.book, "bid", "90", "100000"))
+		kill := "/api/v1/admin/participants/" + x.participant(2) + "/kill-switch"
+		x.obj(t, operator, "PUT", kill, obj{"enabled": true, "reason": "runaway algorithm"}, http.StatusOK)
+		x.obj(t, operator, "PUT", kill, obj{"enabled": false, "reason": "desk back"}, http.StatusOK)
 		// An instrument halted on a market, and let trade again.
 		halt := "/api/v1/admin/markets/" + x.book + "/instruments/" + x.ins[2] + "/halt"
 		x.obj(t, operator, "PUT", halt, obj{"halted": true, "reason": "pending announcement"}, http.StatusOK)

@@ -22,7 +22,7 @@ import (
 // namespaces are the streams and the event types of the feed each follows
 // (feed.EventFilter.Types).
 var namespaces = map[string][]string{
-	"/offers":            {"offer.", "rfq.", "quote.", "portfolio_rfq."},
+	"/offers":            {"offer.", "rfq.", "quote.", "portfolio_rfq.", feed.EventKillSwitch},
 	"/orders":            {feed.EventOrderCreate},
 	"/trades":            {feed.EventTradeCreate, feed.EventAllocationCreate},
 	"/instruments":       {feed.EventPriceChange, feed.EventDepth, feed.EventHalt},

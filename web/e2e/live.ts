@@ -180,9 +180,11 @@ async function main(): Promise<void> {
       await bookOn(a, cont).locator("td.bid button.level").first().waitFor({ timeout: liveWait });
       await bookOn(a, cont).locator("td.ask button.level").first().waitFor({ timeout: liveWait });
       await bookOn(a, cont).locator("td.who", { hasText: new RegExp(dealers.join("|")) }).first().waitFor({ timeout: liveWait });
-      // A candle: the chart has drawn its canvas and no longer says it has no trade.
+      // A candle: the chart, on the market of that last price, has drawn its canvas and no longer says it has no trade.
+      await a.getByRole("combobox", { name: "Chart market", exact: true }).selectOption({ label: cont });
+      await a.getByRole("img", { name: `OHLC chart, 1m bars on ${cont}` }).waitFor();
       await until(`a candle on ${traded}'s chart`, liveWait, () =>
-        a.locator(".chart").evaluate((el) => !!el.querySelector(".chart-box canvas") && !(el.querySelector(".segmented .muted")?.textContent ?? "").includes("No trades")),
+        a.locator(".chart").evaluate((el) => !!el.querySelector(".chart-box canvas") && !(el.querySelector(".chart-bar > .muted")?.textContent ?? "").includes("No trades")),
       );
       timing("first candle on the chart");
       await shot(a, "instrument");

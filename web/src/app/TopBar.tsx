@@ -7,11 +7,12 @@ const roleNames: Record<string, string> = {
   PARTICIPANT_VIEWER: "viewer",
 };
 
-/** TopBar is the frame's header: the tabs (the RFQ tab counts the requests awaiting the firm's quote), the stream's status, the RFQ sound, who is signed in, sign-out. */
+/** TopBar is the frame's header: the tabs (the RFQ tab counts the requests awaiting the firm's quote, the Lists tab the lists awaiting its answer), the stream's status, the RFQ sound, who is signed in, sign-out. */
 export function TopBar(props: { venue: Venue; tabs: [string, string][]; current: string }) {
   const { venue: v, tabs, current } = props;
   if (!v.user) return null;
   const inbox = v.user.participant_id ? v.orders.inbox : 0;
+  const lists = v.user.participant_id ? v.orders.listInbox : 0;
   return (
     <header class="top">
       <a class="brand" href="#/market" aria-label="bondvenue home">
@@ -19,11 +20,16 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
       </a>
       <nav aria-label="Main">
         {tabs.map(([id, label]) => (
-          <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined} aria-describedby={id === "rfq" && inbox > 0 ? "rfq-inbox" : undefined}>
+          <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined} aria-describedby={id === "rfq" && inbox > 0 ? "rfq-inbox" : id === "lists" && lists > 0 ? "lists-inbox" : undefined}>
             {label}
             {id === "rfq" && inbox > 0 && (
               <span class="badge" aria-hidden="true">
                 {inbox}
+              </span>
+            )}
+            {id === "lists" && lists > 0 && (
+              <span class="badge" aria-hidden="true">
+                {lists}
               </span>
             )}
           </a>
@@ -31,6 +37,9 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
         {/* The inbox's count is read out as it changes; the link keeps its name. */}
         <span id="rfq-inbox" class="sr" role="status">
           {inbox > 0 ? `${inbox} ${inbox === 1 ? "request awaits" : "requests await"} your quote` : ""}
+        </span>
+        <span id="lists-inbox" class="sr" role="status">
+          {lists > 0 ? `${lists} ${lists === 1 ? "list awaits" : "lists await"} your answer` : ""}
         </span>
       </nav>
       <div class="me">

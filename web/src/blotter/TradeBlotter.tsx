@@ -16,7 +16,7 @@ export function TradeBlotter(props: { venue: Venue; limit?: number }) {
   const rows = [...v.deals.trades.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, props.limit ?? 200);
   return (
     <Section title={title}>
-      <table class="grid" aria-label={title}>
+      <table class="grid trades" aria-label={title}>
         <thead>
           <tr>
             <th scope="col">Time</th>

@@ -1,11 +1,16 @@
 import type { IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { query } from "../client/api";
+import { gapTimes, spaced } from "../model/bars";
 import { chartTime } from "../model/format";
 import type { Venue } from "../state/venue";
-import type { Bar } from "../client/types";
+import type { Bar, Market } from "../client/types";
 
 const intervals = ["1m", "5m", "1h", "1d"] as const;
+const seconds: Record<(typeof intervals)[number], number> = { "1m": 60, "5m": 300, "1h": 3600, "1d": 86400 };
+
+/** fewBars is up to how many intervals the chart shows its whole history across its width. */
+const fewBars = 120;
 
 // Chart coordinates are plotted, not computed with: the only place prices
 // become binary floating point is this drawing.
@@ -19,9 +24,16 @@ function point(b: Bar) {
   };
 }
 
-/** Chart draws an instrument's OHLC bars on one market, live from /ohlc. */
-export function Chart(props: { venue: Venue; instrumentId: string; marketId: string; precision: number }) {
+/**
+ * Chart draws an instrument's OHLC bars on the market the trader chooses
+ * (any market: the book's, the all-or-none book's, the RFQ market's
+ * trades), live from /ohlc, each bar at its time on the axis.
+ */
+export function Chart(props: { venue: Venue; instrumentId: string; markets: Market[]; initialMarketId: string; precision: number }) {
   const v = props.venue;
+  const [marketId, setMarketId] = useState(props.initialMarketId);
+  const market = props.markets.find((m) => m.id === marketId);
+  const lastTime = useRef<number | null>(null);
   const box = useRef<HTMLDivElement>(null);
   const series = useRef<ISeriesApi<"Candlestick"> | null>(null);
   const chartApi = useRef<IChartApi | null>(null);
@@ -70,43 +82,67 @@ export function Chart(props: { venue: Venue; instrumentId: string; marketId: str
     const load = async () => {
       try {
         const bars = await v.api.get<Bar[]>(
-          `/instruments/${props.instrumentId}/ohlc` + query({ interval, market_id: props.marketId }),
+          `/instruments/${props.instrumentId}/ohlc` + query({ interval, market_id: marketId }),
         );
         if (stale || !series.current) return;
-        series.current.setData(bars.map(point));
-        chartApi.current?.timeScale().scrollToRealTime();
+        const points = bars.map(point);
+        const data = spaced(points, seconds[interval]).map((d) => ("open" in d ? d : { time: d.time as UTCTimestamp }));
+        series.current.setData(data);
+        lastTime.current = points[points.length - 1]?.time ?? null;
+        // A short history spreads over the width; a long one shows its latest part.
+        if (data.length <= fewBars) chartApi.current?.timeScale().fitContent();
+        else chartApi.current?.timeScale().scrollToRealTime();
         setCount(bars.length);
+        v.books.noteBars(props.instrumentId, bars.length);
       } catch (e) {
         v.notify("error", "Chart: " + (e as Error).message);
       }
     };
     v.chart = {
       bar: (b) => {
-        if (b.instrument_id !== props.instrumentId || b.market_id !== props.marketId || b.interval !== interval) return;
-        series.current?.update(point(b));
+        if (b.instrument_id !== props.instrumentId || b.market_id !== marketId || b.interval !== interval || !series.current) return;
+        const p = point(b);
+        if (lastTime.current !== null && p.time > lastTime.current) {
+          for (const t of gapTimes(lastTime.current, p.time, seconds[interval])) series.current.update({ time: t as UTCTimestamp });
+        }
+        series.current.update(p);
+        lastTime.current = Math.max(lastTime.current ?? p.time, p.time);
         setCount((n) => Math.max(n, 1));
+        v.books.noteBars(props.instrumentId, 1);
       },
       reload: () => void load(),
     };
-    v.stream?.open("/ohlc", { interval, instrument_ids: [props.instrumentId], market_id: props.marketId });
+    v.stream?.open("/ohlc", { interval, instrument_ids: [props.instrumentId], market_id: marketId });
     void load();
     return () => {
       stale = true;
       v.chart = null;
     };
-  }, [props.instrumentId, props.marketId, interval, ready]);
+  }, [props.instrumentId, marketId, interval, ready]);
 
   return (
     <div class="chart">
-      <div class="segmented" role="group" aria-label="Chart interval">
-        {intervals.map((i) => (
-          <button key={i} type="button" aria-pressed={i === interval} onClick={() => setInterval(i)}>
-            {i}
-          </button>
-        ))}
-        <span class="muted small">{count === 0 ? "No trades yet in this interval's history" : ""}</span>
+      <div class="chart-bar">
+        <label class="inline small">
+          Market{" "}
+          <select aria-label="Chart market" value={marketId} onChange={(e) => setMarketId(e.currentTarget.value)}>
+            {props.markets.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div class="segmented" role="group" aria-label="Chart interval">
+          {intervals.map((i) => (
+            <button key={i} type="button" aria-pressed={i === interval} onClick={() => setInterval(i)}>
+              {i}
+            </button>
+          ))}
+        </div>
+        <span class="muted small">{count === 0 ? `No trades on ${market?.name ?? "this market"} in this interval's history` : ""}</span>
       </div>
-      <div ref={box} class="chart-box" role="img" aria-label={`OHLC chart, ${interval} bars`} />
+      <div ref={box} class="chart-box" role="img" aria-label={`OHLC chart, ${interval} bars on ${market?.name ?? ""}`} />
     </div>
   );
 }

@@ -11,16 +11,22 @@ export function DepthLadder(props: { venue: Venue; ins: Instrument; marketId: st
   const bids = book?.bid ?? [];
   const asks = book?.ask ?? [];
   const rows = Math.max(bids.length, asks.length, 1);
-  const cp = (l: Limit) => (
-    <td class={"cp " + (l.is_counterparty_enabled ? "yes" : "no")} title={l.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty"}>
-      {l.is_counterparty_enabled ? "✓" : "–"}
-      <span class="sr">{l.is_counterparty_enabled ? "tradeable" : "not tradeable"}</span>
-    </td>
-  );
+  const haltedHere = props.venue.books.haltOf(ins.id, props.marketId) !== null;
+  const cp = (l: Limit) => {
+    const yes = l.is_counterparty_enabled && !haltedHere;
+    const why = haltedHere ? "Trading is halted on this market" : l.is_counterparty_enabled ? "You can trade with this entry" : "Not your counterparty";
+    return (
+      <td class={"cp " + (yes ? "yes" : "no")} title={why}>
+        {yes ? "✓" : "–"}
+        <span class="sr">{yes ? "tradeable" : haltedHere ? "halted" : "not tradeable"}</span>
+      </td>
+    );
+  };
   const v = props.venue;
+  const halt = v.books.haltOf(ins.id, props.marketId);
   // A trader clicks a level to fill the ticket with the other side of it.
   const level = (side: "bid" | "ask", l: Limit) =>
-    v.canTrade ? (
+    v.canTrade && halt === null ? (
       <button
         type="button"
         class="level"
@@ -45,7 +51,20 @@ export function DepthLadder(props: { venue: Venue; ins: Instrument; marketId: st
     </>
   );
   return (
-    <Section title={`Depth · ${props.title}`} class="depth" actions={<span class="muted small">{props.partial ? "partial fills" : "all-or-none"}</span>}>
+    <Section
+      title={`Depth · ${props.title}`}
+      class={"depth" + (halt !== null ? " halted" : "")}
+      actions={
+        <>
+          {halt !== null && (
+            <span class="tag halt" role="status">
+              Halted{halt ? `: ${halt}` : ""}
+            </span>
+          )}
+          <span class="muted small">{props.partial ? "partial fills" : "all-or-none"}</span>
+        </>
+      }
+    >
       <table class="grid" aria-label={`Depth on ${props.title}`}>
         <thead>
           <tr>

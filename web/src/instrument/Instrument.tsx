@@ -33,7 +33,10 @@ export function Instrument(props: { venue: Venue; id: string }) {
   if (!ins) return <p class="muted">Loading…</p>;
   // The market that allows partial fills first: it is where most trading is.
   const markets = [...v.continuousMarkets].sort((x, y) => Number(y.is_partial_fill_allowed) - Number(x.is_partial_fill_allowed));
-  const chartMarket = markets.find((m) => m.is_partial_fill_allowed) ?? markets[0];
+  // The chart opens on the market of the instrument's latest print, else the book's; the trader chooses any market, the RFQ market too.
+  const latest = v.books.tape.find((p) => p.instrumentId === ins.id)?.marketId;
+  const chartMarket = v.market(latest ?? "") ?? markets.find((m) => m.is_partial_fill_allowed) ?? markets[0];
+  const chartMarkets = [...markets, ...v.rfqMarkets];
   return (
     <div class="instrument">
       <header class="title">
@@ -59,7 +62,9 @@ export function Instrument(props: { venue: Venue; id: string }) {
           {markets.map((m) => (
             <DepthLadder key={m.id} venue={v} ins={ins} marketId={m.id} title={m.name} partial={m.is_partial_fill_allowed} />
           ))}
-          <Section title="OHLC chart">{chartMarket && <Chart venue={v} instrumentId={ins.id} marketId={chartMarket.id} precision={ins.precision} />}</Section>
+          <Section title="OHLC chart">
+            {chartMarket && <Chart key={ins.id} venue={v} instrumentId={ins.id} markets={chartMarkets} initialMarketId={chartMarket.id} precision={ins.precision} />}
+          </Section>
           <TradeTape venue={v} ins={ins} />
         </div>
         <div class="col narrow">

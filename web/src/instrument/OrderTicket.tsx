@@ -69,6 +69,9 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
   const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
   const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
   const collar = useCollar(v, ins.id, marketId);
+  // A halt on the chosen market, live from instrument.halt: nothing is placed there.
+  const halt = v.books.haltOf(ins.id, marketId);
+  const marketName = markets.find((m) => m.id === marketId)?.name ?? "";
   const cWarn = pErr ? null : collarWarning(price, collar);
   const amount = a && parse(qty) && parse(price) ? add(shift(mul(parse(qty)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
   const submit = async () => {
@@ -76,7 +79,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
     if (pErr || qErr || sErr || vErr) throw new Error(pErr ?? qErr ?? sErr ?? vErr ?? "");
     // The venue refuses a price outside its collar: say so before sending.
     if (cWarn) throw new Error(cWarn);
-    if (collar?.halted) throw new Error(`Trading is halted on this market: ${collar.halt_reason ?? ""}`);
+    if (halt !== null) throw new Error(`Trading is halted on ${marketName}${halt ? ": " + halt : ""}`);
     const body: Record<string, unknown> = {
       instrument_id: ins.id,
       market_id: marketId,
@@ -117,7 +120,13 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
             ))}
           </select>
         </Field>
-        <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={collarHint(collar)}>
+        {halt !== null && (
+          <p class="banner error halt" role="alert">
+            <strong>Trading halted</strong> on {marketName}
+            {halt ? `: ${halt}` : ""}. Orders are refused there until the operator resumes it.
+          </p>
+        )}
+        <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={halt !== null ? undefined : collarHint(collar)}>
           <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
         </Field>
         <Field label="Quantity (nominal)" error={touched || qty ? qErr : null} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
@@ -176,6 +185,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           type="submit"
           class={"primary " + direction}
           label={direction === "bid" ? "Place bid" : "Place ask"}
+          disabled={halt !== null}
           run={submit}
         />
       </form>

@@ -26,7 +26,11 @@ export function useCollar(v: Venue, instrumentId: string, marketId: string): Pri
       lastRead.current = { key, at: Date.now() };
       v.api
         .get<PriceCollar>(`/instruments/${instrumentId}/price-collar` + query({ market_id: marketId }))
-        .then((c) => !stale && setCollar(c))
+        .then((c) => {
+          if (stale) return;
+          setCollar(c);
+          v.books.noteCollar(c); // the halt it says, for every view
+        })
         .catch(() => !stale && setCollar(null));
     }, throttleDelay(last, Date.now(), collarGap));
     return () => {

@@ -5,7 +5,7 @@ import type { PortfolioQuote, PortfolioRFQ } from "../client/types";
 import * as f from "../model/format";
 import type { Venue } from "../state/venue";
 import { Action, Empty, Num } from "../ui/components";
-import { bestQuote } from "./lines";
+import { bestQuote, dealerStates } from "./lines";
 
 /** listTitle names a list for people: its size and its sides. */
 function listTitle(v: Venue, l: PortfolioRFQ): string {
@@ -53,6 +53,13 @@ export function MyList(props: { venue: Venue; l: PortfolioRFQ }) {
           </Action>
         )}
       </header>
+      <p class="list-dealers small" aria-label={"Dealers of " + title}>
+        {dealerStates(l).map((d) => (
+          <span key={d.participantId} class={"dealer-state " + d.state.replace(" ", "-")}>
+            {v.counterpartyName(d.participantId)}: {d.state}
+          </span>
+        ))}
+      </p>
       <table class="grid" aria-label={"Quotes for " + title}>
         <thead>
           <tr>

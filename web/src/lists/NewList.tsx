@@ -3,7 +3,7 @@ import { newKey } from "../client/api";
 import { withParties } from "../client/requests";
 import type { Venue } from "../state/venue";
 import { Action, DealerPicker, Field, Section } from "../ui/components";
-import { parseLines } from "./lines";
+import { examplePaste, parseLines } from "./lines";
 
 /** NewList sends a list of lines, pasted or uploaded as CSV, to chosen dealers. */
 export function NewList(props: { venue: Venue }) {
@@ -45,7 +45,7 @@ export function NewList(props: { venue: Venue }) {
           error={parsed.errors.length > 0 ? parsed.errors.slice(0, 3).join("; ") : null}
           hint={parsed.lines.length > 0 ? `${parsed.lines.length} line${parsed.lines.length === 1 ? "" : "s"}` : undefined}
         >
-          <textarea rows={6} spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} placeholder={"DE0001102580, buy, 1000000\nFR0014007L00, sell, 500000"} />
+          <textarea rows={6} spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} placeholder={examplePaste(v.instruments)} />
         </Field>
         <div class="row">
           <Field label="Upload CSV">

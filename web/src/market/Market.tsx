@@ -3,7 +3,7 @@ import * as f from "../model/format";
 import type { Venue } from "../state/venue";
 import type { Instrument } from "../client/types";
 import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui/components";
-import { fillFrom, isOwn, midOf, spreadOf } from "../model/levels";
+import { fillFrom, isOwn, pairOf } from "../model/levels";
 import type { Limit } from "../client/types";
 
 /** Level is a best bid or ask; a trader clicks it to open the instrument with the ticket filled for the other side. */
@@ -113,11 +113,19 @@ export function Market(props: { venue: Venue }) {
             const ind = v.books.indicativeOf(i.id);
             const bidYield = b.bid ? v.yieldAt(i.id, b.bid.limit) : null;
             const askYield = b.ask ? v.yieldAt(i.id, b.ask.limit) : null;
-            const mid = midOf(b.bid?.limit, b.ask?.limit);
+            const { spread, mid, across } = pairOf(b.bid, b.ask);
+            // The best bid and ask from two markets: each says its market.
+            const from = (l: Limit | null) => (across && l ? <span class="mkt">{v.market(l.market_id ?? "")?.name ?? ""}</span> : null);
+            const halted = v.books.haltedOn(i.id, marketId ? [marketId] : v.continuousMarkets.map((m) => m.id));
             return (
-              <tr key={i.id} data-isin={i.isin}>
+              <tr key={i.id} data-isin={i.isin} class={halted.length > 0 ? "halted" : undefined}>
                 <th scope="row">
                   <a href={`#/instrument/${i.id}`}>{i.name}</a>
+                  {halted.length > 0 && (
+                    <span class="tag halt" title={halted.map((m) => `${v.market(m)?.name ?? ""}: ${v.books.haltOf(i.id, m) ?? ""}`).join("; ")}>
+                      halted{marketId || halted.length === v.continuousMarkets.length ? "" : " on " + halted.map((m) => v.market(m)?.name ?? "").join(", ")}
+                    </span>
+                  )}
                 </th>
                 <td class="mono">{i.isin}</td>
                 <Num>{f.coupon(i.coupon)}</Num>
@@ -128,15 +136,25 @@ export function Market(props: { venue: Venue }) {
                 </Num>
                 <Num class="bid" label={`Best bid ${i.name}`}>
                   <Flash value={b.bid?.limit}>{b.bid ? <Level venue={v} ins={i} side="bid" l={b.bid} /> : "–"}</Flash>
+                  {from(b.bid)}
                 </Num>
                 <Num class="ask" label={`Best ask ${i.name}`}>
                   <Flash value={b.ask?.limit}>{b.ask ? <Level venue={v} ins={i} side="ask" l={b.ask} /> : "–"}</Flash>
+                  {from(b.ask)}
                 </Num>
                 <Num>
                   {b.ask ? f.compact(b.ask.quantity) : ""}
                   {isOwn(b.ask, mine) && <Own />}
                 </Num>
-                <Num label={`Spread ${i.name}`}>{f.price(spreadOf(b.bid?.limit, b.ask?.limit), i.precision)}</Num>
+                <Num label={`Spread ${i.name}`}>
+                  {across ? (
+                    <span class="across" title="The best bid and the best ask rest on different markets: no one market's spread">
+                      {f.price(spread, i.precision)} <span class="mkt">across markets</span>
+                    </span>
+                  ) : (
+                    f.price(spread, i.precision)
+                  )}
+                </Num>
                 <Num label={`Mid ${i.name}`}>
                   <Flash value={mid}>{f.price(mid, i.precision)}</Flash>
                 </Num>

@@ -79,3 +79,22 @@ export function moved(prev: string | number | null | undefined, next: string | n
 export function isOwn(l: Pick<Limit, "participant_id"> | null | undefined, mine: string | null | undefined): boolean {
   return !!l && !!mine && l.participant_id === mine;
 }
+
+/** Pair is the grid's reading of a best bid and ask: spread and mid, and whether they come from different markets. */
+export interface Pair {
+  spread: string | null;
+  mid: string | null;
+  /** across is true when the best bid and the best ask rest on different markets: no one market's spread. */
+  across: boolean;
+}
+
+/**
+ * pairOf reads a best bid and ask, each with its market: on one market,
+ * its spread and mid; on two, the spread across them (it may be negative,
+ * a bid above another market's ask) and no mid, since no one book has it.
+ */
+export function pairOf(bid: Pick<Limit, "limit" | "market_id"> | null | undefined, ask: Pick<Limit, "limit" | "market_id"> | null | undefined): Pair {
+  const across = !!bid && !!ask && !!bid.market_id && !!ask.market_id && bid.market_id !== ask.market_id;
+  const spread = spreadOf(bid?.limit, ask?.limit);
+  return { spread, mid: across ? null : midOf(bid?.limit, ask?.limit), across };
+}

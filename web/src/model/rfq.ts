@@ -2,7 +2,7 @@
 // outcome (open, traded, declined, expired, cancelled) and the dealer's
 // (may quote, quoted, declined, done, not done). Pure, so tested alone.
 import * as f from "./format";
-import type { Offer, Trade } from "../client/types";
+import type { Offer, PortfolioRFQ, Trade } from "../client/types";
 import { cmp, parse } from "./decimal";
 import { limitPrice } from "./offers";
 
@@ -142,6 +142,23 @@ export function awaitingQuote(
     if (r.participant_id === mine || r.status !== "created" || declined.has(r.id)) continue;
     if (r.valid_until && new Date(r.valid_until).getTime() <= now) continue;
     if (dealerOutcome(r, latest.get(r.id), false, [], 4, true).state === "open") n++;
+  }
+  return n;
+}
+
+/**
+ * awaitingListAnswer counts the lists addressed to the firm (mine) that
+ * wait for its answer: open, not expired at now, and neither quoted nor
+ * declined by it (a dealer reads only its own quotes).
+ */
+export function awaitingListAnswer(lists: Iterable<PortfolioRFQ>, mine: string | null | undefined, now: number): number {
+  if (!mine) return 0;
+  let n = 0;
+  for (const l of lists) {
+    if (l.participant_id === mine || l.status !== "created") continue;
+    if (new Date(l.valid_until).getTime() <= now) continue;
+    if (l.quotes.some((q) => q.participant_id === mine)) continue;
+    n++;
   }
   return n;
 }

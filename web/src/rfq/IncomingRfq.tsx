@@ -4,10 +4,12 @@ import { withParties } from "../client/requests";
 import type { Offer } from "../client/types";
 import * as f from "../model/format";
 import { limitPrice } from "../model/offers";
+import { farFromMarket } from "../model/quotecheck";
 import { dealerOutcome } from "../model/rfq";
 import { priceError, quantityError } from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, Field, Num, Time } from "../ui/components";
+import { FarWarning, MarketBeside, marketOf } from "../ui/MarketBeside";
 
 /** IncomingRfq is a request addressed to the firm: a row, and the dealer's quote form while it may quote or decline. */
 export function IncomingRfq(props: { venue: Venue; r: Offer }) {
@@ -18,6 +20,9 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
   const myQuote = mine.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   const [price, setPrice] = useState("");
   const [qty, setQty] = useState(String(r.quantity));
+  // A price far from the market waits for the dealer's confirmation.
+  const [far, setFar] = useState<string | null>(null);
+  const market = marketOf(v, r.instrument_id);
   const outcome = dealerOutcome(r, myQuote, v.orders.declined.has(r.id), v.deals.trades.values(), ins?.precision ?? 4, v.canTrade);
   const open = r.status === "created" && outcome.state !== "declined";
   const quoting = outcome.canQuote;
@@ -27,6 +32,16 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
   const quote = async () => {
     const e = priceError(price, { precision: ins?.precision ?? 4 }) ?? (ins ? quantityError(qty, ins) : null);
     if (e) throw new Error(e);
+    const warning = farFromMarket(price.trim(), market, undefined, ins?.precision ?? 4);
+    if (warning) {
+      setFar(warning);
+      return false;
+    }
+    await send();
+    return true;
+  };
+  const send = async () => {
+    setFar(null);
     await v.api.call(
       "POST",
       "/participant/offers",
@@ -43,6 +58,9 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
       }, v.parties),
       newKey(),
     );
+  };
+  const quoteNow = async () => {
+    if (await quote()) v.notify("info", "Quote sent");
   };
   const decline = async () => {
     try {
@@ -72,12 +90,22 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
           <td colSpan={8}>
             <form class="row" onSubmit={(e) => e.preventDefault()} aria-label={"Quote " + title}>
               <Field label="Quote price (%)" error={pErr}>
-                <input inputMode="decimal" class="num" aria-label={"Quote price for " + title} value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+                <input
+                  inputMode="decimal"
+                  class="num"
+                  aria-label={"Quote price for " + title}
+                  value={price}
+                  onInput={(e) => {
+                    setPrice(e.currentTarget.value);
+                    setFar(null);
+                  }}
+                />
               </Field>
+              <MarketBeside m={market} precision={ins?.precision ?? 4} label={"Market for " + title} />
               <Field label="Quote quantity">
                 <input inputMode="numeric" class="num" aria-label={"Quote quantity for " + title} value={qty} onInput={(e) => setQty(e.currentTarget.value)} />
               </Field>
-              <Action venue={v} type="submit" class="primary" label={"Send quote for " + title} run={quote} done="Quote sent">
+              <Action venue={v} type="submit" class="primary" label={"Send quote for " + title} run={quoteNow}>
                 Quote
               </Action>
               {outcome.canDecline && (
@@ -86,6 +114,7 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
                 </Action>
               )}
             </form>
+            {far && <FarWarning venue={v} text={[far]} send={send} change={() => setFar(null)} label={"Confirm the quote for " + title} done="Quote sent" />}
           </td>
         </tr>
       )}

@@ -3,11 +3,19 @@
 // prices, the public tape, and what a click on a level put into the
 // order ticket.
 import { ApiError, query } from "../client/api";
-import type { Depth, IndicativePrice, Instrument, LastTrade, Limit, PriceChange } from "../client/types";
+import type { Depth, IndicativePrice, Instrument, LastTrade, Limit, PriceChange, PriceCollar } from "../client/types";
 import { cmpNum } from "../model/decimal";
 import type { TicketFill } from "../model/levels";
 import { type Print, type TapePrint, tapeOf, withPrint } from "../model/trades";
 import type { Host } from "./host";
+
+/** Halt is an instrument.halt record: an instrument halted on a market, or trading again. */
+export interface Halt {
+  instrument_id: string;
+  market_id: string;
+  halted: boolean;
+  reason: string | null;
+}
 
 export interface Best {
   bid: Limit | null;
@@ -33,7 +41,11 @@ export class Books {
   /** bookVersion counts the changes to each instrument's books and halts (the ticket's price collar reads again on it). */
   bookVersion = new Map<string, number>();
   indicative = new Map<string, IndicativePrice>();
+  /** halts[instrumentId/marketId] is the reason of a halt in force there: read with the books, kept by instrument.halt. */
+  halts = new Map<string, string>();
   tape: Print[] = [];
+  /** charted holds the instruments whose chart has shown a bar: trades the screen knows of, published on the tape or not. */
+  charted = new Set<string>();
   /** ticketFill is what the last click on a book level put into the order ticket; seq tells a new click from the last. */
   ticketFill: (TicketFill & { seq: number }) | null = null;
 
@@ -70,6 +82,19 @@ export class Books {
       }),
     );
     this.best = best;
+    // The halts in force, each book's as its price collar says, in the
+    // same window: instrument.halt events meanwhile apply after.
+    const halts = new Map<string, string>();
+    const continuous = markets.filter((m) => m.facility_type !== "OTC");
+    await Promise.all(
+      [...best.keys()].flatMap((id) =>
+        continuous.map(async (m) => {
+          const c = await api.get<PriceCollar>(`/instruments/${id}/price-collar` + query({ market_id: m.id })).catch(() => null);
+          if (c?.halted) halts.set(id + "/" + m.id, c.halt_reason ?? "");
+        }),
+      ),
+    );
+    this.halts = halts;
     // The books shown level by level, reloaded in the same window:
     // their events meanwhile apply after.
     await Promise.all([...this.depth.keys()].map(async (id) => this.depth.set(id, await this.fetchDepth(id))));
@@ -91,8 +116,42 @@ export class Books {
     const id = (record as { instrument_id: string }).instrument_id;
     if (type === "instrument.depth") this.applyDepth(record as Depth);
     else if (type === "instrument.price_change") this.applyPriceChange(record as PriceChange);
-    // instrument.halt changes no price; the views that show the halt read it again.
+    else if (type === "instrument.halt") this.applyHalt(record as Halt);
+    // A halt changes no price; the views that read the collar read it again.
     this.bookVersion.set(id, (this.bookVersion.get(id) ?? 0) + 1);
+  }
+
+  /** applyHalt keeps an instrument's halt on a market, or its end. */
+  private applyHalt(h: Halt): void {
+    const key = h.instrument_id + "/" + h.market_id;
+    if (h.halted) this.halts.set(key, h.reason ?? "");
+    else this.halts.delete(key);
+  }
+
+  /** noteCollar keeps the halt a price collar read says, for the views that read one. */
+  noteCollar(c: PriceCollar): void {
+    const key = c.instrument_id + "/" + c.market_id;
+    if (c.halted === this.halts.has(key)) return;
+    if (c.halted) this.halts.set(key, c.halt_reason ?? "");
+    else this.halts.delete(key);
+    this.host.changed();
+  }
+
+  /** noteBars keeps that the chart has shown an instrument's trades, for the tape to say when none is published. */
+  noteBars(instrumentId: string, bars: number): void {
+    if (bars === 0 || this.charted.has(instrumentId)) return;
+    this.charted.add(instrumentId);
+    this.host.changed();
+  }
+
+  /** haltOf is the reason of the instrument's halt on the market, or null when it trades. */
+  haltOf(instrumentId: string, marketId: string): string | null {
+    return this.halts.get(instrumentId + "/" + marketId) ?? null;
+  }
+
+  /** haltedOn are the markets (of those given) the instrument is halted on. */
+  haltedOn(instrumentId: string, marketIds: string[]): string[] {
+    return marketIds.filter((m) => this.halts.has(instrumentId + "/" + m));
   }
 
   applyTape(p: TapePrint): void {
@@ -194,6 +253,7 @@ export class Books {
     this.best.clear();
     this.depth.clear();
     this.indicative.clear();
+    this.halts.clear();
     this.tape = [];
   }
 }

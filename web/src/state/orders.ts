@@ -3,7 +3,7 @@
 // tab.
 import { query } from "../client/api";
 import type { Offer, PortfolioRFQ } from "../client/types";
-import { awaitingQuote } from "../model/rfq";
+import { awaitingListAnswer, awaitingQuote } from "../model/rfq";
 import type { Host } from "./host";
 
 export class Orders {
@@ -23,6 +23,11 @@ export class Orders {
   /** inbox is how many RFQs addressed to the firm wait for its quote. */
   get inbox(): number {
     return awaitingQuote(this.rfqs.values(), this.offers.values(), this.mine, this.declined, this.host.now);
+  }
+
+  /** listInbox is how many lists addressed to the firm wait for its answer. */
+  get listInbox(): number {
+    return awaitingListAnswer(this.lists.values(), this.mine, this.host.now);
   }
 
   /** load reads the firm's offers, RFQs and lists (/offers). */

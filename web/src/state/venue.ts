@@ -11,7 +11,7 @@
 import { Api, ApiError, nameIds, query } from "../client/api";
 import { Stream, type StreamStatus } from "../client/stream";
 import type {
-  Account, Allocation, Bar, Bucket, IndicativePrice, Instrument, Market, Meta, News, Offer, Participant, PortfolioRFQ, Trade, User,
+  Account, Allocation, Bar, Bucket, IndicativePrice, Instrument, KillSwitch, Market, Meta, News, Offer, Participant, PortfolioRFQ, Trade, User,
 } from "../client/types";
 import { type TapePrint, participantName } from "../model/trades";
 import { Books } from "./books";
@@ -315,7 +315,18 @@ export class Venue implements Host {
       case "indicative_price":
         this.books.applyIndicative(type, record as IndicativePrice);
         break;
+      case "participant":
+        if (type === "participant.kill_switch") this.killSwitch(record as KillSwitch);
+        break;
     }
+  }
+
+  /** killSwitch tells the firm's users why their orders went (its kill switch cancelled them), and when they may trade again. */
+  private killSwitch(k: KillSwitch): void {
+    if (!this.user?.participant_id || k.participant_id !== this.user.participant_id) return;
+    const n = k.cancelled === 1 ? "1 open order" : `${k.cancelled} open orders`;
+    if (k.enabled) this.notify("error", `Your firm's kill switch is on: ${n} cancelled, and new orders are refused until it is off`);
+    else this.notify("info", "Your firm's kill switch is off: you may trade again");
   }
 
   /** loadBuckets reads the buckets again: they have no stream, so views that filter by them call it when shown. */

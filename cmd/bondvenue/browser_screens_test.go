@@ -1,0 +1,42 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+)
+
+// TestBrowserScreens runs the browser checks of the trading screens
+// (web/e2e/screens.ts) on the quiet demo: each screen's layout measured
+// at 1024×768, 1280×720 and 1440×900 (nothing overflows its card, nothing
+// overlaps, the blotter's Allocate in the window), the market grid's best
+// bid and ask from two markets, a halt shown live in the ticket, the depth
+// and the grid, a tape whose trades are deferred and the chart's choice
+// of market, a dealer confirming a quote far from the market, a list
+// pasted from a spreadsheet with its dealers' answers and the Lists tab's
+// count, and a kill switch told to the trader: on SQLite, and on every
+// engine with BONDVENUE_LONG_TESTS=1. Screenshots go to
+// $BONDVENUE_SCREENSHOTS/screens/<engine> (default
+// web/e2e/screenshots/screens/<engine>). Its needs, and when it is
+// skipped, are TestBrowser's.
+func TestBrowserScreens(t *testing.T) {
+	web, chromium, shots, bin := browserSetup(t)
+	forBrowserEngines(t, store.SQLite, func(t *testing.T, e store.Engine) {
+		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
+		p := h.spawn(true)
+		ctx := testenv.Context(t) // the journey takes what the machine needs
+		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "screens.js"))
+		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
+			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
+			"SCREENSHOTS="+filepath.Join(shots, "screens", string(e)))
+		out, err := cmd.CombinedOutput()
+		t.Logf("browser checks of the screens on %s:\n%s", e, out)
+		if err != nil {
+			t.Fatalf("browser checks of the screens failed: %v\nserver log:\n%s", err, p.stderr.String())
+		}
+	})
+}
