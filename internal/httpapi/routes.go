@@ -112,6 +112,7 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/allocations", s.authed(s.listAllocations))
 	m.Handle("GET "+v1+"/trades/{tradeId}/allocations", s.authed(onPathID(s, "tradeId", (*trading.Service).TradeAllocation, wire.AllocationOf)))
 	m.Handle("GET "+v1+"/events", s.authed(s.listEvents))
+	m.Handle("GET "+v1+"/participant/positions", s.authed(s.listPositions))
 
 	// Indicative prices.
 	m.Handle("GET "+v1+"/participant/indicative-price", s.authed(s.listIndicativePrices))
