@@ -59,7 +59,7 @@ function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
     <>
       <tr data-trade={t.id}>
         <td>
-          <Time at={t.createdAt} />
+          <Time at={t.createdAt} full />
         </td>
         {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}
         <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
