@@ -34,11 +34,17 @@ export function Instrument(props: { venue: Venue; id: string }) {
   // The market that allows partial fills first: it is where most trading is.
   const markets = [...v.continuousMarkets].sort((x, y) => Number(y.is_partial_fill_allowed) - Number(x.is_partial_fill_allowed));
   const chartMarket = markets.find((m) => m.is_partial_fill_allowed) ?? markets[0];
+  const stale = f.stale(v.status);
   return (
-    <div class="instrument">
+    <div class={"instrument" + (stale ? " stale" : "")}>
       <header class="title">
         <div>
           <h1>{ins.name}</h1>
+          {stale && (
+            <p class="stale-marker" role="status">
+              Prices may be stale: the stream is {v.status}
+            </p>
+          )}
           <p class="muted">
             <span class="mono">{ins.isin}</span> · {ins.issuer} · {f.coupon(ins.coupon)} {ins.coupon_frequency} · matures {f.date(ins.maturity)} · {ins.currency}
           </p>
