@@ -25,6 +25,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/fix/fixstore"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/orderrecords"
+	"github.com/bondvenue/bondvenue/internal/positions"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/transparency"
@@ -208,6 +209,7 @@ type core struct {
 	keys    *idempotency.Keys
 	access  *access.Tokens
 	records *orderrecords.Service
+	posns   *positions.Service
 }
 
 // coreConfig tunes the core's parts.
@@ -238,6 +240,7 @@ func newCore(db *store.DB, cfg coreConfig) *core {
 	c.access = access.New(db, access.Config{TTL: cfg.tokenTTL, Hasher: cfg.trading.Hasher, Now: now})
 	c.svc = trading.New(trading.Deps{Store: db, Sequencer: c.seq, Instances: c.cluster, Tokens: c.access}, cfg.trading)
 	c.records = orderrecords.New(db, cfg.trading.Now)
+	c.posns = positions.New(db)
 	c.keys = idempotency.New(db, c.seq, now)
 	c.live = subscribe.New(db, c.feed, c.svc, subscribe.Config{Refresh: trading.ViewerRefresh, Now: now, Logger: log})
 	return c
@@ -364,7 +367,7 @@ func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, l
 	latency := clock.NewLatency(clock.DefaultWindow)
 	mon := clock.NewMonitor(clock.Kernel{}, latency, clock.Config{Interval: cfg.clockInterval, Logger: log})
 	reg.MustRegister(mon)
-	api := httpapi.New(httpapi.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Engine: c.seq, Keys: c.keys, Access: c.access, Records: c.records,
+	api := httpapi.New(httpapi.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Engine: c.seq, Keys: c.keys, Access: c.access, Records: c.records, Positions: c.posns,
 		Clock: mon, Latency: latency}, httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()
 	mux.Handle("/socket.io/", socketio.New(c.access, c.live, socketio.Config{Logger: log, Registry: reg}))

@@ -348,6 +348,8 @@ func authzTable() []authzRow {
 			return f.portfolioQuote(t, obj) + "/reject", nil
 		}},
 		{"GET /api/v1/trades", map[string]statuses{noObject: readers200}, static("/api/v1/trades")},
+		{"GET /api/v1/participant/positions", map[string]statuses{noObject: {200, 200, 200, 403, 401}},
+			static("/api/v1/participant/positions")},
 		{"GET /api/v1/trades/{tradeId}", map[string]statuses{ownObject: readers200, otherObject: operatorAll, missing: readers404},
 			func(_ *testing.T, f *fixture, obj string, _ who) (string, any) {
 				return "/api/v1/trades/" + f.trade(obj), nil

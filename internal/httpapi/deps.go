@@ -10,6 +10,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/orderrecords"
+	"github.com/bondvenue/bondvenue/internal/positions"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/subscribe"
 	"github.com/bondvenue/bondvenue/internal/trading"
@@ -30,6 +31,8 @@ type Deps struct {
 	Access *access.Tokens
 	// Records exports the order records and replays books from them.
 	Records *orderrecords.Service
+	// Positions reads the firms' positions.
+	Positions *positions.Service
 	// Clock is the clock's part of GET /healthz; nil: the answer has none.
 	Clock Clock
 	// Latency records the gateway-to-gateway latency of order entry; nil:

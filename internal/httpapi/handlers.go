@@ -173,11 +173,18 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 }
 
 // renewToken issues a new access token to the bearer of a good one, in
-// the token grant's answer: how a signed-in screen keeps its session.
-func (s *Server) renewToken(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+// the token grant's answer: how a signed-in screen keeps its session. Like
+// the grant it is never idempotent (an Idempotency-Key would keep the
+// token at rest), so it authenticates the bearer itself.
+func (s *Server) renewToken(w http.ResponseWriter, r *http.Request) error {
 	if wait := s.perAddr.Allow(clientAddr(r), s.now()); wait > 0 {
 		return &venue.Error{Kind: venue.KindRateLimited, Message: "rate limit exceeded; retry after the Retry-After delay",
 			RetryAfter: wait}
+	}
+	p, err := s.authenticate(r)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="bondvenue"`)
+		return err
 	}
 	tok, err := s.access.RenewToken(r.Context(), p)
 	if err != nil {

@@ -140,7 +140,7 @@ func newEnv(t *testing.T, e store.Engine, o options) *env {
 // serve starts the HTTP server of v.
 func (v *env) serve(t *testing.T, o options) {
 	t.Helper()
-	ts := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access, Records: v.core.Records,
+	ts := httptest.NewServer(httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access, Records: v.core.Records, Positions: v.core.Positions,
 		Clock: o.clock, Latency: o.latency}, o.server(v.clock.Now)).Handler())
 	t.Cleanup(ts.Close)
 	v.srv = ts

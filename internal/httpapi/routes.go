@@ -45,7 +45,7 @@ func (s *Server) routes() {
 
 	// Authentication.
 	m.Handle("POST "+v1+"/auth/token", s.public(s.token))
-	m.Handle("POST "+v1+"/auth/renew", s.authed(s.renewToken))
+	m.Handle("POST "+v1+"/auth/renew", s.public(s.renewToken))
 	m.Handle("GET "+v1+"/auth/me", s.authed(s.me))
 
 	// Reference data.
@@ -114,6 +114,7 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/allocations", s.authed(s.listAllocations))
 	m.Handle("GET "+v1+"/trades/{tradeId}/allocations", s.authed(onPathID(s, "tradeId", (*trading.Service).TradeAllocation, wire.AllocationOf)))
 	m.Handle("GET "+v1+"/events", s.authed(s.listEvents))
+	m.Handle("GET "+v1+"/participant/positions", s.authed(s.listPositions))
 
 	// Indicative prices.
 	m.Handle("GET "+v1+"/participant/indicative-price", s.authed(s.listIndicativePrices))

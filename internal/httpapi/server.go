@@ -20,6 +20,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/cluster"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/orderrecords"
+	"github.com/bondvenue/bondvenue/internal/positions"
 	"github.com/bondvenue/bondvenue/internal/ratelimit"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -49,6 +50,7 @@ type Server struct {
 	keys     *idempotency.Keys
 	access   *access.Tokens
 	records  *orderrecords.Service
+	posns    *positions.Service
 	log      *slog.Logger
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -84,7 +86,7 @@ func New(d Deps, cfg Config) *Server {
 	if cfg.TokenRateBurst <= 0 {
 		cfg.TokenRateBurst = int(cfg.TokenRateLimit) * 4
 	}
-	s := &Server{svc: d.Trading, live: d.Live, cl: d.Cluster, eng: d.Engine, keys: d.Keys, access: d.Access, records: d.Records, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
+	s := &Server{svc: d.Trading, live: d.Live, cl: d.Cluster, eng: d.Engine, keys: d.Keys, access: d.Access, records: d.Records, posns: d.Positions, log: cfg.Logger, now: cfg.Now, registry: cfg.Registry,
 		metrics: newMetrics(cfg.Registry, d.Engine, d.Cluster),
 		perAddr: ratelimit.New(cfg.TokenRateLimit, cfg.TokenRateBurst),
 		mux:     http.NewServeMux(),

@@ -12,6 +12,7 @@ import (
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/orderrecords"
+	"github.com/bondvenue/bondvenue/internal/positions"
 	"github.com/bondvenue/bondvenue/internal/sequencer"
 	"github.com/bondvenue/bondvenue/internal/store"
 	"github.com/bondvenue/bondvenue/internal/subscribe"
@@ -31,6 +32,7 @@ type Venue struct {
 	Keys      *idempotency.Keys
 	Access    *access.Tokens
 	Records   *orderrecords.Service
+	Positions *positions.Service
 }
 
 // Config tunes a Venue: the use cases' settings, and the sequencer's,
@@ -70,6 +72,7 @@ func Wire(db *store.DB, cfg Config) *Venue {
 	v.Svc = trading.New(trading.Deps{Store: db, Sequencer: v.Sequencer, Instances: v.Cluster, Tokens: v.Access}, tc)
 	v.Keys = idempotency.New(db, v.Sequencer, tc.Now)
 	v.Records = orderrecords.New(db, tc.Now)
+	v.Positions = positions.New(db)
 	v.Live = subscribe.New(db, v.Feed, v.Svc, subscribe.Config{Buffer: cfg.FeedBuffer, Refresh: trading.ViewerRefresh,
 		Now: tc.Now, Logger: tc.Logger})
 	return v

@@ -97,5 +97,5 @@ export const bookOn = (p: Page, market: string) => p.getByRole("table", { name: 
  * opens, and a computation asked before it has no date to settle on.
  */
 export async function settlementKnown(page: Page): Promise<void> {
-  await page.waitForFunction(() => !!(document.querySelector(".calc input[type=date]") as HTMLInputElement | null)?.value);
+  await page.waitForFunction(() => !!(document.querySelector(".calc input[placeholder=\"YYYY-MM-DD\"]") as HTMLInputElement | null)?.value);
 }

@@ -284,8 +284,10 @@ async function main(): Promise<void> {
       // Firm A's ask: sold to firm B (its notice says so), or still open when a simulated ask was better.
       const sold = a.locator(".notice", { hasText: "Sold" }).filter({ hasText: short });
       await a.getByRole("link", { name: "Blotter", exact: true }).click();
+      // The notice lasts seconds; on a busy machine the blotter's row is what is left of it.
+      const soldRow = a.getByRole("table", { name: "My trades" }).locator("tbody tr", { hasText: orderBond }).filter({ hasText: "Sold" });
       const left = a.getByRole("button", { name: new RegExp(`^Cancel Sell ${fmtQty(orderQty)} ${orderBond}`) });
-      await sold.or(left).first().waitFor();
+      await sold.or(soldRow).or(left).first().waitFor();
       if (await left.count()) {
         console.log("     a simulated ask was better: firm B bought from it; firm A cancels its ask");
         await left.first().click();

@@ -57,6 +57,9 @@ async function main(): Promise<void> {
           `page and assets ${paint.transferred} bytes transferred (${paint.decoded} bytes decoded)`,
       );
       await shot(page, "01-sign-in");
+      // The page cannot know the venue's --data-dir: it names the file, not a path.
+      assert.equal(await page.getByText("bondvenue-data/").count(), 0, "no guessed path on the sign-in page");
+      await page.getByText("demo-credentials.json").waitFor();
       await page.getByLabel("Client ID", { exact: true }).fill(user(0, "TRADER").client_id);
       await page.getByLabel("Client secret", { exact: true }).fill("wrong");
       await page.getByRole("button", { name: "Sign in" }).click();
@@ -79,6 +82,18 @@ async function main(): Promise<void> {
       await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "Euro area sovereigns" });
       assert.equal(await rows.count(), 8, "the public bucket holds the eight sovereign and supranational issues");
       await page.getByLabel("Bucket", { exact: true }).selectOption({ label: "All" });
+      // Every column sorts, both ways, by the value it shows.
+      const coupon = page.getByRole("columnheader", { name: /^Coupon/ });
+      await coupon.getByRole("button").click();
+      assert.equal(await coupon.getAttribute("aria-sort"), "ascending");
+      const coupons = async () => (await rows.locator("td:nth-child(3)").allInnerTexts()).map((c) => parseFloat(c));
+      const up = await coupons();
+      assert.deepEqual(up, [...up].sort((x, y) => x - y), "coupons ascending");
+      for (const c of await rows.locator("td:nth-child(3)").allInnerTexts()) assert.match(c, /^\d+\.\d{3,} %$/, "coupons with the same places");
+      await coupon.getByRole("button").click();
+      assert.equal(await coupon.getAttribute("aria-sort"), "descending");
+      const down = await coupons();
+      assert.deepEqual(down, [...down].sort((x, y) => y - x), "coupons descending");
       await openInstrument(page, bond);
       await page.getByText("Your role reads the market").waitFor();
       assert.equal(await page.getByRole("button", { name: "Place bid" }).count(), 0, "no order ticket for a viewer");
@@ -231,8 +246,11 @@ async function main(): Promise<void> {
       // Nothing arrives any more, though the connection stays open.
       stalled = true;
       await page.getByRole("status", { name: "Stream stale" }).waitFor({ timeout: 10_000 });
+      // Prices are marked stale while the stream is not live, and shown again in full once it is.
+      await page.getByText("Prices may be stale: the stream is stale").waitFor();
       stalled = false;
       await page.getByRole("status", { name: "Stream live" }).waitFor({ timeout: 10_000 });
+      await page.getByText("Prices may be stale").waitFor({ state: "detached" });
 
       // The connection is dropped: not live until the client is back.
       assert.ok(drop, "a routed WebSocket");
@@ -255,7 +273,17 @@ async function main(): Promise<void> {
 
     await step("the ticket checks min piece and increment as the trader types", async () => {
       await openInstrument(a, bond);
+      // The price is where the trader starts: focused when the instrument opens, no Tab needed.
+      assert.ok(await a.getByLabel("Clean price (%)", { exact: true }).evaluate((el) => el === document.activeElement), "the price has the focus");
       const qty = a.getByLabel("Quantity (nominal)", { exact: true });
+      assert.equal(await qty.inputValue(), "1000000", "a round million to start");
+      // The desk's shorthand, and ↑ steps by the size.
+      await qty.fill("2m");
+      await qty.press("ArrowUp");
+      assert.equal(await qty.inputValue(), "3000000");
+      await qty.fill("3mm");
+      await qty.press("Tab");
+      assert.equal(await qty.inputValue(), "3000000", "shorthand is written out when the field is left");
       await qty.fill("1500.5");
       await a.getByText("Quantity must be a whole amount").waitFor();
       await qty.fill("1500");
@@ -309,12 +337,14 @@ async function main(): Promise<void> {
       await b.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
       await b.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
       await b.getByRole("button", { name: "Place ask" }).click();
-      await b.getByText("Ask filled: 1,000,000").last().waitFor();
-      // Each firm is told of its own fill, as the desk says it.
+      // Each firm is told of its own fill, as the desk says it: once.
       await b.locator(".notice", { hasText: "Sold 1 m DBR 2.30 2033 @ 99.50" }).first().waitFor();
       await a.locator(".notice", { hasText: "Bought 1 m DBR 2.30 2033 @ 99.50" }).first().waitFor();
+      const sent = b.getByLabel("Quantity (nominal)", { exact: true });
+      for (let i = 0; i < timeout / 100 && (await sent.inputValue()) !== ""; i++) await new Promise((r) => setTimeout(r, 100)); // the answer is in
+      assert.equal(await b.locator(".notice").count(), 1, "one notice per fill");
       // Notices keep clear of the tape, and each can be dismissed.
-      const notice = b.locator(".notice", { hasText: "Ask filled: 1,000,000" }).last();
+      const notice = b.locator(".notice", { hasText: "Sold 1 m DBR 2.30 2033 @ 99.50" }).last();
       const nb = await notice.boundingBox();
       const tb = await b.getByRole("table", { name: "Trade tape" }).boundingBox();
       assert.ok(nb && tb && nb.x >= tb.x + tb.width, `the notice (${JSON.stringify(nb)}) is clear of the tape (${JSON.stringify(tb)})`);
@@ -372,7 +402,21 @@ async function main(): Promise<void> {
       await second.fill("400000");
       await form.getByRole("button", { name: /^Confirm allocation/ }).click();
       await row.locator("td.allocation").getByText("2 accounts").waitFor();
+      // Each part in the row, not only in a tooltip.
+      await row.locator("td.allocation li", { hasText: /-0001 · 600,000 · [\d,]+\.\d\d EUR$/ }).waitFor();
+      await row.locator("td.allocation li", { hasText: /-0002 · 400,000 · [\d,]+\.\d\d EUR$/ }).waitFor();
       await shot(a, "04b-allocated");
+      // The positions follow the allocation live: the 1 m bought, 600 k and 400 k on two accounts, marked at the trade.
+      await a.getByRole("link", { name: "Positions", exact: true }).click();
+      const positions = a.getByRole("table", { name: "Positions" }).locator("tbody tr").filter({ hasText: bond });
+      for (const [acc, nominal] of [["-0001", "600,000"], ["-0002", "400,000"]] as const) {
+        const r = positions.filter({ hasText: acc });
+        await r.getByRole("cell", { name: nominal, exact: true }).first().waitFor();
+        await r.getByText("99.500").first().waitFor(); // the average and the mark
+      }
+      await a.getByRole("table", { name: "Positions" }).getByText(/^0\.00 EUR$/).first().waitFor();
+      await shot(a, "04c-positions");
+      await a.getByRole("link", { name: "Blotter", exact: true }).click();
       // The seller's blotter keeps its own side to allocate; a reload reads the buyer's back.
       await b.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: bond }).first().getByRole("button", { name: /^Allocate Sold/ }).waitFor();
       await a.reload();
@@ -461,14 +505,16 @@ async function main(): Promise<void> {
       await b.getByRole("table", { name: "Depth on bondvenue Continuous" }).getByRole("cell", { name: "98.5000" }).waitFor({ state: "detached" });
     });
 
-    await step("a risk-limit breach is shown in words", async () => {
+    await step("a risk-limit breach is shown in words, with the currency, beside the field, before sending", async () => {
       await openInstrument(a, bond);
       await a.getByLabel("Clean price (%)", { exact: true }).fill("95");
-      await a.getByLabel("Quantity (nominal)", { exact: true }).fill("60000000");
+      await a.getByLabel("Quantity (nominal)", { exact: true }).fill("60m");
+      const said = "Over the limit Largest single order: at most 50,000,000 EUR, this order is 60,000,000 EUR";
+      await a.locator(".ticket .field.invalid .error", { hasText: said }).waitFor();
       await a.getByRole("button", { name: "Place bid" }).click();
-      await a.getByRole("alert").filter({ hasText: "risk limit MAX_OFFER breached" }).waitFor();
+      await a.locator(".notice", { hasText: said }).waitFor();
       await a.getByRole("link", { name: "Blotter", exact: true }).click();
-      const row = a.getByRole("table", { name: "Risk limits" }).locator("tr", { has: a.getByRole("rowheader", { name: "MAX_OFFER", exact: true }) });
+      const row = a.getByRole("table", { name: "Risk limits" }).locator("tr", { has: a.getByRole("rowheader", { name: "Largest single order", exact: true }) });
       await row.waitFor();
       assert.equal((await row.locator("td").allInnerTexts())[0], "50,000,000");
     });

@@ -22,13 +22,56 @@ describe("format", () => {
     expect(f.yieldPct("-0.1236")).toBe("-0.124 %");
     expect(f.coupon("3.375")).toBe("3.375 %");
   });
+  it("renders every coupon with the same places, so 3 % and 3.375 % line up", () => {
+    expect(f.coupon("3")).toBe("3.000 %");
+    expect(f.coupon("2.3")).toBe("2.300 %");
+    expect(f.coupon("0.0625")).toBe("0.0625 %");
+  });
+  it("renders money with its currency", () => {
+    expect(f.money("-6250", "EUR")).toBe("-6,250.00 EUR");
+    expect(f.money("1517851.875", "USD")).toBe("1,517,851.88 USD");
+    expect(f.money(null, "EUR")).toBe("–");
+  });
+  it("gives net proceeds their currency when a list has one", () => {
+    expect(f.oneCurrency(["EUR", "EUR", undefined])).toBe("EUR");
+    expect(f.oneCurrency(["EUR", "USD"])).toBe("");
+    expect(f.money("2991234.5", f.oneCurrency(["EUR"]))).toBe("2,991,234.50 EUR");
+  });
+  it("marks prices stale while the stream is not live", () => {
+    expect(f.stale("live")).toBe(false);
+    for (const s of ["offline", "reconnecting", "stale", "connecting"]) expect(f.stale(s)).toBe(true);
+  });
+  it("names risk limits for people", () => {
+    expect(f.limitName("MAX_OFFER")).toBe("Largest single order");
+    expect(f.limitName("ALL_OFFER_SUM")).toBe("Firm's open orders");
+    expect(f.limitName("ALL_OFFER_USER_SUM")).toBe("Your open orders");
+    expect(f.limitName("MAX_OFFER_VALUE")).toBe("Largest order value");
+    expect(f.limitName("SOME_NEW_LIMIT")).toBe("some new limit");
+  });
+  it("says each part of an allocation, not only in a tooltip", () => {
+    const parts = [
+      { account_id: "a1", quantity: "600000", price: "607225.5" },
+      { account_id: "a2", quantity: "400000", price: "404817" },
+    ];
+    expect(f.allocationLines(parts, (id) => "ACC-" + id, "EUR")).toEqual(["ACC-a1 · 600,000 · 607,225.50 EUR", "ACC-a2 · 400,000 · 404,817.00 EUR"]);
+  });
+  it("says a risk-limit refusal in words with the currency", () => {
+    expect(f.riskRefusal("risk limit MAX_OFFER breached: limit 50000000, in use 0, this request needs 60000000", "EUR")).toBe(
+      "Over the limit Largest single order: limit 50,000,000 EUR, in use 0 EUR, this order needs 60,000,000 EUR",
+    );
+    expect(f.riskRefusal("quantity MAX_OFFER limit 50000000, in use 0", "EUR")).toBeNull();
+    expect(f.riskRefusal("offer not found", "EUR")).toBeNull();
+  });
   it("renders times in the local zone with UTC on hover", () => {
     const iso = "2026-11-25T14:05:09.123Z";
     const t = new Date(iso);
     const hh = String(t.getHours()).padStart(2, "0");
     const mm = String(t.getMinutes()).padStart(2, "0");
-    expect(f.time(iso, new Date(iso))).toBe(`${hh}:${mm}:09`);
-    expect(f.time(iso, new Date("2026-12-01T12:00:00Z"))).toBe(`${f.localDate(t)} ${hh}:${mm}`);
+    const zone = f.zoneName(t);
+    expect(zone).not.toBe("");
+    expect(f.time(iso, new Date(iso))).toBe(`${hh}:${mm}:09 ${zone}`);
+    expect(f.time(iso, new Date("2026-12-01T12:00:00Z"))).toBe(`${f.localDate(t)} ${hh}:${mm} ${zone}`);
+    expect(f.stamp(iso)).toBe(`${f.localDate(t)} ${hh}:${mm}:09 ${zone}`);
     expect(f.utcTitle(iso)).toBe("2026-11-25 14:05:09 UTC");
     expect(f.time("not a time")).toBe("–");
   });
@@ -49,10 +92,10 @@ describe("order states", () => {
     expect(f.offerStatus(o("cancelled", "1000000", "250000"))).toBe("cancelled · 250,000 filled");
     expect(f.offerStatus(o("cancelled", "1000000", "0"))).toBe("cancelled");
   });
-  it("says what became of an order just sent", () => {
+  it("says what became of an order just sent, once per fill: a filled order's trade notice says the rest", () => {
     expect(f.placed("bid", o("created", "1000000", "0"))).toBe("Bid placed");
-    expect(f.placed("ask", o("closed", "1000000", "1000000"))).toBe("Ask filled: 1,000,000");
-    expect(f.placed("ask", o("created", "1000000", "400000"))).toBe("Ask partially filled: 400,000 done, 600,000 left");
+    expect(f.placed("ask", o("closed", "2000000", "2000000"))).toBeNull();
+    expect(f.placed("ask", o("created", "1000000", "400000"))).toBe("Ask placed for the rest: 600,000 left");
     expect(f.placed("bid", null)).toBe("Bid placed");
   });
 });

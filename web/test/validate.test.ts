@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { describe as describeError } from "../src/client/api";
-import { collarWarning, nextBusinessDay, priceError, quantityError, settlementDateError, stepQuantity, yieldError } from "../src/model/validate";
+import {
+  collarWarning, defaultQuantity, expandQuantity, limitError, localInstant, nextBusinessDay, validUntilError, priceError, quantityError, settlementDateError, stepQuantity, yieldError,
+} from "../src/model/validate";
 
 const bond = { min_piece: "100000", min_increment: "1000", precision: 4 };
 
@@ -34,11 +36,62 @@ describe("order ticket validation", () => {
     expect(yieldError("-100")).toBe("Yield must be above -100 %");
     expect(yieldError("x")).toBe("Yield must be a number");
   });
-  it("steps quantities by the increment, never below min piece", () => {
-    expect(stepQuantity("100000", bond, 1)).toBe("101000");
+  it("steps quantities by a step that follows the size, never below min piece", () => {
+    expect(stepQuantity("1000000", bond, 1)).toBe("2000000");
+    expect(stepQuantity("1000000", bond, -1)).toBe("900000");
+    expect(stepQuantity("2500000", bond, 1)).toBe("3500000");
+    expect(stepQuantity("100000", bond, 1)).toBe("200000");
     expect(stepQuantity("100000", bond, -1)).toBe("100000");
     expect(stepQuantity("", bond, 1)).toBe("100000");
-    expect(stepQuantity("250000", bond, -1)).toBe("249000");
+    expect(stepQuantity("250000", bond, -1)).toBe("150000");
+    expect(stepQuantity("1m", bond, 1)).toBe("2000000");
+    // Never finer than the increment, and a multiple of it.
+    expect(stepQuantity("600000", { min_piece: "300000", min_increment: "300000", precision: 4 }, 1)).toBe("900000");
+  });
+  it("reads the desk's shorthand for nominals", () => {
+    expect(expandQuantity("1m")).toBe("1000000");
+    expect(expandQuantity("2M")).toBe("2000000");
+    expect(expandQuantity("3mm")).toBe("3000000");
+    expect(expandQuantity("1.5m")).toBe("1500000");
+    expect(expandQuantity("500k")).toBe("500000");
+    expect(expandQuantity("250 k")).toBe("250000");
+    expect(expandQuantity("1bn")).toBe("1000000000");
+    expect(expandQuantity("1,000,000")).toBe("1000000");
+    expect(expandQuantity("1 000 000")).toBe("1000000");
+    expect(expandQuantity("ten")).toBe("ten");
+    expect(quantityError("1m", bond)).toBeNull();
+    expect(quantityError("3mm", bond)).toBeNull();
+    expect(quantityError("1.0005m", bond)).toBe("Quantity must be a multiple of 1,000");
+  });
+  it("starts the ticket at a round million where the instrument takes it", () => {
+    expect(defaultQuantity(bond)).toBe("1000000");
+    expect(defaultQuantity({ min_piece: "2000000", min_increment: "1000", precision: 4 })).toBe("2000000");
+    expect(defaultQuantity({ min_piece: "300000", min_increment: "300000", precision: 4 })).toBe("300000");
+  });
+  it("checks the firm's risk limits before sending, in words with the currency", () => {
+    const limits = [
+      { name: "MAX_OFFER", value: "50000000", used: "0" },
+      { name: "ALL_OFFER_SUM", value: "100000000", used: "95000000" },
+      { name: "ALL_OFFER_USER_SUM", value: "200000000", used: "0" },
+      { name: "MAX_OFFER_VALUE", value: "20000000", used: "0" },
+    ];
+    expect(limitError("1000000", "99.5", limits, "EUR")).toBeNull();
+    expect(limitError("60000000", "99.5", limits, "EUR")).toBe("Over the limit Largest single order: at most 50,000,000 EUR, this order is 60,000,000 EUR");
+    expect(limitError("6000000", "99.5", limits, "EUR")).toBe(
+      "Over the limit Firm's open orders: 100,000,000 EUR, 95,000,000 EUR in use, room for 5,000,000 EUR",
+    );
+    expect(limitError("4000000", "99.5", [{ name: "MAX_OFFER_VALUE", value: "3000000", used: "0" }], "EUR")).toBe(
+      "Over the limit Largest order value: at most 3,000,000 EUR, this order is 3,980,000 EUR",
+    );
+    expect(limitError("", "99.5", limits, "EUR")).toBeNull();
+  });
+  it("reads times in the screen's one format, YYYY-MM-DD HH:MM, never the browser's mm/dd/yyyy", () => {
+    expect(localInstant("2026-12-08 16:30")).toBe(new Date(2026, 11, 8, 16, 30).toISOString());
+    expect(localInstant("12/08/2026 04:30 PM")).toBeNull();
+    expect(localInstant("2026-02-30 10:00")).toBeNull();
+    expect(validUntilError("")).toBe("Enter the time the offer expires");
+    expect(validUntilError("08/12/2026 16:30")).toBe("Use YYYY-MM-DD HH:MM");
+    expect(validUntilError("2026-12-08 16:30")).toBeNull();
   });
   it("checks settlement dates", () => {
     expect(settlementDateError("", "2026-11-25")).toBeNull();

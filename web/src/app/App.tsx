@@ -7,6 +7,7 @@ import { Instrument } from "../instrument/Instrument";
 import { Lists } from "../lists/Lists";
 import { Market } from "../market/Market";
 import { NewsView } from "../news/News";
+import { Positions } from "../positions/Positions";
 import { Rfq } from "../rfq/Rfq";
 import { SignIn } from "../signin/SignIn";
 import type { Venue } from "../state/venue";
@@ -51,6 +52,7 @@ export function App(props: { venue: Venue }) {
     ["lists", "Lists"],
     ["news", "News"],
   ];
+  if (v.positions.active) tabs.splice(2, 0, ["positions", "Positions"]);
   if (v.isAdmin) tabs.push(["admin", "Admin"]);
   let view;
   switch (page) {
@@ -68,6 +70,9 @@ export function App(props: { venue: Venue }) {
       break;
     case "news":
       view = <NewsView venue={v} />;
+      break;
+    case "positions":
+      view = <Positions venue={v} />;
       break;
     case "admin":
       view = v.isAdmin ? <Admin venue={v} /> : <p class="banner">Administration needs an admin credential.</p>;

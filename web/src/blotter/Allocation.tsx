@@ -6,17 +6,25 @@ import * as f from "../model/format";
 import type { Venue } from "../state/venue";
 import { Action, Field } from "../ui/components";
 
-/** AllocationStatus says to which of the firm's accounts a trade went, or offers to allocate it. */
+/** AllocationStatus shows to which of the firm's accounts a trade went, part by part in the row, or offers to allocate it. */
 export function AllocationStatus(props: { venue: Venue; t: Trade; label: string; allocating: boolean; onAllocate: () => void }) {
   const v = props.venue;
   const a = v.deals.allocations.get(props.t.id);
   if (a) {
-    const accounts = a.allocations.map((x) => `${v.accountNumber(x.account_id)} ${f.quantity(x.quantity)} (${f.amount(x.price)})`).join("; ");
+    const currency = v.instrument(props.t.instrument_id ?? props.t.bid_order.instrument_id ?? "")?.currency ?? "";
+    const lines = f.allocationLines(a.allocations, (id) => v.accountNumber(id), currency);
     return (
-      <span title={accounts} class={a.late ? "late" : ""}>
-        {a.allocations.length === 1 ? v.accountNumber(a.allocations[0]!.account_id) : `${a.allocations.length} accounts`}
-        {a.late ? " · late" : ""}
-      </span>
+      <div class={"parts" + (a.late ? " late" : "")}>
+        <span>
+          {a.allocations.length === 1 ? "1 account" : `${a.allocations.length} accounts`}
+          {a.late ? " · late" : ""}
+        </span>
+        <ul class="small" aria-label={"Allocation of " + props.label}>
+          {lines.map((l) => (
+            <li key={l}>{l}</li>
+          ))}
+        </ul>
+      </div>
     );
   }
   if (!v.canTrade) return <span class="muted">Not allocated</span>;

@@ -81,7 +81,7 @@ function OfferRow(props: { venue: Venue; o: Offer; withYield: boolean }) {
   return (
     <tr data-offer={o.id} class={o.status}>
       <td>
-        <Time at={o.createdAt} />
+        <Time at={o.createdAt} full />
       </td>
       <td>{o.type}</td>
       <td class={o.direction === "bid" || o.direction === "buy" ? "bid" : "ask"}>{f.side(o.direction)}</td>

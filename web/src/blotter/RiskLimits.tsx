@@ -3,7 +3,7 @@ import { cmp, parse, percentOf } from "../model/decimal";
 import type { Venue } from "../state/venue";
 import { Empty, Num, Section } from "../ui/components";
 
-/** RiskLimits shows the use of each of the firm's risk limits; a breach is marked. */
+/** RiskLimits shows the use of each of the firm's risk limits, by name (the venue's code on hover); a breach is marked. */
 export function RiskLimits(props: { venue: Venue }) {
   const v = props.venue;
   return (
@@ -26,11 +26,13 @@ export function RiskLimits(props: { venue: Venue }) {
             const over = val && used ? cmp(used, val) > 0 : false;
             return (
               <tr key={r.id} data-limit={r.name}>
-                <th scope="row">{r.name}</th>
+                <th scope="row" title={r.name}>
+                  {f.limitName(r.name)}
+                </th>
                 <Num>{f.quantity(r.value)}</Num>
                 <Num>{f.quantity(r.used)}</Num>
                 <td>
-                  <meter min={0} max={100} low={70} high={90} optimum={0} value={Math.min(pct, 100)} aria-label={`${r.name} use ${pct.toFixed(1)} percent`} class={over ? "over" : ""} />
+                  <meter min={0} max={100} low={70} high={90} optimum={0} value={Math.min(pct, 100)} aria-label={`${f.limitName(r.name)} use ${pct.toFixed(1)} percent`} class={over ? "over" : ""} />
                   <span class="small muted"> {pct.toFixed(1)} %</span>
                 </td>
               </tr>

@@ -60,7 +60,7 @@ function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
     <>
       <tr data-trade={t.id}>
         <td>
-          <Time at={t.createdAt} />
+          <Time at={t.createdAt} full />
         </td>
         <td class="trade-date">{f.date(tradeDate(t.createdAt, v.market(t.market_id)?.timezone))}</td>
         {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}

@@ -71,7 +71,7 @@ export function Calculator(props: { venue: Venue; ins: Instrument }) {
     <Section title="Bond calculator" class="calc">
       <form onSubmit={(e) => e.preventDefault()} aria-label="Bond calculator">
         <Field label={`Settlement date (${settles.calendar})`} error={settlementDateError(settlement, today(), settles)}>
-          <input type="date" value={settlement} onInput={(e) => edit(setSettlement, e.currentTarget.value)} />
+          <input inputMode="numeric" placeholder="YYYY-MM-DD" size={10} value={settlement} onInput={(e) => edit(setSettlement, e.currentTarget.value.trim())} />
         </Field>
         <div class="row">
           <Field label="Calculator clean price (%)" error={price ? priceError(price, { precision: 10 }) : null}>

@@ -37,11 +37,17 @@ export function Instrument(props: { venue: Venue; id: string }) {
   const latest = v.books.tape.find((p) => p.instrumentId === ins.id)?.marketId;
   const chartMarket = v.market(latest ?? "") ?? markets.find((m) => m.is_partial_fill_allowed) ?? markets[0];
   const chartMarkets = [...markets, ...v.rfqMarkets];
+  const stale = f.stale(v.status);
   return (
-    <div class="instrument">
+    <div class={"instrument" + (stale ? " stale" : "")}>
       <header class="title">
         <div>
           <h1>{ins.name}</h1>
+          {stale && (
+            <p class="stale-marker" role="status">
+              Prices may be stale: the stream is {v.status}
+            </p>
+          )}
           <p class="muted">
             <span class="mono">{ins.isin}</span> · {ins.issuer} · {f.coupon(ins.coupon)} {ins.coupon_frequency} · matures {f.date(ins.maturity)} · {ins.currency}
           </p>

@@ -1,11 +1,14 @@
-import { useEffect, useState } from "preact/hooks";
-import { newKey, query } from "../client/api";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiError, newKey, query } from "../client/api";
 import { withParties } from "../client/requests";
 import type { Analytics, Instrument, Offer } from "../client/types";
 import { add, mul, parse, shift, text } from "../model/decimal";
 import { confirmLines } from "../model/fills";
 import * as f from "../model/format";
-import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity } from "../model/validate";
+import {
+  collarWarning, defaultQuantity, expandQuantity, limitError, localInstant, priceError, quantityError, settlementDateError, stepQuantity,
+  validUntilError,
+} from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, Field, Section, SideRadios } from "../ui/components";
 import { collarHint, useCollar } from "./collar";
@@ -43,7 +46,12 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
   const markets = v.continuousMarkets;
   const [direction, setDirection] = useState<"bid" | "ask">("bid");
   const [price, setPrice] = useState("");
-  const [qty, setQty] = useState(String(ins.min_piece));
+  const [qty, setQty] = useState(() => defaultQuantity(ins));
+  // The venue's last refusal of the quantity (a risk limit), in words, beside the field until it changes.
+  const [refused, setRefused] = useState<string | null>(null);
+  // The price is where a trader starts: focused when the instrument opens, the side one Shift+Tab away.
+  const priceInput = useRef<HTMLInputElement>(null);
+  useEffect(() => priceInput.current?.focus(), [ins.id]);
   const [marketId, setMarketId] = useState(markets.find((m) => m.is_partial_fill_allowed)?.id ?? markets[0]?.id ?? "");
   const [validity, setValidity] = useState<"gtc" | "gtd">("gtc");
   const [validUntil, setValidUntil] = useState("");
@@ -63,17 +71,18 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
     setTouched(false);
   }, [fill?.seq, ins.id]);
   const pErr = priceError(price, ins);
-  const qErr = quantityError(qty, ins);
+  const nominal = expandQuantity(qty);
+  const qErr = quantityError(qty, ins) ?? (v.deals.risk.length ? limitError(nominal, price, v.deals.risk, ins.currency) : null) ?? refused;
   const settles = useSettles(v, ins, marketId);
   const sErr = settlementDateError(settlement, today(), settles);
-  const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
-  const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
+  const vErr = validity === "gtd" ? validUntilError(validUntil) : null;
+  const a = useAnalytics(v, ins.id, price, settlement, nominal, !pErr && !quantityError(qty, ins) && !sErr);
   const collar = useCollar(v, ins.id, marketId);
   // A halt on the chosen market, live from instrument.halt: nothing is placed there.
   const halt = v.books.haltOf(ins.id, marketId);
   const marketName = markets.find((m) => m.id === marketId)?.name ?? "";
   const cWarn = pErr ? null : collarWarning(price, collar);
-  const amount = a && parse(qty) && parse(price) ? add(shift(mul(parse(qty)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
+  const amount = a && parse(nominal) && parse(price) ? add(shift(mul(parse(nominal)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
   const submit = async () => {
     setTouched(true);
     if (pErr || qErr || sErr || vErr) throw new Error(pErr ?? qErr ?? sErr ?? vErr ?? "");
@@ -86,23 +95,35 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
       account_id: v.accountId,
       direction,
       price_per_unit: price.trim(),
-      quantity: qty.trim(),
+      quantity: nominal,
       validity,
     };
     if (settlement) body.settlement_date = settlement;
-    if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
+    if (validity === "gtd") body.valid_until = localInstant(validUntil);
     // Confirm before send, when the trader chose it: the dialog restates the order.
     if (confirming) {
       const market = markets.find((m) => m.id === marketId)?.name ?? "";
-      setPending({ body, lines: confirmLines({ direction, quantity: qty.trim(), instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency }) });
+      setPending({ body, lines: confirmLines({ direction, quantity: nominal, instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency }) });
       return;
     }
     await send(body);
   };
   const send = async (body: Record<string, unknown>) => {
     const direction = body.direction as string;
-    const answer = await v.api.call<Offer>("POST", "/participant/offers", withParties(body, v.parties), newKey());
-    v.notify("info", f.placed(direction, answer));
+    let answer: Offer;
+    try {
+      answer = await v.api.call<Offer>("POST", "/participant/offers", withParties(body, v.parties), newKey());
+    } catch (e) {
+      // A risk limit's refusal is said in words, with the currency, beside the quantity.
+      const said = e instanceof ApiError ? f.riskRefusal(e.message, ins.currency) : null;
+      if (!said) throw e;
+      setRefused(said);
+      setTouched(true);
+      throw new Error(said);
+    }
+    // One notice per fill: a fill's own notice comes with its trade.
+    const line = f.placed(direction, answer);
+    if (line) v.notify("info", line);
     // Sent: the quantity is cleared so a second Enter does not send it again.
     setQty("");
     setTouched(false);
@@ -111,6 +132,40 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
     <Section title="Order ticket" class="ticket">
       <form onSubmit={(e) => e.preventDefault()} aria-label="Order ticket">
         <SideRadios label="Side" value={direction} onChange={setDirection} buy="Buy (bid)" sell="Sell (ask)" />
+        {halt !== null && (
+          <p class="banner error halt" role="alert">
+            <strong>Trading halted</strong> on {marketName}
+            {halt ? `: ${halt}` : ""}. Orders are refused there until the operator resumes it.
+          </p>
+        )}
+        <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={halt !== null ? undefined : collarHint(collar)}>
+          <input ref={priceInput} inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
+        </Field>
+        <Field
+          label="Quantity (nominal)"
+          error={touched || qty ? qErr : null}
+          hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}; 500k, 2m, 3mm; ↑/↓ step by the size`}
+        >
+          <input
+            inputMode="decimal"
+            class="num"
+            value={qty}
+            onInput={(e) => {
+              setQty(e.currentTarget.value);
+              setRefused(null);
+            }}
+            onBlur={() => {
+              if (!quantityError(qty, ins)) setQty(expandQuantity(qty));
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+                e.preventDefault();
+                setQty(stepQuantity(qty, ins, e.key === "ArrowUp" ? 1 : -1));
+                setRefused(null);
+              }
+            }}
+          />
+        </Field>
         <Field label="Market">
           <select value={marketId} onChange={(e) => setMarketId(e.currentTarget.value)}>
             {markets.map((m) => (
@@ -119,29 +174,6 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
               </option>
             ))}
           </select>
-        </Field>
-        {halt !== null && (
-          <p class="banner error halt" role="alert">
-            <strong>Trading halted</strong> on {marketName}
-            {halt ? `: ${halt}` : ""}. Orders are refused there until the operator resumes it.
-          </p>
-        )}
-        <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={halt !== null ? undefined : collarHint(collar)}>
-          <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
-        </Field>
-        <Field label="Quantity (nominal)" error={touched || qty ? qErr : null} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
-          <input
-            inputMode="numeric"
-            class="num"
-            value={qty}
-            onInput={(e) => setQty(e.currentTarget.value.replace(/[,\s_]/g, ""))}
-            onKeyDown={(e) => {
-              if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-                e.preventDefault();
-                setQty(stepQuantity(qty, ins, e.key === "ArrowUp" ? 1 : -1));
-              }
-            }}
-          />
         </Field>
         <div class="row">
           <Field label="Validity">
@@ -152,7 +184,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           </Field>
           {validity === "gtd" && (
             <Field label="Valid until" error={touched ? vErr : null}>
-              <input type="datetime-local" value={validUntil} onInput={(e) => setValidUntil(e.currentTarget.value)} />
+              <input inputMode="numeric" placeholder="YYYY-MM-DD HH:MM" size={16} value={validUntil} onInput={(e) => setValidUntil(e.currentTarget.value.trim())} />
             </Field>
           )}
         </div>
@@ -165,7 +197,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
               : `Default: T+${settles.lag} on ${settles.calendar}`
           }
         >
-          <input type="date" value={settlement} onInput={(e) => setSettlement(e.currentTarget.value)} />
+          <input inputMode="numeric" placeholder="YYYY-MM-DD" size={10} value={settlement} onInput={(e) => setSettlement(e.currentTarget.value.trim())} />
         </Field>
         <dl class="preview" aria-label="Preview" aria-live="polite">
           <dt>Yield</dt>

@@ -21,6 +21,7 @@ export function ListToQuote(props: { venue: Venue; l: PortfolioRFQ }) {
   const open = l.status === "created" && !declined;
   const requester = v.counterpartyName(l.participant_id);
   const title = `${requester}: list of ${l.lines.length}`;
+  const currency = f.oneCurrency(l.lines.map((x) => v.instrument(x.instrument_id)?.currency));
   let state = "to quote";
   if (declined) state = "declined";
   else if (mine?.outcome === "done") state = "done · traded";
@@ -60,7 +61,7 @@ export function ListToQuote(props: { venue: Venue; l: PortfolioRFQ }) {
           {" "}
           · <span class="outcome">{state}</span>
           {open && <> · expires in {f.countdown(l.valid_until, v.now)}</>}
-          {mine?.net_proceeds != null && <> · net {f.amount(mine.net_proceeds)} to the requester</>}
+          {mine?.net_proceeds != null && <> · net {f.money(mine.net_proceeds, currency)} to the requester</>}
         </span>
       </header>
       <form onSubmit={(e) => e.preventDefault()} aria-label={"Quote " + title}>

@@ -37,6 +37,7 @@ export function MyList(props: { venue: Venue; l: PortfolioRFQ }) {
   const declined = l.quotes.filter((q) => q.outcome === "declined").length;
   const best = bestQuote(l.quotes);
   const title = listTitle(v, l);
+  const currency = f.oneCurrency(l.lines.map((x) => v.instrument(x.instrument_id)?.currency));
   const dealer = (q: PortfolioQuote) => v.counterpartyName(q.participant_id);
   return (
     <article class={"request list " + l.status} aria-label={title} data-list={l.id}>
@@ -82,7 +83,7 @@ export function MyList(props: { venue: Venue; l: PortfolioRFQ }) {
                 {dealer(q)}
                 {best?.id === q.id && <span class="tag">best</span>}
               </td>
-              <Num>{f.amount(q.net_proceeds)}</Num>
+              <Num>{f.money(q.net_proceeds, currency)}</Num>
               <td>{q.outcome ? f.outcomeLabel(q.outcome) : f.status(q.status)}</td>
               <td>
                 {open && q.status === "created" && v.canTrade && (

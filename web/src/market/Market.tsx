@@ -3,8 +3,23 @@ import * as f from "../model/format";
 import type { Venue } from "../state/venue";
 import type { Instrument } from "../client/types";
 import { Empty, Field, Flash, Num, Own, Section, useVenue } from "../ui/components";
-import { fillFrom, isOwn, pairOf } from "../model/levels";
+import { fillFrom, isOwn, midOf, pairOf, spreadOf } from "../model/levels";
 import type { Limit } from "../client/types";
+import { type Sort, nextSort, sortRows } from "./sort";
+
+/** SortHeader is a column's header: a button that sorts the grid by it, the order said by aria-sort. */
+function SortHeader(props: { column: string; label: string; sort: Sort; onSort: (s: Sort) => void; num?: boolean }) {
+  const { column, sort } = props;
+  const on = sort.column === column;
+  return (
+    <th scope="col" class={props.num ? "num" : undefined} aria-sort={on ? sort.dir : "none"}>
+      <button type="button" class="sort" onClick={() => props.onSort(nextSort(sort, column))}>
+        {props.label}
+        <span aria-hidden="true">{on ? (sort.dir === "ascending" ? " ▲" : " ▼") : ""}</span>
+      </button>
+    </th>
+  );
+}
 
 /** Level is a best bid or ask; a trader clicks it to open the instrument with the ticket filled for the other side. */
 function Level(props: { venue: Venue; ins: Instrument; side: "bid" | "ask"; l: Limit }) {
@@ -30,13 +45,14 @@ export function Market(props: { venue: Venue }) {
   const [to, setTo] = useState("");
   const [bucket, setBucket] = useState("");
   const [marketId, setMarketId] = useState("");
+  const [sort, setSort] = useState<Sort>({ column: "", dir: "ascending" });
   // Buckets change by the firm's admin without an event: read them when the market is shown.
   useEffect(() => void v.loadBuckets(), []);
   const currencies = [...new Set(v.instruments.map((i) => i.currency))].sort();
   const inBucket = bucket ? new Set(v.buckets.find((b) => b.id === bucket)?.instruments.map((i) => i.id) ?? []) : null;
   const q = search.trim().toLowerCase();
   const mine = v.user?.participant_id;
-  const rows = v.instruments.filter(
+  const filtered = v.instruments.filter(
     (i: Instrument) =>
       (!q || i.name.toLowerCase().includes(q) || i.isin.toLowerCase().includes(q) || i.issuer.toLowerCase().includes(q)) &&
       (!currency || i.currency === currency) &&
@@ -44,8 +60,45 @@ export function Market(props: { venue: Venue }) {
       (!to || i.maturity.slice(0, 4) <= to) &&
       (!inBucket || inBucket.has(i.id)),
   );
+  // What each column sorts by: the value it shows, exactly.
+  const valueOf = (i: Instrument, column: string): string | number | null | undefined => {
+    const b = v.books.bestOf(i.id, marketId || undefined);
+    switch (column) {
+      case "name":
+        return i.name;
+      case "isin":
+        return i.isin;
+      case "coupon":
+        return i.coupon;
+      case "maturity":
+        return i.maturity;
+      case "bidSize":
+        return b.bid?.quantity;
+      case "bid":
+        return b.bid?.limit;
+      case "ask":
+        return b.ask?.limit;
+      case "askSize":
+        return b.ask?.quantity;
+      case "spread":
+        return spreadOf(b.bid?.limit, b.ask?.limit);
+      case "mid":
+        return midOf(b.bid?.limit, b.ask?.limit);
+      case "last":
+        return b.lastPrice;
+      default:
+        return null;
+    }
+  };
+  const rows = sortRows(filtered, sort, valueOf);
+  const stale = f.stale(v.status);
+  const head = (column: string, label: string, num = false) => <SortHeader column={column} label={label} sort={sort} onSort={setSort} num={num} />;
   return (
-    <Section title="Market" class="market">
+    <Section
+      title="Market"
+      class={"market" + (stale ? " stale" : "")}
+      actions={stale ? <span class="stale-marker" role="status">Prices may be stale: the stream is {v.status}</span> : undefined}
+    >
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search">
           <input type="search" placeholder="Name, ISIN or issuer" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
@@ -90,20 +143,20 @@ export function Market(props: { venue: Venue }) {
       <table class="grid" aria-label="Instruments">
         <thead>
           <tr>
-            <th scope="col">Instrument</th>
-            <th scope="col">ISIN</th>
-            <th scope="col" class="num">Coupon</th>
-            <th scope="col">Maturity</th>
-            <th scope="col" class="num">Bid size</th>
-            <th scope="col" class="num">Bid</th>
-            <th scope="col" class="num">Ask</th>
-            <th scope="col" class="num">Ask size</th>
-            <th scope="col" class="num">Spread</th>
-            <th scope="col" class="num">Mid</th>
+            {head("name", "Instrument")}
+            {head("isin", "ISIN")}
+            {head("coupon", "Coupon", true)}
+            {head("maturity", "Maturity")}
+            {head("bidSize", "Bid size", true)}
+            {head("bid", "Bid", true)}
+            {head("ask", "Ask", true)}
+            {head("askSize", "Ask size", true)}
+            {head("spread", "Spread", true)}
+            {head("mid", "Mid", true)}
             <th scope="col" class="num">Bid yield</th>
             <th scope="col" class="num">Ask yield</th>
             <th scope="col" class="num">Indicative</th>
-            <th scope="col" class="num">Last</th>
+            {head("last", "Last", true)}
           </tr>
         </thead>
         <tbody>

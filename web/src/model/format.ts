@@ -31,10 +31,53 @@ export function yieldPct(v: Num): string {
   return d ? fixed(d, 3) + " %" : dash;
 }
 
-/** coupon renders a coupon rate exactly, in percent. */
+/** coupon renders a coupon rate in percent with three places (more when it has them), so a column of coupons lines up: 3.000 %, 3.375 %. */
 export function coupon(v: Num): string {
   const d = parse(v);
-  return d ? text(d) + " %" : dash;
+  return d ? fixed(d, Math.max(3, d.s)) + " %" : dash;
+}
+
+/** money renders an amount of money with two places and its currency: 12,500.00 EUR. */
+export function money(v: Num, currency: string): string {
+  const d = parse(v);
+  return d ? fixed(d, 2, true) + (currency ? " " + currency : "") : dash;
+}
+
+/** oneCurrency is the currency all of a list's amounts are in, or "" when they are in several (then no amount is summed). */
+export function oneCurrency(codes: readonly (string | undefined)[]): string {
+  const set = new Set(codes.filter((c): c is string => !!c));
+  return set.size === 1 ? [...set][0]! : "";
+}
+
+/** stale reports whether prices on the screen may be out of date: the stream is not live. */
+export function stale(status: string): boolean {
+  return status !== "live";
+}
+
+const limitNames: Record<string, string> = {
+  MAX_OFFER: "Largest single order",
+  ALL_OFFER_SUM: "Firm's open orders",
+  ALL_OFFER_USER_SUM: "Your open orders",
+  MAX_OFFER_VALUE: "Largest order value",
+};
+
+/** limitName names a risk limit for people (the venue's code stays in its title). */
+export function limitName(code: string): string {
+  return limitNames[code] ?? code.toLowerCase().replace(/_/g, " ");
+}
+
+/**
+ * riskRefusal says a venue's risk-limit refusal in words, with the
+ * currency: "Over the limit Largest single order: limit 50,000,000 EUR,
+ * in use 0 EUR, this order needs 60,000,000 EUR". Null when the message
+ * is not a risk-limit refusal.
+ */
+export function riskRefusal(message: string, currency: string): string | null {
+  const m = /risk limit (\w+) breached: limit ([\d.]+), in use ([\d.]+)(?:, this request needs ([\d.]+))?/.exec(message);
+  if (!m) return null;
+  const [, code = "", limit, used, needs] = m;
+  const amt = (v: string | undefined) => quantity(v) + (currency ? " " + currency : "");
+  return `Over the limit ${limitName(code)}: limit ${amt(limit)}, in use ${amt(used)}` + (needs ? `, this order needs ${amt(needs)}` : "");
 }
 
 /** compact renders a nominal in millions/thousands for narrow columns (1.5M, 250k), exactly. */
@@ -53,14 +96,29 @@ function pad(n: number): string {
   return n < 10 ? "0" + n : String(n);
 }
 
-/** time renders a timestamp in the browser's zone, HH:MM:SS today or YYYY-MM-DD HH:MM otherwise. */
+/** zoneName is the browser zone's short name at an instant (CET, GMT+1, UTC). */
+export function zoneName(t: Date): string {
+  const part = new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" }).formatToParts(t).find((p) => p.type === "timeZoneName");
+  return part?.value ?? "";
+}
+
+/** time renders a timestamp in the browser's zone, named: HH:MM:SS CET today, YYYY-MM-DD HH:MM CET otherwise. */
 export function time(iso: string | null | undefined, now: Date = new Date()): string {
   if (!iso) return dash;
   const t = new Date(iso);
   if (isNaN(t.getTime())) return dash;
+  const zone = zoneName(t);
   const hms = `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`;
-  if (t.toDateString() === now.toDateString()) return hms;
-  return `${localDate(t)} ${pad(t.getHours())}:${pad(t.getMinutes())}`;
+  if (t.toDateString() === now.toDateString()) return `${hms} ${zone}`.trim();
+  return `${localDate(t)} ${pad(t.getHours())}:${pad(t.getMinutes())} ${zone}`.trim();
+}
+
+/** stamp renders a timestamp with its date always, for records read later (blotter, news): YYYY-MM-DD HH:MM:SS CET. */
+export function stamp(iso: string | null | undefined): string {
+  if (!iso) return dash;
+  const t = new Date(iso);
+  if (isNaN(t.getTime())) return dash;
+  return `${localDate(t)} ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())} ${zoneName(t)}`.trim();
 }
 
 /** utcTitle is the hover text of a time: the instant in UTC. */
@@ -158,13 +216,17 @@ export function offerStatus(o: Fill & { outcome?: string | null }): string {
   return f.any ? `${status(o.status)} · ${f.filled} filled` : status(o.status);
 }
 
-/** placed says what became of an order just sent: placed, filled, or partially filled. */
-export function placed(direction: string, o: Fill | null): string {
+/**
+ * placed says what became of an order just sent, or null when the fill's
+ * own notice (the trade, "Bought 2 m …") already says it all: one notice
+ * per fill. A partial fill says only what rests.
+ */
+export function placed(direction: string, o: Fill | null): string | null {
   const what = direction === "bid" || direction === "buy" ? "Bid" : "Ask";
   if (!o) return what + " placed";
   const f = filledOf(o);
-  if (f.all) return `${what} filled: ${f.filled}`;
-  if (f.any) return `${what} partially filled: ${f.filled} done, ${f.left} left`;
+  if (f.all) return null;
+  if (f.any) return `${what} placed for the rest: ${f.left} left`;
   return what + " placed";
 }
 
@@ -176,4 +238,13 @@ export function placed(direction: string, o: Fill | null): string {
  */
 export function chartTime(iso: string, offsetMinutes: number = new Date(iso).getTimezoneOffset()): number {
   return Math.floor(new Date(iso).getTime() / 1000) - offsetMinutes * 60;
+}
+
+/** allocationLines says each part of an allocation as the blotter row shows it: account · nominal · settlement amount with its currency. */
+export function allocationLines(
+  parts: readonly { account_id: string; quantity: Num; price: Num }[],
+  accountNumber: (id: string) => string,
+  currency: string,
+): string[] {
+  return parts.map((x) => `${accountNumber(x.account_id)} · ${quantity(x.quantity)} · ${money(x.price, currency)}`);
 }

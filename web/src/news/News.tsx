@@ -12,7 +12,7 @@ export function NewsView(props: { venue: Venue }) {
             <article aria-labelledby={"n-" + n.id}>
               <h3 id={"n-" + n.id}>{n.title}</h3>
               <p class="muted small">
-                {n.source} · <Time at={n.published_at} />
+                {n.source} · <Time at={n.published_at} full />
               </p>
               <p>{n.body}</p>
             </article>

@@ -50,7 +50,7 @@ export function SignIn(props: { venue: Venue }) {
           {busy ? "Signing in…" : "Sign in"}
         </button>
         <p class="muted small">
-          The demo's credentials are in <code>bondvenue-data/demo-credentials.json</code>. The access token is kept in this tab only, until you sign out or close it.
+          The demo's credentials are in <code>demo-credentials.json</code> in the venue's data directory (its <code>--data-dir</code>). The access token is kept in this tab only, until you sign out or close it.
         </p>
       </form>
     </main>

@@ -21,6 +21,7 @@ import { NewsFeed } from "./news";
 import { Orders } from "./orders";
 import { type OrderParties, loadParties, saveParties } from "./parties";
 import { type Pref, browserPrefs, loadPref, savePref } from "./prefs";
+import { PositionBook } from "../positions/positions";
 
 export interface Notice {
   id: number;
@@ -58,6 +59,7 @@ export class Venue implements Host {
   readonly orders = new Orders(this);
   readonly deals = new Deals(this);
   readonly news = new NewsFeed(this);
+  readonly positions = new PositionBook(this);
 
   private listeners = new Set<Listener>();
   private scheduled = false;
@@ -205,6 +207,7 @@ export class Venue implements Host {
     // (its RFQ and Lists tabs), not the firms' offers.
     for (const nsp of namespaces) this.stream.open(nsp);
     if (this.user.participant_id) void this.deals.loadRisk();
+    void this.positions.load();
     this.changed();
   }
 
@@ -219,6 +222,7 @@ export class Venue implements Host {
     this.deals.clear();
     this.books.clear();
     this.news.clear();
+    this.positions.clear();
     this.status = "offline";
     this.changed();
   }
@@ -242,6 +246,7 @@ export class Venue implements Host {
           break;
         case "/trades":
           await this.deals.load();
+          this.positions.soon();
           break;
         case "/tape":
           await this.books.loadTape();
@@ -296,15 +301,21 @@ export class Venue implements Host {
         break;
       case "allocation":
         this.deals.applyAllocation(record as Allocation);
+        this.positions.soon(); // the parts move the position to their accounts
         break;
       case "tape":
         this.books.applyTape(record as TapePrint);
         break;
       case "trade":
         this.deals.applyTrade(type, record as Trade);
+        this.positions.onTrade(record as Trade);
         break;
       case "instrument":
         this.books.applyInstrument(type, record);
+        if (type === "instrument.price_change") {
+          const pc = record as { instrument_id: string; last_price?: string | number | null };
+          this.positions.onLastPrice(pc.instrument_id, pc.last_price);
+        }
         break;
       case "ohlc":
         this.chart?.bar(record as Bar);

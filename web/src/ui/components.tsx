@@ -53,10 +53,11 @@ export function Num(props: { children: ComponentChildren; class?: string; label?
   );
 }
 
-export function Time(props: { at: string | null | undefined; now?: Date }) {
+/** Time shows an instant in the trader's zone, named; full shows its date even today (records read later: blotters, news). */
+export function Time(props: { at: string | null | undefined; now?: Date; full?: boolean }) {
   return (
     <time dateTime={props.at ?? ""} title={f.utcTitle(props.at)}>
-      {f.time(props.at, props.now)}
+      {props.full ? f.stamp(props.at) : f.time(props.at, props.now)}
     </time>
   );
 }
