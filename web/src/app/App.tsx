@@ -7,6 +7,7 @@ import { Instrument } from "../instrument/Instrument";
 import { Lists } from "../lists/Lists";
 import { Market } from "../market/Market";
 import { NewsView } from "../news/News";
+import { Operator } from "../operator/Operator";
 import { Rfq } from "../rfq/Rfq";
 import { SignIn } from "../signin/SignIn";
 import type { Venue } from "../state/venue";
@@ -52,6 +53,7 @@ export function App(props: { venue: Venue }) {
     ["news", "News"],
   ];
   if (v.isAdmin) tabs.push(["admin", "Admin"]);
+  if (v.isOperator) tabs.push(["operator", "Operator"]);
   let view;
   switch (page) {
     case "instrument":
@@ -71,6 +73,9 @@ export function App(props: { venue: Venue }) {
       break;
     case "admin":
       view = v.isAdmin ? <Admin venue={v} /> : <p class="banner">Administration needs an admin credential.</p>;
+      break;
+    case "operator":
+      view = v.isOperator ? <Operator venue={v} view={parts[1]} id={parts[2]} /> : <p class="banner">The console needs the operator's credential.</p>;
       break;
     default:
       view = <Market venue={v} />;
