@@ -124,7 +124,7 @@ export function changes(before: unknown, after: unknown): string[] {
   for (const k of Object.keys(a)) {
     const x = JSON.stringify(b[k]);
     const y = JSON.stringify(a[k]);
-    if (x !== y && !/^(UpdatedAt|updatedAt)$/.test(k)) out.push(`${k}: ${x ?? "—"} → ${y}`);
+    if (x !== y && !/^updated_?at$/i.test(k)) out.push(`${k}: ${x ?? "—"} → ${y}`);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { query } from "../client/api";
-import type { AuditEntry, DeferralTable, ParticipantRecord, SettlementProvider } from "../client/types";
+import type { Account, AuditEntry, DeferralTable, ParticipantRecord, SettlementProvider } from "../client/types";
 import type { Venue } from "../state/venue";
 import { Action, Empty, Field, Section, Time } from "../ui/components";
 import { Confirmed, FormError, Submit, useForm } from "../ui/forms";
@@ -11,6 +11,7 @@ export function Settlement(props: { venue: Venue }) {
   const [firms, setFirms] = useState<ParticipantRecord[]>([]);
   const [firm, setFirm] = useState("");
   const [providers, setProviders] = useState<SettlementProvider[]>([]);
+  const [accounts, setAccounts] = useState<Account[]>([]);
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((n) => n + 1);
   useEffect(() => {
@@ -28,6 +29,7 @@ export function Settlement(props: { venue: Venue }) {
       .get<SettlementProvider[]>("/settlement-providers" + query({ participant_id: firm, limit: 1000 }))
       .then(setProviders)
       .catch((e: Error) => v.notify("error", e.message));
+    void v.api.get<Account[]>("/accounts" + query({ participant_id: firm, limit: 1000 })).then(setAccounts).catch(() => {});
   }, [firm, version]);
   const name = firms.find((p) => p.id === firm)?.name ?? "";
   return (
@@ -101,6 +103,21 @@ export function Settlement(props: { venue: Venue }) {
                         Make default
                       </Action>
                     )}
+                    {accounts.map((a) => (
+                      <Action
+                        key={a.id}
+                        venue={v}
+                        label={`Make ${p.provider} the default of account ${a.number}`}
+                        disabled={a.default_settlement_provider_id === p.id}
+                        run={async () => {
+                          await v.api.call("PUT", `/settlement-providers/${p.id}/account/${a.id}/default`);
+                          reload();
+                        }}
+                        done="Account's default provider set"
+                      >
+                        Default of {a.number}
+                      </Action>
+                    ))}
                   </td>
                 </tr>
               ))}
