@@ -161,9 +161,23 @@ async function main(): Promise<void> {
       await openInstrument(n, bond);
       await n.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
       await n.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");
+      // A refusal is said in a notice that goes after seconds: it is kept for the failure's message.
+      const refused: string[] = [];
+      n.on("response", async (r) => {
+        if (r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} ${r.status()} ${await r.text()}`);
+      });
+      n.on("console", (m) => refused.push("console: " + m.text()));
       await place(n, "bid");
       // Waits are on what stays on the screen (the books), not on notices, which go.
-      await bookOn(trader, market).getByText(firm).waitFor();
+      try {
+        await bookOn(trader, market).getByText(firm).waitFor();
+      } catch (e) {
+        console.log("refused:", refused.join("\n"));
+        console.log("notices of the new firm:", await n.locator(".notices").innerText());
+        console.log("its depth:", await bookOn(n, market).innerText());
+        console.log("the other firm's depth:", await bookOn(trader, market).innerText());
+        throw e;
+      }
       await trader.getByRole("radio", { name: "Sell (ask)" }).click();
       await trader.getByLabel("Clean price (%)", { exact: true }).fill("99.5");
       await trader.getByLabel("Quantity (nominal)", { exact: true }).fill("1000000");

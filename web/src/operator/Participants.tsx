@@ -60,7 +60,7 @@ export function Participants(props: { venue: Venue; selected?: string }) {
       </div>
       <div class="col wide">
         {firm ? (
-          <Firm key={firm.id + ":" + version} venue={v} firm={firm} firms={firms} changed={reload} />
+          <Firm key={firm.id} venue={v} firm={firm} firms={firms} changed={reload} />
         ) : (
           <p class="muted banner">Pick a firm to manage its accounts, users, risk limits, kill switch and counterparties.</p>
         )}
