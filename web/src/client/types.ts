@@ -55,6 +55,7 @@ export interface Market {
   price_collar_percent?: string;
   /** The absolute band: a price more than this percent from par is refused. */
   max_price_percent?: string;
+  updatedAt?: string;
 }
 
 /** KillSwitch is a firm's kill switch (GET/PUT /participant/kill-switch). */

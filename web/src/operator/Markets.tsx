@@ -60,7 +60,7 @@ export function Markets(props: { venue: Venue; selected?: string }) {
         <NewMarket venue={v} created={reload} />
       </div>
       <div class="col">
-        {market && <MarketSettings key={market.id + ":" + version} venue={v} market={market} saved={reload} />}
+        {market && <MarketSettings key={market.id + ":" + (market.updatedAt ?? "")} venue={v} market={market} saved={reload} />}
       </div>
       <div class="col">{market && <MarketInstruments venue={v} market={market} />}</div>
     </div>
