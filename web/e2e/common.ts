@@ -99,3 +99,14 @@ export const bookOn = (p: Page, market: string) => p.getByRole("table", { name: 
 export async function settlementKnown(page: Page): Promise<void> {
   await page.waitForFunction(() => !!(document.querySelector(".calc input[placeholder=\"YYYY-MM-DD\"]") as HTMLInputElement | null)?.value);
 }
+
+/**
+ * confirmed runs an action the consoles ask about (a halt, a kill switch,
+ * disabling a user, revoking a credential): its button, the reason, and
+ * Confirm.
+ */
+export async function confirmed(page: Page, label: string, reason: string): Promise<void> {
+  await page.getByRole("button", { name: label, exact: true }).click();
+  await page.getByLabel("Reason: " + label, { exact: true }).fill(reason);
+  await page.getByRole("button", { name: "Confirm: " + label, exact: true }).click();
+}

@@ -24,7 +24,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { type Page } from "playwright-core";
-import { bookOn, creds, firmName, launch, newPage, screenshots, settlementKnown, signIn, signOut, step, timeout, user } from "./common.js";
+import { bookOn, confirmed, creds, firmName, launch, newPage, screenshots, settlementKnown, signIn, signOut, step, timeout, user } from "./common.js";
 
 const shots = screenshots("web/e2e/screenshots/live");
 /** liveWait bounds a wait on the simulated firms: prices, trades, news. */
@@ -375,7 +375,7 @@ async function main(): Promise<void> {
       await users.getByText(user(0, "TRADER").email).waitFor();
       // Disable the firm's viewer and enable it again, with the market live around it.
       const viewerEmail = user(0, "VIEWER").email;
-      await admin.getByRole("button", { name: "Disable " + viewerEmail }).click();
+      await confirmed(admin, "Disable " + viewerEmail, "Left the desk");
       await users.locator("tr", { hasText: viewerEmail }).getByText("disabled").waitFor();
       await admin.getByRole("button", { name: "Enable " + viewerEmail }).click();
       await users.locator("tr", { hasText: viewerEmail }).getByText("active").waitFor();

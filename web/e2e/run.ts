@@ -13,7 +13,7 @@ import { strict as assert } from "node:assert";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Locator, type Page } from "playwright-core";
-import { type UserCred, base, bookOn, creds, firmName, launch, newPage, screenshots, settlementKnown, signIn, signOut, step, timeout, user } from "./common.js";
+import { type UserCred, base, bookOn, confirmed, creds, firmName, launch, newPage, screenshots, settlementKnown, signIn, signOut, step, timeout, user } from "./common.js";
 
 const shots = screenshots("web/e2e/screenshots");
 
@@ -149,14 +149,14 @@ async function main(): Promise<void> {
       // Disabling a user, and enabling it again, goes through (the body is {entity: {status}}).
       const viewerEmail = user(0, "VIEWER").email;
       const users = page.getByRole("table", { name: "Users" });
-      await page.getByRole("button", { name: "Disable " + viewerEmail }).click();
+      await confirmed(page, "Disable " + viewerEmail, "Left the desk");
       await page.getByText("User disabled").last().waitFor();
       await users.locator("tr", { hasText: viewerEmail }).getByText("disabled").waitFor();
       await page.getByRole("button", { name: "Enable " + viewerEmail }).click();
       await page.getByText("User enabled").last().waitFor();
       await users.locator("tr", { hasText: viewerEmail }).getByText("active").waitFor();
       // The kill switch: on, then off again, so the firm trades in the steps below.
-      await page.getByRole("button", { name: "Turn kill switch on" }).click();
+      await confirmed(page, "Turn kill switch on", "Drill");
       await page.getByText(/Kill switch on: \d+ cancelled/).last().waitFor();
       await page.getByText("On: the firm's trading is suspended", { exact: false }).waitFor();
       await page.getByRole("button", { name: "Turn kill switch off" }).click();

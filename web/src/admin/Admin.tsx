@@ -1,16 +1,22 @@
 import { useEffect, useState } from "preact/hooks";
-import { userStatusBody } from "../client/requests";
+import { RiskLimits } from "../blotter/RiskLimits";
 import type { Venue } from "../state/venue";
-import type { Bucket, KillSwitch, SettlementProvider, User } from "../client/types";
+import type { Bucket, SettlementProvider } from "../client/types";
 import { Action, Empty, Field, Section, useVenue } from "../ui/components";
+import { Confirmed } from "../ui/forms";
+import { Accounts, Allocations } from "./Firm";
+import { KillSwitch } from "./KillSwitch";
+import { Users } from "./Users";
 
-/** Admin is what a participant admin manages for its firm: buckets, settlement providers, users. */
+/**
+ * Admin is the firm admin's console: the kill switch (asked and reasoned),
+ * users and their credentials, accounts, risk limits (read only),
+ * allocations, buckets and settlement providers.
+ */
 export function Admin(props: { venue: Venue }) {
   const v = useVenue(props.venue);
   const [buckets, setBuckets] = useState<Bucket[]>([]);
   const [providers, setProviders] = useState<SettlementProvider[]>([]);
-  const [users, setUsers] = useState<User[]>([]);
-  const [kill, setKill] = useState<KillSwitch | null>(null);
   const [version, setVersion] = useState(0);
   const refresh = () => setVersion((n) => n + 1);
   // change is an action that writes, then reloads the lists.
@@ -27,8 +33,7 @@ export function Admin(props: { venue: Venue }) {
         setProviders(ps);
       })
       .catch(() => {});
-    void v.api.get<User[]>("/users").then(setUsers).catch(() => {});
-    void v.api.get<KillSwitch>("/participant/kill-switch").then(setKill).catch(() => {});
+    void v.deals.loadRisk();
   }, [version]);
   const [name, setName] = useState("");
   const [picked, setPicked] = useState<Set<string>>(new Set());
@@ -53,22 +58,9 @@ export function Admin(props: { venue: Venue }) {
   return (
     <div class="admin cols">
       <div class="col">
-        <Section title="Kill switch">
-          <p aria-live="polite">
-            {kill?.enabled
-              ? "On: the firm's trading is suspended. New offers, quotes, RFQs and accepts are refused until it is turned off."
-              : "Off: the firm trades. Turning it on cancels every open offer, quote and RFQ of the firm at once."}
-          </p>
-          <Action
-            venue={v}
-            label={kill?.enabled ? "Turn kill switch off" : "Turn kill switch on"}
-            run={async () => {
-              const k = await v.api.call<KillSwitch>("PUT", "/participant/kill-switch", { enabled: !kill?.enabled });
-              setKill(k);
-              v.notify("info", k.enabled ? `Kill switch on: ${k.cancelled} cancelled` : "Kill switch off");
-            }}
-          />
-        </Section>
+        <KillSwitch venue={v} path="/participant/kill-switch" />
+        <RiskLimits venue={v} />
+        <Accounts venue={v} />
         <Section title="Buckets">
           <table class="grid" aria-label="Buckets">
             <thead>
@@ -164,13 +156,21 @@ export function Admin(props: { venue: Venue }) {
                   <td>{p.status}</td>
                   <td>{p.enabled ? "yes" : "no"}</td>
                   <td class="actions">
-                    <Action
-                      venue={v}
-                      label={(p.enabled ? "Disable " : "Enable ") + p.provider}
-                      run={change("PUT", `/settlement-providers/${p.id}/toggle`)}
-                    >
-                      {p.enabled ? "Disable" : "Enable"}
-                    </Action>
+                    {p.enabled ? (
+                      <Confirmed
+                        venue={v}
+                        class="danger"
+                        label={"Disable " + p.provider}
+                        warning="The firm's trades can no longer settle through this provider."
+                        run={(reason) => change("PUT", `/settlement-providers/${p.id}/toggle?reason=${encodeURIComponent(reason)}`)()}
+                      >
+                        Disable
+                      </Confirmed>
+                    ) : (
+                      <Action venue={v} label={"Enable " + p.provider} run={change("PUT", `/settlement-providers/${p.id}/toggle`)}>
+                        Enable
+                      </Action>
+                    )}
                     {p.status !== "default" && (
                       <Action
                         venue={v}
@@ -186,39 +186,8 @@ export function Admin(props: { venue: Venue }) {
             </tbody>
           </table>
         </Section>
-        <Section title="Users">
-          <table class="grid" aria-label="Users">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <th scope="row">{u.email}</th>
-                  <td>{u.role.replace("PARTICIPANT_", "").toLowerCase()}</td>
-                  <td>{u.status}</td>
-                  <td>
-                    {u.id !== v.user?.id && (
-                      <Action
-                        venue={v}
-                        label={(u.status === "active" ? "Disable " : "Enable ") + u.email}
-                        run={change("PUT", `/admin/users/${u.id}`, userStatusBody(u.status))}
-                        done={u.status === "active" ? "User disabled" : "User enabled"}
-                      >
-                        {u.status === "active" ? "Disable" : "Enable"}
-                      </Action>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Section>
+        {v.user?.participant_id && <Users venue={v} participantId={v.user.participant_id} />}
+        <Allocations venue={v} />
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ import { Lists } from "../lists/Lists";
 import { Market } from "../market/Market";
 import { NewsView } from "../news/News";
 import { Positions } from "../positions/Positions";
+import { Operator } from "../operator/Operator";
 import { Rfq } from "../rfq/Rfq";
 import { SignIn } from "../signin/SignIn";
 import type { Venue } from "../state/venue";
@@ -54,6 +55,7 @@ export function App(props: { venue: Venue }) {
   ];
   if (v.positions.active) tabs.splice(2, 0, ["positions", "Positions"]);
   if (v.isAdmin) tabs.push(["admin", "Admin"]);
+  if (v.isOperator) tabs.push(["operator", "Operator"]);
   let view;
   switch (page) {
     case "instrument":
@@ -76,6 +78,9 @@ export function App(props: { venue: Venue }) {
       break;
     case "admin":
       view = v.isAdmin ? <Admin venue={v} /> : <p class="banner">Administration needs an admin credential.</p>;
+      break;
+    case "operator":
+      view = v.isOperator ? <Operator venue={v} view={parts[1]} id={parts[2]} /> : <p class="banner">The console needs the operator's credential.</p>;
       break;
     default:
       view = <Market venue={v} />;

@@ -249,6 +249,22 @@ export class Api {
     }
     return res.text();
   }
+
+  /** download reads a path's answer in the format accept names (an export) as a file's contents. */
+  async download(path: string, accept: string): Promise<Blob> {
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, { headers: { Authorization: "Bearer " + this.token, Accept: accept } });
+    } catch {
+      throw new ApiError(0, "The venue cannot be reached; check the connection");
+    }
+    if (res.status === 401 && this.token) this.onUnauthorized();
+    if (!res.ok) {
+      const answer = await readBody(res);
+      throw new ApiError(res.status, describe(res.status, answer), answer);
+    }
+    return res.blob();
+  }
 }
 
 async function readBody(res: Response): Promise<unknown> {

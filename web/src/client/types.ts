@@ -49,8 +49,14 @@ export interface Market {
   /** Changes of the lag from a trade date on (EU T+1). */
   settlement_lags?: { from: string; lag: number }[];
   calendar: string;
+  type?: string;
   /** The market's time zone (IANA): its business day, so its trades' trade date. */
   timezone?: string;
+  /** The price collar: a price more than this percent from the reference is refused. */
+  price_collar_percent?: string;
+  /** The absolute band: a price more than this percent from par is refused. */
+  max_price_percent?: string;
+  updatedAt?: string;
 }
 
 /** KillSwitch is a firm's kill switch (GET/PUT /participant/kill-switch). */
@@ -344,4 +350,74 @@ export interface PortfolioQuote {
   cover_net_proceeds: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** ParticipantRecord is a participant as the operator reads it (GET /participants), with what is nested in it. */
+export interface ParticipantRecord extends Participant {
+  type?: string;
+  country?: string;
+  status?: string;
+  kyc_status?: string;
+  risk_limits?: RiskLimit[];
+}
+
+/** Credential is a user's client id; client_secret only in the answer that issues it. */
+export interface Credential {
+  client_id: string;
+  client_secret?: string;
+  user_id: string;
+  createdAt: string;
+  revoked_at: string | null;
+}
+
+/** AuditEntry is one entry of the audit trail (GET /admin/audit-log): who changed what, when and why. */
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  user_id: string;
+  role: string;
+  channel: string;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  before: unknown;
+  after: unknown;
+  reason: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** Halt is an instrument's halt on one market (PUT /admin/markets/{m}/instruments/{i}/halt). */
+export interface Halt {
+  market_id: string;
+  instrument_id: string;
+  halted: boolean;
+  reason: string;
+  updatedAt: string;
+}
+
+/** ReplayedBook is a book rebuilt from the order records at an instant. */
+export interface ReplayedBook {
+  market_id: string;
+  instrument_id: string;
+  at: string;
+  records: number;
+  last_sequence_number: number;
+  bids: RestingRecord[];
+  asks: RestingRecord[];
+}
+
+export interface RestingRecord {
+  order_id: string;
+  participant_id: string;
+  price: string;
+  remaining_quantity: string;
+  priority_time: string;
+}
+
+/** DeferralTable is the post-trade transparency table the venue runs with, as the audit trail records it. */
+export interface DeferralTable {
+  name: string;
+  classes: { class: string; industries?: string[]; min_amt_issue?: string; about?: string }[];
+  bands: { id: string; class: string; from: string; price: string; volume: string }[];
 }

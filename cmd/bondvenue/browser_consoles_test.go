@@ -1,0 +1,42 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/bondvenue/bondvenue/internal/store"
+	"github.com/bondvenue/bondvenue/internal/testenv"
+)
+
+// TestBrowserConsoles runs the consoles' browser journey
+// (web/e2e/consoles.ts) against the binary serving its quiet demo: the
+// operator halts a bond with a reason (a trader's ticket shows it, the
+// halt history and the audit trail record it), changes a market's collar
+// (a wrong value shown next to its field), onboards a firm whose first
+// trader signs in with the credential shown once and trades; a firm admin
+// disables a user (its next request is refused) and turns the kill
+// switch on (its orders leave the other firm's depth) and off; every
+// console view is captured at 1440×900 and 1280×720. On SQLite, and on
+// PostgreSQL too with BONDVENUE_LONG_TESTS=1. Screenshots go to
+// $BONDVENUE_SCREENSHOTS/consoles/<engine> (default
+// web/e2e/screenshots/consoles/<engine>). Its needs, and when it is
+// skipped, are TestBrowser's.
+func TestBrowserConsoles(t *testing.T) {
+	web, chromium, shots, bin := browserSetup(t)
+	forBrowserEngines(t, store.SQLite, func(t *testing.T, e store.Engine) {
+		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
+		p := h.spawn(true)
+		ctx := testenv.Context(t) // the journey takes what the machine needs
+		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "consoles.js"))
+		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
+			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
+			"SCREENSHOTS="+filepath.Join(shots, "consoles", string(e)))
+		out, err := cmd.CombinedOutput()
+		t.Logf("console browser tests on %s:\n%s", e, out)
+		if err != nil {
+			t.Fatalf("console browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
+		}
+	})
+}
