@@ -96,10 +96,21 @@ function pad(n: number): string {
   return n < 10 ? "0" + n : String(n);
 }
 
+// zoneFormat names the browser's zone; made once, as making one costs far more than using it
+// (a blotter names the zone of every row on every render).
+let zoneFormat: Intl.DateTimeFormat | null = null;
+// zoneNames keeps the name of each UTC offset seen (at most a few: winter and summer time).
+const zoneNames = new Map<number, string>();
+
 /** zoneName is the browser zone's short name at an instant (CET, GMT+1, UTC). */
 export function zoneName(t: Date): string {
-  const part = new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" }).formatToParts(t).find((p) => p.type === "timeZoneName");
-  return part?.value ?? "";
+  const offset = t.getTimezoneOffset();
+  const known = zoneNames.get(offset);
+  if (known !== undefined) return known;
+  zoneFormat ??= new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" });
+  const name = zoneFormat.formatToParts(t).find((p) => p.type === "timeZoneName")?.value ?? "";
+  zoneNames.set(offset, name);
+  return name;
 }
 
 /** time renders a timestamp in the browser's zone, named: HH:MM:SS CET today, YYYY-MM-DD HH:MM CET otherwise. */
