@@ -28,6 +28,8 @@ const rfqMarket = "bondvenue RFQ";
 const crossBond = "NETHER 2.50 15/07/2033";
 /** The bond traded large enough for the public tape to defer it (a sovereign, 6 m: price after 15 minutes). */
 const deferredBond = "RAGB 2.90 20/02/2033";
+/** The bond traded on the all-or-none book only. */
+const aonBond = "BTPS 3.85 01/02/2035";
 
 type Json = Record<string, unknown>;
 
@@ -90,6 +92,8 @@ async function main(): Promise<void> {
     for (const [n, price] of ["98.80", "98.70"].entries()) await offer(ta, accA, crossBond, cont, "bid", price, String(12_000_000 + n * 1000));
     await offer(ta, accA, deferredBond, cont, "bid", "99.00", "6000000");
     await offer(tb, accB, deferredBond, cont, "ask", "99.00", "6000000");
+    await offer(tb, accB, aonBond, aon, "ask", "97.00", "1000000");
+    await offer(ta, accA, aonBond, aon, "bid", "97.00", "1000000");
 
     const [ctxA, a] = await newPage(browser);
     const [ctxB, b] = await newPage(browser);
@@ -141,6 +145,13 @@ async function main(): Promise<void> {
       await chart.selectOption({ label: aon });
       await a.getByRole("img", { name: `OHLC chart, 1m bars on ${aon}` }).waitFor();
       await a.getByText(`No trades on ${aon} in this interval's history`).waitFor();
+      // A bond traded on the all-or-none book only: its chart opens there, with the trade.
+      await openInstrument(a, aonBond);
+      await a.getByRole("region", { name: "Trade tape" }).getByRole("cell", { name: aon, exact: true }).waitFor();
+      assert.equal(await a.getByRole("combobox", { name: "Chart market" }).inputValue(), marketId(aon));
+      await a.getByRole("img", { name: `OHLC chart, 1m bars on ${aon}` }).waitFor();
+      await a.locator(".chart-box canvas").first().waitFor();
+      await a.getByText(`No trades on ${aon}`).waitFor({ state: "detached" });
     });
 
     await step("a halt disables the ticket's Place with its reason, marks the depth and the grid, live", async () => {
@@ -164,7 +175,7 @@ async function main(): Promise<void> {
     });
 
     await step("a dealer quoting sees the market beside its price and confirms a quote far from it", async () => {
-      await rest(ta, "POST", "/participant/rfq", {
+      const rfq = await rest<{ id: string }>(ta, "POST", "/participant/rfq", {
         instrument_id: insId(deferredBond), market_id: marketId(rfqMarket), account_id: accA, direction: "bid", quantity: "2000000", counterparties: [firmB],
         validity: "gtd", valid_until: new Date(Date.now() + 10 * 60_000).toISOString(),
       });
@@ -181,6 +192,14 @@ async function main(): Promise<void> {
       await confirm.getByRole("button", { name: "Send anyway" }).click();
       await b.getByText("Quote sent").last().waitFor();
       await b.locator(`tr[data-rfq]`, { hasText: deferredBond }).getByText("quoted 103.0000").waitFor();
+      // The requester takes it: an RFQ trade, on the chart of the RFQ market.
+      const full = await rest<{ matched_offers: { id: string }[] }>(ta, "GET", `/participant/rfq/${rfq.id}`);
+      await rest(ta, "PUT", `/participant/offers/${full.matched_offers[0]!.id}/accept`);
+      await openInstrument(a, deferredBond);
+      await a.getByRole("combobox", { name: "Chart market" }).selectOption({ label: rfqMarket });
+      await a.getByRole("img", { name: `OHLC chart, 1m bars on ${rfqMarket}` }).waitFor();
+      await a.locator(".chart-box canvas").first().waitFor();
+      await a.getByText(`No trades on ${rfqMarket}`).waitFor({ state: "detached" });
     });
 
     await step("a list pastes from a spreadsheet, counts on the dealer's Lists tab, and shows each dealer's answer", async () => {

@@ -79,6 +79,8 @@ export function Chart(props: { venue: Venue; instrumentId: string; markets: Mark
   useEffect(() => {
     if (!ready) return;
     let stale = false;
+    setCount(0); // another market or interval: nothing drawn of it yet
+    lastTime.current = null;
     const load = async () => {
       try {
         const bars = await v.api.get<Bar[]>(

@@ -52,6 +52,8 @@ export class Books {
   /** depthStamp[instrumentId/marketId] is depthEvents when an event last set that book. */
   private depthStamp = new Map<string, number>();
   private depthEvents = 0;
+  /** haltsRead is set once the session has read the halts in force. */
+  private haltsRead = false;
 
   constructor(private readonly host: Host) {}
 
@@ -82,19 +84,23 @@ export class Books {
       }),
     );
     this.best = best;
-    // The halts in force, each book's as its price collar says, in the
-    // same window: instrument.halt events meanwhile apply after.
-    const halts = new Map<string, string>();
-    const continuous = markets.filter((m) => m.facility_type !== "OTC");
-    await Promise.all(
-      [...best.keys()].flatMap((id) =>
-        continuous.map(async (m) => {
-          const c = await api.get<PriceCollar>(`/instruments/${id}/price-collar` + query({ market_id: m.id })).catch(() => null);
-          if (c?.halted) halts.set(id + "/" + m.id, c.halt_reason ?? "");
-        }),
-      ),
-    );
-    this.halts = halts;
+    // The halts in force, each book's as its price collar says, read once
+    // a session in the same window (instrument.halt events meanwhile apply
+    // after, and keep them; a resumed stream replays the ones it missed).
+    if (!this.haltsRead) {
+      this.haltsRead = true;
+      const halts = new Map<string, string>();
+      const continuous = markets.filter((m) => m.facility_type !== "OTC");
+      await Promise.all(
+        [...best.keys()].flatMap((id) =>
+          continuous.map(async (m) => {
+            const c = await api.get<PriceCollar>(`/instruments/${id}/price-collar` + query({ market_id: m.id })).catch(() => null);
+            if (c?.halted) halts.set(id + "/" + m.id, c.halt_reason ?? "");
+          }),
+        ),
+      );
+      this.halts = halts;
+    }
     // The books shown level by level, reloaded in the same window:
     // their events meanwhile apply after.
     await Promise.all([...this.depth.keys()].map(async (id) => this.depth.set(id, await this.fetchDepth(id))));
@@ -254,6 +260,7 @@ export class Books {
     this.depth.clear();
     this.indicative.clear();
     this.halts.clear();
+    this.haltsRead = false;
     this.tape = [];
   }
 }

@@ -31,7 +31,7 @@ function lastClose(v: Venue, instrumentId: string): Num | null {
         v.changed();
       }
     })
-    .catch(() => closes.delete(instrumentId));
+    .catch(() => {}); // none: asked once all the same
   return null;
 }
 
