@@ -5,6 +5,7 @@ import type { Analytics, Instrument, Offer } from "../client/types";
 import { add, mul, parse, shift, text } from "../model/decimal";
 import { confirmLines } from "../model/fills";
 import * as f from "../model/format";
+import { type TimeInForce, marketDone, tifError, tifFields, timesInForce } from "../model/tif";
 import { collarWarning, priceError, quantityError, settlementDateError, stepQuantity } from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, Field, Section, SideRadios } from "../ui/components";
@@ -45,7 +46,8 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
   const [price, setPrice] = useState("");
   const [qty, setQty] = useState(String(ins.min_piece));
   const [marketId, setMarketId] = useState(markets.find((m) => m.is_partial_fill_allowed)?.id ?? markets[0]?.id ?? "");
-  const [validity, setValidity] = useState<"gtc" | "gtd">("gtc");
+  const [validity, setValidity] = useState<TimeInForce>("gtc");
+  const atMarket = validity === "market";
   const [validUntil, setValidUntil] = useState("");
   const [settlement, setSettlement] = useState("");
   const [touched, setTouched] = useState(false);
@@ -62,14 +64,14 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
     if (markets.some((m) => m.id === fill.marketId)) setMarketId(fill.marketId);
     setTouched(false);
   }, [fill?.seq, ins.id]);
-  const pErr = priceError(price, ins);
+  const pErr = atMarket ? null : priceError(price, ins);
   const qErr = quantityError(qty, ins);
   const settles = useSettles(v, ins, marketId);
   const sErr = settlementDateError(settlement, today(), settles);
-  const vErr = validity === "gtd" && !validUntil ? "Enter the time the offer expires" : null;
-  const a = useAnalytics(v, ins.id, price, settlement, qty, !pErr && !qErr && !sErr);
+  const vErr = tifError(validity, validUntil, v.now);
+  const a = useAnalytics(v, ins.id, price, settlement, qty, !atMarket && !pErr && !qErr && !sErr);
   const collar = useCollar(v, ins.id, marketId);
-  const cWarn = pErr ? null : collarWarning(price, collar);
+  const cWarn = pErr || atMarket ? null : collarWarning(price, collar);
   const amount = a && parse(qty) && parse(price) ? add(shift(mul(parse(qty)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
   const submit = async () => {
     setTouched(true);
@@ -82,16 +84,17 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
       market_id: marketId,
       account_id: v.accountId,
       direction,
-      price_per_unit: price.trim(),
+      ...(atMarket ? {} : { price_per_unit: price.trim() }),
       quantity: qty.trim(),
-      validity,
+      ...tifFields(validity, validUntil),
     };
     if (settlement) body.settlement_date = settlement;
-    if (validity === "gtd") body.valid_until = new Date(validUntil).toISOString();
     // Confirm before send, when the trader chose it: the dialog restates the order.
     if (confirming) {
       const market = markets.find((m) => m.id === marketId)?.name ?? "";
-      setPending({ body, lines: confirmLines({ direction, quantity: qty.trim(), instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency }) });
+      const lines = confirmLines({ direction, quantity: qty.trim(), instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency });
+      if (atMarket) lines[0] = `${f.side(direction)} ${f.quantity(qty.trim())} ${ins.name} at market (immediate or cancel)`;
+      setPending({ body, lines });
       return;
     }
     await send(body);
@@ -99,7 +102,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
   const send = async (body: Record<string, unknown>) => {
     const direction = body.direction as string;
     const answer = await v.api.call<Offer>("POST", "/participant/offers", withParties(body, v.parties), newKey());
-    v.notify("info", f.placed(direction, answer));
+    v.notify("info", body.market_order ? marketDone(direction, answer) : f.placed(direction, answer));
     // Sent: the quantity is cleared so a second Enter does not send it again.
     setQty("");
     setTouched(false);
@@ -118,7 +121,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           </select>
         </Field>
         <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={collarHint(collar)}>
-          <input inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
+          <input inputMode="decimal" class="num" value={atMarket ? "" : price} disabled={atMarket} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={atMarket ? "at market" : `e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
         </Field>
         <Field label="Quantity (nominal)" error={touched || qty ? qErr : null} hint={`Min piece ${f.quantity(ins.min_piece)}, increment ${f.quantity(ins.min_increment)}`}>
           <input
@@ -135,14 +138,17 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           />
         </Field>
         <div class="row">
-          <Field label="Validity">
-            <select value={validity} onChange={(e) => setValidity(e.currentTarget.value as "gtc" | "gtd")}>
-              <option value="gtc">Good till cancelled</option>
-              <option value="gtd">Good till date</option>
+          <Field label="Time in force" hint={atMarket ? "Takes the best prices now; the rest is cancelled" : undefined}>
+            <select value={validity} onChange={(e) => setValidity(e.currentTarget.value as TimeInForce)}>
+              {timesInForce.map(([t, label]) => (
+                <option key={t} value={t}>
+                  {label}
+                </option>
+              ))}
             </select>
           </Field>
           {validity === "gtd" && (
-            <Field label="Valid until" error={touched ? vErr : null}>
+            <Field label="Valid until" error={touched || validUntil ? vErr : null}>
               <input type="datetime-local" value={validUntil} onInput={(e) => setValidUntil(e.currentTarget.value)} />
             </Field>
           )}
