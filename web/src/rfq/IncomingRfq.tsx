@@ -5,6 +5,7 @@ import type { Offer } from "../client/types";
 import * as f from "../model/format";
 import { limitPrice } from "../model/offers";
 import { dealerOutcome } from "../model/rfq";
+import { quoteValidity } from "../model/rfqterms";
 import { priceError, quantityError } from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, Field, Num, Time } from "../ui/components";
@@ -18,6 +19,8 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
   const myQuote = mine.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   const [price, setPrice] = useState("");
   const [qty, setQty] = useState(String(r.quantity));
+  const [validFor, setValidFor] = useState("");
+  const validity = quoteValidity(validFor, r.valid_until, v.now);
   const outcome = dealerOutcome(r, myQuote, v.orders.declined.has(r.id), v.deals.trades.values(), ins?.precision ?? 4, v.canTrade);
   const open = r.status === "created" && outcome.state !== "declined";
   const quoting = outcome.canQuote;
@@ -27,6 +30,8 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
   const quote = async () => {
     const e = priceError(price, { precision: ins?.precision ?? 4 }) ?? (ins ? quantityError(qty, ins) : null);
     if (e) throw new Error(e);
+    const until = quoteValidity(validFor, r.valid_until, Date.now());
+    if ("error" in until) throw new Error(until.error);
     await v.api.call(
       "POST",
       "/participant/offers",
@@ -38,8 +43,7 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
         price_per_unit: price.trim(),
         quantity: qty.trim(),
         matched_offer_id: r.id,
-        validity: "gtd",
-        valid_until: r.valid_until,
+        ...until,
       }, v.parties),
       newKey(),
     );
@@ -76,6 +80,9 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
               </Field>
               <Field label="Quote quantity">
                 <input inputMode="numeric" class="num" aria-label={"Quote quantity for " + title} value={qty} onInput={(e) => setQty(e.currentTarget.value)} />
+              </Field>
+              <Field label="Quote valid for (seconds)" error={"error" in validity ? validity.error : null} hint="Blank: until the request expires">
+                <input inputMode="numeric" class="num" size={6} aria-label={"Quote validity in seconds for " + title} value={validFor} onInput={(e) => setValidFor(e.currentTarget.value)} />
               </Field>
               <Action venue={v} type="submit" class="primary" label={"Send quote for " + title} run={quote} done="Quote sent">
                 Quote
