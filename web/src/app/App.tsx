@@ -9,6 +9,7 @@ import { Market } from "../market/Market";
 import { NewsView } from "../news/News";
 import { Rfq } from "../rfq/Rfq";
 import { SignIn } from "../signin/SignIn";
+import { Tape } from "../tape/Tape";
 import type { Venue } from "../state/venue";
 import { useVenue } from "../ui/components";
 import { beep, shouldBeep } from "./sound";
@@ -49,6 +50,7 @@ export function App(props: { venue: Venue }) {
     ["blotter", "Blotter"],
     ["rfq", "RFQ"],
     ["lists", "Lists"],
+    ["tape", "Tape"],
     ["news", "News"],
   ];
   if (v.isAdmin) tabs.push(["admin", "Admin"]);
@@ -65,6 +67,9 @@ export function App(props: { venue: Venue }) {
       break;
     case "lists":
       view = <Lists venue={v} />;
+      break;
+    case "tape":
+      view = <Tape venue={v} />;
       break;
     case "news":
       view = <NewsView venue={v} />;
