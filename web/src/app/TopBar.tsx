@@ -12,6 +12,7 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
   const { venue: v, tabs, current } = props;
   if (!v.user) return null;
   const inbox = v.user.participant_id ? v.orders.inbox : 0;
+  const unread = current === "news" ? 0 : v.news.unread;
   return (
     <header class="top">
       <a class="brand" href="#/market" aria-label="bondvenue home">
@@ -19,11 +20,16 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
       </a>
       <nav aria-label="Main">
         {tabs.map(([id, label]) => (
-          <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined} aria-describedby={id === "rfq" && inbox > 0 ? "rfq-inbox" : undefined}>
+          <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined} aria-describedby={id === "rfq" && inbox > 0 ? "rfq-inbox" : id === "news" && unread > 0 ? "news-unread" : undefined}>
             {label}
             {id === "rfq" && inbox > 0 && (
               <span class="badge" aria-hidden="true">
                 {inbox}
+              </span>
+            )}
+            {id === "news" && unread > 0 && (
+              <span class="news-unread" aria-hidden="true">
+                {unread}
               </span>
             )}
           </a>
@@ -31,6 +37,9 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
         {/* The inbox's count is read out as it changes; the link keeps its name. */}
         <span id="rfq-inbox" class="sr" role="status">
           {inbox > 0 ? `${inbox} ${inbox === 1 ? "request awaits" : "requests await"} your quote` : ""}
+        </span>
+        <span id="news-unread" class="sr" role="status">
+          {unread > 0 ? `${unread} unread news` : ""}
         </span>
       </nav>
       <div class="me">
