@@ -10,6 +10,11 @@ import { Action, Empty, Num, Section, Time } from "../ui/components";
 import { saveCsv } from "./download";
 import { yieldRows } from "./rows";
 
+/** narrowed says whether the filter keeps less than the open offers. */
+function narrowed(f: BlotterFilter): boolean {
+  return f.instrumentId !== "" || f.side !== "" || f.from !== "" || f.to !== "" || f.status !== "created";
+}
+
 /** entryDate is the day an offer was entered, in the trader's zone. */
 function entryDate(o: Offer): string {
   return f.localDate(new Date(o.createdAt));
@@ -55,7 +60,7 @@ export function OfferBlotter(props: { venue: Venue; filter: BlotterFilter }) {
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={14}>{props.filter.status === "created" ? "No open offers." : "No offers match the filters."}</Empty>}
+          {rows.length === 0 && <Empty cols={14}>{narrowed(props.filter) ? "No offers match the filters." : "No open offers."}</Empty>}
           {rows.map((o, i) => (
             <OfferRow key={o.id} venue={v} o={o} withYield={i < yieldRows} />
           ))}

@@ -37,9 +37,9 @@ export function ExecutionRecordView(props: { venue: Venue; rfqId: string; title:
         <dt>Market at the accept</dt>
         <dd>{mark(rec.market_at_accept, prec)}</dd>
         <dt>Done price</dt>
-        <dd class="num">{f.price(rec.done_price, prec)}</dd>
+        <dd>{f.price(rec.done_price, prec)}</dd>
         <dt>Cover</dt>
-        <dd class="num">{f.price(rec.cover_price, prec)}</dd>
+        <dd>{f.price(rec.cover_price, prec)}</dd>
         <dt>Against the cover</dt>
         <dd>{rec.done_price === null ? "not done" : saving(rec.saving_vs_cover, rec.saving_vs_cover_amount, rec.currency, prec)}</dd>
       </dl>
@@ -65,7 +65,7 @@ export function ExecutionRecordView(props: { venue: Venue; rfqId: string; title:
                 <Num>{responseTime(d.response_time_us)}</Num>
                 <Num>{last && last.price !== null ? f.price(last.price, prec) : "–"}</Num>
                 <Num>{last ? f.yieldPct(last.yield) : "–"}</Num>
-                <td>{d.declined ? "declined" : d.outcome ? f.outcomeLabel(d.outcome) : "open"}</td>
+                <td>{d.declined ? "declined" : d.outcome ? f.outcomeLabel(d.outcome) : rec.status === "created" ? "open" : "–"}</td>
               </tr>
             );
           })}
