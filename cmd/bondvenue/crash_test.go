@@ -180,6 +180,8 @@ type crashHarness struct {
 	// stepping every liveTick (TestBrowserLiveDemo); by default the demo
 	// is quiet.
 	liveTick time.Duration
+	// env, when set, adds settings (KEY=value) to the server's environment.
+	env []string
 
 	*proc // the server (in cluster mode, the instance started last)
 	http  *http.Client
@@ -271,6 +273,7 @@ func (h *crashHarness) spawn(demoData bool) *proc {
 	if h.liveTick > 0 {
 		cmd.Env = append(cmd.Env, "BONDVENUE_DEMO_MARKET_TICK="+h.liveTick.String())
 	}
+	cmd.Env = append(cmd.Env, h.env...)
 	p := &proc{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
 	if err := cmd.Start(); err != nil {

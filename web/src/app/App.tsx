@@ -11,6 +11,7 @@ import { Positions } from "../positions/Positions";
 import { Operator } from "../operator/Operator";
 import { Rfq } from "../rfq/Rfq";
 import { SignIn } from "../signin/SignIn";
+import { Tape } from "../tape/Tape";
 import type { Venue } from "../state/venue";
 import { useVenue } from "../ui/components";
 import { beep, shouldBeep } from "./sound";
@@ -51,6 +52,7 @@ export function App(props: { venue: Venue }) {
     ["blotter", "Blotter"],
     ["rfq", "RFQ"],
     ["lists", "Lists"],
+    ["tape", "Tape"],
     ["news", "News"],
   ];
   if (v.positions.active) tabs.splice(2, 0, ["positions", "Positions"]);
@@ -69,6 +71,9 @@ export function App(props: { venue: Venue }) {
       break;
     case "lists":
       view = <Lists venue={v} />;
+      break;
+    case "tape":
+      view = <Tape venue={v} />;
       break;
     case "news":
       view = <NewsView venue={v} />;

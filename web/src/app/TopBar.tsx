@@ -13,6 +13,7 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
   if (!v.user) return null;
   const inbox = v.user.participant_id ? v.orders.inbox : 0;
   const lists = v.user.participant_id ? v.orders.listInbox : 0;
+  const unread = current === "news" ? 0 : v.news.unread;
   return (
     <header class="top">
       <a class="brand" href="#/market" aria-label="bondvenue home">
@@ -20,7 +21,12 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
       </a>
       <nav aria-label="Main">
         {tabs.map(([id, label]) => (
-          <a key={id} href={"#/" + id} aria-current={current === id ? "page" : undefined} aria-describedby={id === "rfq" && inbox > 0 ? "rfq-inbox" : id === "lists" && lists > 0 ? "lists-inbox" : undefined}>
+          <a
+            key={id}
+            href={"#/" + id}
+            aria-current={current === id ? "page" : undefined}
+            aria-describedby={id === "rfq" && inbox > 0 ? "rfq-inbox" : id === "lists" && lists > 0 ? "lists-inbox" : id === "news" && unread > 0 ? "news-unread" : undefined}
+          >
             {label}
             {id === "rfq" && inbox > 0 && (
               <span class="badge" aria-hidden="true">
@@ -32,6 +38,11 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
                 {lists}
               </span>
             )}
+            {id === "news" && unread > 0 && (
+              <span class="news-unread" aria-hidden="true">
+                {unread}
+              </span>
+            )}
           </a>
         ))}
         {/* The inbox's count is read out as it changes; the link keeps its name. */}
@@ -40,6 +51,9 @@ export function TopBar(props: { venue: Venue; tabs: [string, string][]; current:
         </span>
         <span id="lists-inbox" class="sr" role="status">
           {lists > 0 ? `${lists} ${lists === 1 ? "list awaits" : "lists await"} your answer` : ""}
+        </span>
+        <span id="news-unread" class="sr" role="status">
+          {unread > 0 ? `${unread} unread news` : ""}
         </span>
       </nav>
       <div class="me">

@@ -1,33 +1,49 @@
 import { useState } from "preact/hooks";
 import { newKey } from "../client/api";
 import type { Offer } from "../client/types";
+import { type BlotterFilter, cancelEach, cancelledText, csv, keeps, sideOf } from "../model/blotter";
 import * as f from "../model/format";
 import { limitPrice } from "../model/offers";
 import { priceError, quantityError } from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, Empty, Num, Section, Time } from "../ui/components";
+import { saveCsv } from "./download";
 import { yieldRows } from "./rows";
 
-/** OfferBlotter lists the firm's offers and quotes, open ones by default; an open one is amended or cancelled in its row. */
-export function OfferBlotter(props: { venue: Venue }) {
+/** narrowed says whether the filter keeps less than the open offers. */
+function narrowed(f: BlotterFilter): boolean {
+  return f.instrumentId !== "" || f.side !== "" || f.from !== "" || f.to !== "" || f.status !== "created";
+}
+
+/** entryDate is the day an offer was entered, in the trader's zone. */
+function entryDate(o: Offer): string {
+  return f.localDate(new Date(o.createdAt));
+}
+
+/** OfferBlotter lists the firm's offers and quotes as the filters keep them (open ones at first); an open one is amended or cancelled in its row, or all at once. */
+export function OfferBlotter(props: { venue: Venue; filter: BlotterFilter }) {
   const v = props.venue;
-  const [all, setAll] = useState(false);
   const rows = [...v.orders.offers.values()]
-    .filter((o) => all || o.status === "created")
+    .filter((o) => keeps(props.filter, { instrumentId: o.instrument_id, side: sideOf(o.direction), status: o.status, date: entryDate(o) }))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     .slice(0, 200);
+  const exportCsv = async () => saveCsv(`offers-${f.dayKey(new Date())}.csv`, offersCsv(v, rows));
   return (
     <Section
       title="My offers and quotes"
       actions={
-        <label class="inline">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} /> Show closed
-        </label>
+        <span class="row">
+          <Action venue={v} label="Export offers shown (CSV)" disabled={rows.length === 0} run={exportCsv}>
+            Export CSV
+          </Action>
+          {v.canTrade && <CancelAll venue={v} />}
+        </span>
       }
     >
       <table class="grid" aria-label="My offers and quotes">
         <thead>
           <tr>
+            <th scope="col">Date</th>
             <th scope="col">Time</th>
             <th scope="col">Type</th>
             <th scope="col">Side</th>
@@ -44,13 +60,64 @@ export function OfferBlotter(props: { venue: Venue }) {
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={13}>{all ? "No offers yet." : "No open offers."}</Empty>}
+          {rows.length === 0 && <Empty cols={14}>{narrowed(props.filter) ? "No offers match the filters." : "No open offers."}</Empty>}
           {rows.map((o, i) => (
             <OfferRow key={o.id} venue={v} o={o} withYield={i < yieldRows} />
           ))}
         </tbody>
       </table>
     </Section>
+  );
+}
+
+/** offersCsv is the offers shown as CSV: exact numbers, dates YYYY-MM-DD, instants in UTC. */
+function offersCsv(v: Venue, rows: Offer[]): string {
+  const header = ["Date", "Time (UTC)", "Type", "Side", "Instrument", "ISIN", "Market", "Price", "Quantity", "Filled", "Settles", "Validity", "Valid until (UTC)", "Status"];
+  return csv(
+    header,
+    rows.map((o) => {
+      const ins = v.instrument(o.instrument_id);
+      const price = limitPrice(o);
+      return [
+        entryDate(o), o.createdAt, o.type, f.side(o.direction), ins?.name ?? o.instrument_id, ins?.isin ?? "", v.market(o.market_id)?.name ?? "",
+        price === null || price === undefined ? "" : String(price), String(o.quantity), String(o.filled_quantity), o.settlement_date ?? "",
+        o.validity, o.valid_until ?? "", f.offerStatus(o),
+      ];
+    }),
+  );
+}
+
+/** CancelAll cancels every open offer of the firm, one by one, once the trader confirms; it says how many it cancelled. */
+function CancelAll(props: { venue: Venue }) {
+  const v = props.venue;
+  const [asking, setAsking] = useState(false);
+  const open = [...v.orders.offers.values()].filter((o) => o.type === "offer" && o.status === "created");
+  const n = open.length;
+  const run = async () => {
+    setAsking(false);
+    const r = await cancelEach(
+      open.map((o) => o.id),
+      (id) => v.api.call("DELETE", `/participant/offers/${id}`),
+    );
+    v.notify(r.failed.length > 0 ? "error" : "info", cancelledText(r));
+  };
+  if (!asking) {
+    return (
+      <button type="button" aria-label="Cancel all open offers" disabled={n === 0} onClick={() => setAsking(true)}>
+        Cancel all
+      </button>
+    );
+  }
+  return (
+    <span class="confirm" role="group" aria-label="Confirm cancelling all open offers" onKeyDown={(e) => e.key === "Escape" && setAsking(false)}>
+      <span>Cancel all {n === 1 ? "1 open offer" : `${n} open offers`} of the firm?</span>
+      <Action venue={v} label={`Confirm cancelling ${n} open offers`} run={run}>
+        Cancel {n}
+      </Action>
+      <button type="button" aria-label="Keep the offers" autoFocus onClick={() => setAsking(false)}>
+        Keep
+      </button>
+    </span>
   );
 }
 
@@ -80,6 +147,7 @@ function OfferRow(props: { venue: Venue; o: Offer; withYield: boolean }) {
   };
   return (
     <tr data-offer={o.id} class={o.status}>
+      <td class="entry-date">{entryDate(o)}</td>
       <td>
         <Time at={o.createdAt} full />
       </td>

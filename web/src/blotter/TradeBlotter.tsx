@@ -1,21 +1,44 @@
 import { useState } from "preact/hooks";
 import type { Trade } from "../client/types";
+import { type BlotterFilter, csv, keeps } from "../model/blotter";
 import * as f from "../model/format";
 import { accruedOf, tradeDate, tradeSides } from "../model/trades";
 import type { Venue } from "../state/venue";
-import { Empty, Num, Section, Time } from "../ui/components";
+import { Action, Empty, Num, Section, Time } from "../ui/components";
 import { AllocationForm, AllocationStatus } from "./Allocation";
+import { saveCsv } from "./download";
 import { yieldRows } from "./rows";
 
-/** TradeBlotter lists the firm's trades (every trade, buyer and seller, for the operator), with their publication and allocation. */
-export function TradeBlotter(props: { venue: Venue; limit?: number }) {
+/** dateOf is a trade's trade date: its market's business day. */
+function dateOf(v: Venue, t: Trade): string {
+  return tradeDate(t.createdAt, v.market(t.market_id)?.timezone);
+}
+
+/** TradeBlotter lists the firm's trades (every trade, buyer and seller, for the operator) as the filters keep them, with their publication and allocation. */
+export function TradeBlotter(props: { venue: Venue; limit?: number; filter?: BlotterFilter }) {
   const v = props.venue;
   const mine = v.user?.participant_id;
   // The operator is party to no trade: it reads both sides.
   const title = mine ? "My trades" : "Trades";
-  const rows = [...v.deals.trades.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, props.limit ?? 200);
+  const { filter } = props;
+  const rows = [...v.deals.trades.values()]
+    .filter((t) => {
+      if (!filter) return true;
+      const side = tradeSides(t, mine, () => "").side;
+      return keeps(filter, { instrumentId: instrumentOf(t), side: side === "Bought" ? "buy" : side === "Sold" ? "sell" : null, status: null, date: dateOf(v, t) });
+    })
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .slice(0, props.limit ?? 200);
+  const exportCsv = async () => saveCsv(`trades-${f.dayKey(new Date())}.csv`, tradesCsv(v, rows));
   return (
-    <Section title={title}>
+    <Section
+      title={title}
+      actions={
+        <Action venue={v} label="Export trades shown (CSV)" disabled={rows.length === 0} run={exportCsv}>
+          Export CSV
+        </Action>
+      }
+    >
       <table class="grid trades" aria-label={title}>
         <thead>
           <tr>
@@ -37,7 +60,7 @@ export function TradeBlotter(props: { venue: Venue; limit?: number }) {
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && <Empty cols={mine ? 15 : 14}>No trades yet.</Empty>}
+          {rows.length === 0 && <Empty cols={mine ? 15 : 14}>{v.deals.trades.size === 0 ? "No trades yet." : "No trades match the filters."}</Empty>}
           {rows.map((t: Trade, i) => (
             <TradeRow key={t.id} venue={v} t={t} withYield={i < yieldRows} />
           ))}
@@ -47,12 +70,33 @@ export function TradeBlotter(props: { venue: Venue; limit?: number }) {
   );
 }
 
+function instrumentOf(t: Trade): string {
+  return t.instrument_id ?? t.bid_order.instrument_id ?? "";
+}
+
+/** tradesCsv is the trades shown as CSV: exact numbers, dates YYYY-MM-DD, instants in UTC. */
+function tradesCsv(v: Venue, rows: Trade[]): string {
+  const mine = v.user?.participant_id;
+  const header = ["Trade date", "Time (UTC)", mine ? "Side" : "Buyer", "Instrument", "ISIN", mine ? "Counterparty" : "Seller", "Market", "Price", "Quantity", "Accrued", "Settlement amount", "Settles", "Type", "TVTIC"];
+  return csv(
+    header,
+    rows.map((t) => {
+      const s = tradeSides(t, mine, (id) => v.counterpartyName(id));
+      const ins = v.instrument(instrumentOf(t));
+      return [
+        dateOf(v, t), t.createdAt, mine ? s.side : s.buyer, ins?.name ?? "", ins?.isin ?? "", mine ? s.counterparty : s.seller, v.market(t.market_id)?.name ?? "",
+        String(t.price_per_unit), String(t.quantity), accruedOf(t) ?? "", String(t.price), t.settlement_date, t.execution_type, t.transaction_identification_code,
+      ];
+    }),
+  );
+}
+
 function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
   const v = props.venue;
   const { t } = props;
   const mine = v.user?.participant_id;
   const s = tradeSides(t, mine, (id) => v.counterpartyName(id));
-  const ins = v.instrument(t.instrument_id ?? t.bid_order.instrument_id ?? "");
+  const ins = v.instrument(instrumentOf(t));
   const accrued = accruedOf(t);
   const [allocating, setAllocating] = useState(false);
   const label = `${s.side} ${f.quantity(t.quantity)} ${ins?.name ?? ""} at ${f.price(t.price_per_unit, ins?.precision ?? 4)}`;
@@ -62,7 +106,7 @@ function TradeRow(props: { venue: Venue; t: Trade; withYield: boolean }) {
         <td>
           <Time at={t.createdAt} full />
         </td>
-        <td class="trade-date">{f.date(tradeDate(t.createdAt, v.market(t.market_id)?.timezone))}</td>
+        <td class="trade-date">{f.date(dateOf(v, t))}</td>
         {mine ? <td class={s.side === "Bought" ? "bid" : "ask"}>{s.side}</td> : <td>{s.buyer}</td>}
         <td>{ins ? <a href={`#/instrument/${ins.id}`}>{ins.name}</a> : ""}</td>
         <td>{mine ? s.counterparty : s.seller}</td>

@@ -421,3 +421,43 @@ export interface DeferralTable {
   classes: { class: string; industries?: string[]; min_amt_issue?: string; about?: string }[];
   bands: { id: string; class: string; from: string; price: string; volume: string }[];
 }
+
+/** MarketMark is the market around an RFQ at one moment (the best prices of the continuous books, the indicative mid). */
+export interface MarketMark {
+  best_bid: Num | null;
+  best_ask: Num | null;
+  indicative_mid: Num | null;
+  at: string;
+}
+
+/** ExecutionRecord is an RFQ's best-execution record (GET /participant/rfq/{id}/execution-record). */
+export interface ExecutionRecord {
+  rfq_id: string;
+  instrument_id: string;
+  isin: string;
+  instrument_name: string;
+  currency: string;
+  direction: string;
+  quantity: Num;
+  settlement_date: string | null;
+  status: string;
+  sent_at: string;
+  accepted_at: string | null;
+  market_at_sent: MarketMark | null;
+  market_at_accept: MarketMark | null;
+  done_quote_id: string | null;
+  done_price: Num | null;
+  cover_price: Num | null;
+  saving_vs_cover: Num | null;
+  saving_vs_cover_amount: Num | null;
+  dealers: {
+    participant_id: string;
+    name: string;
+    invited_at: string;
+    responded_at: string | null;
+    response_time_us: number | null;
+    declined: boolean;
+    outcome: string | null;
+    quotes: { quote_id: string; price: Num | null; yield: Num | null; status: string; outcome: string | null; quoted_at: string; ended_at: string | null }[];
+  }[];
+}

@@ -5,10 +5,8 @@ import type { Analytics, Instrument, Offer } from "../client/types";
 import { add, mul, parse, shift, text } from "../model/decimal";
 import { confirmLines } from "../model/fills";
 import * as f from "../model/format";
-import {
-  collarWarning, defaultQuantity, expandQuantity, limitError, localInstant, priceError, quantityError, settlementDateError, stepQuantity,
-  validUntilError,
-} from "../model/validate";
+import { type TimeInForce, marketDone, tifError, tifFields, timesInForce } from "../model/tif";
+import { collarWarning, defaultQuantity, expandQuantity, limitError, priceError, quantityError, settlementDateError, stepQuantity } from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, Field, Section, SideRadios } from "../ui/components";
 import { collarHint, useCollar } from "./collar";
@@ -53,7 +51,8 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
   const priceInput = useRef<HTMLInputElement>(null);
   useEffect(() => priceInput.current?.focus(), [ins.id]);
   const [marketId, setMarketId] = useState(markets.find((m) => m.is_partial_fill_allowed)?.id ?? markets[0]?.id ?? "");
-  const [validity, setValidity] = useState<"gtc" | "gtd">("gtc");
+  const [validity, setValidity] = useState<TimeInForce>("gtc");
+  const atMarket = validity === "market";
   const [validUntil, setValidUntil] = useState("");
   const [settlement, setSettlement] = useState("");
   const [touched, setTouched] = useState(false);
@@ -70,18 +69,18 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
     if (markets.some((m) => m.id === fill.marketId)) setMarketId(fill.marketId);
     setTouched(false);
   }, [fill?.seq, ins.id]);
-  const pErr = priceError(price, ins);
+  const pErr = atMarket ? null : priceError(price, ins);
   const nominal = expandQuantity(qty);
   const qErr = quantityError(qty, ins) ?? (v.deals.risk.length ? limitError(nominal, price, v.deals.risk, ins.currency) : null) ?? refused;
   const settles = useSettles(v, ins, marketId);
   const sErr = settlementDateError(settlement, today(), settles);
-  const vErr = validity === "gtd" ? validUntilError(validUntil) : null;
-  const a = useAnalytics(v, ins.id, price, settlement, nominal, !pErr && !quantityError(qty, ins) && !sErr);
+  const vErr = tifError(validity, validUntil, v.now);
+  const a = useAnalytics(v, ins.id, price, settlement, nominal, !atMarket && !pErr && !quantityError(qty, ins) && !sErr);
   const collar = useCollar(v, ins.id, marketId);
   // A halt on the chosen market, live from instrument.halt: nothing is placed there.
   const halt = v.books.haltOf(ins.id, marketId);
   const marketName = markets.find((m) => m.id === marketId)?.name ?? "";
-  const cWarn = pErr ? null : collarWarning(price, collar);
+  const cWarn = pErr || atMarket ? null : collarWarning(price, collar);
   const amount = a && parse(nominal) && parse(price) ? add(shift(mul(parse(nominal)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
   const submit = async () => {
     setTouched(true);
@@ -94,16 +93,17 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
       market_id: marketId,
       account_id: v.accountId,
       direction,
-      price_per_unit: price.trim(),
+      ...(atMarket ? {} : { price_per_unit: price.trim() }),
       quantity: nominal,
-      validity,
+      ...tifFields(validity, validUntil),
     };
     if (settlement) body.settlement_date = settlement;
-    if (validity === "gtd") body.valid_until = localInstant(validUntil);
     // Confirm before send, when the trader chose it: the dialog restates the order.
     if (confirming) {
       const market = markets.find((m) => m.id === marketId)?.name ?? "";
-      setPending({ body, lines: confirmLines({ direction, quantity: nominal, instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency }) });
+      const lines = confirmLines({ direction, quantity: nominal, instrument: ins.name, price: price.trim(), precision: ins.precision, market, amount: amount ? text(amount) : null, currency: ins.currency });
+      if (atMarket) lines[0] = `${f.side(direction)} ${f.quantity(nominal)} ${ins.name} at market (immediate or cancel)`;
+      setPending({ body, lines });
       return;
     }
     await send(body);
@@ -121,8 +121,8 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
       setTouched(true);
       throw new Error(said);
     }
-    // One notice per fill: a fill's own notice comes with its trade.
-    const line = f.placed(direction, answer);
+    // One notice per fill: a fill's own notice comes with its trade; a market order says what became of it.
+    const line = body.market_order ? marketDone(direction, answer) : f.placed(direction, answer);
     if (line) v.notify("info", line);
     // Sent: the quantity is cleared so a second Enter does not send it again.
     setQty("");
@@ -139,7 +139,15 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           </p>
         )}
         <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={halt !== null ? undefined : collarHint(collar)}>
-          <input ref={priceInput} inputMode="decimal" class="num" value={price} onInput={(e) => setPrice(e.currentTarget.value)} placeholder={`e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`} />
+          <input
+            ref={priceInput}
+            inputMode="decimal"
+            class="num"
+            value={atMarket ? "" : price}
+            disabled={atMarket}
+            onInput={(e) => setPrice(e.currentTarget.value)}
+            placeholder={atMarket ? "at market" : `e.g. 99.${"5".padEnd(Math.min(ins.precision, 3), "0")}`}
+          />
         </Field>
         <Field
           label="Quantity (nominal)"
@@ -176,14 +184,17 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           </select>
         </Field>
         <div class="row">
-          <Field label="Validity">
-            <select value={validity} onChange={(e) => setValidity(e.currentTarget.value as "gtc" | "gtd")}>
-              <option value="gtc">Good till cancelled</option>
-              <option value="gtd">Good till date</option>
+          <Field label="Time in force" hint={atMarket ? "Takes the best prices now; the rest is cancelled" : undefined}>
+            <select value={validity} onChange={(e) => setValidity(e.currentTarget.value as TimeInForce)}>
+              {timesInForce.map(([t, label]) => (
+                <option key={t} value={t}>
+                  {label}
+                </option>
+              ))}
             </select>
           </Field>
           {validity === "gtd" && (
-            <Field label="Valid until" error={touched ? vErr : null}>
+            <Field label="Valid until" error={touched || validUntil ? vErr : null}>
               <input inputMode="numeric" placeholder="YYYY-MM-DD HH:MM" size={16} value={validUntil} onInput={(e) => setValidUntil(e.currentTarget.value.trim())} />
             </Field>
           )}

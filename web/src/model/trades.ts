@@ -32,6 +32,7 @@ export function participantName(id: string | null | undefined, names: ReadonlyMa
 export interface TapePrint {
   trade_id: string;
   instrument_id: string;
+  isin?: string;
   market_id: string;
   price: string | number | null;
   quantity: string | number | null;
@@ -51,11 +52,14 @@ export interface Print {
   quantity: string | number | null;
   sizeDueAt: string;
   at: string;
+  /** isin and flags are the tape's (LMTF: size held back; FULF: full details after a deferral). */
+  isin: string;
+  flags: string[];
 }
 
 /** printOf is a tape entry as the screen shows it. */
 export function printOf(t: TapePrint): Print {
-  return { tradeId: t.trade_id, instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, sizeDueAt: t.publication?.volume_due_at ?? "", at: t.occurred_at };
+  return { tradeId: t.trade_id, instrumentId: t.instrument_id, marketId: t.market_id, price: t.price, quantity: t.quantity, sizeDueAt: t.publication?.volume_due_at ?? "", at: t.occurred_at, isin: t.isin ?? "", flags: t.flags ?? [] };
 }
 
 /** tapeOf turns the tape read at sign-in (newest first) into the screen's prints (a book's Last is the venue's last trades', never the tape's). */

@@ -6,6 +6,7 @@ import * as f from "../model/format";
 import { limitPrice } from "../model/offers";
 import { farFromMarket } from "../model/quotecheck";
 import { dealerOutcome } from "../model/rfq";
+import { quoteValidity } from "../model/rfqterms";
 import { priceError, quantityError } from "../model/validate";
 import type { Venue } from "../state/venue";
 import { Action, Field, Num, Time } from "../ui/components";
@@ -23,6 +24,8 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
   // A price far from the market waits for the dealer's confirmation.
   const [far, setFar] = useState<string | null>(null);
   const market = marketOf(v, r.instrument_id);
+  const [validFor, setValidFor] = useState("");
+  const validity = quoteValidity(validFor, r.valid_until, v.now);
   const outcome = dealerOutcome(r, myQuote, v.orders.declined.has(r.id), v.deals.trades.values(), ins?.precision ?? 4, v.canTrade);
   const open = r.status === "created" && outcome.state !== "declined";
   const quoting = outcome.canQuote;
@@ -42,6 +45,8 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
   };
   const send = async () => {
     setFar(null);
+    const until = quoteValidity(validFor, r.valid_until, Date.now());
+    if ("error" in until) throw new Error(until.error);
     await v.api.call(
       "POST",
       "/participant/offers",
@@ -53,8 +58,7 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
         price_per_unit: price.trim(),
         quantity: qty.trim(),
         matched_offer_id: r.id,
-        validity: "gtd",
-        valid_until: r.valid_until,
+        ...until,
       }, v.parties),
       newKey(),
     );
@@ -104,6 +108,9 @@ export function IncomingRfq(props: { venue: Venue; r: Offer }) {
               <MarketBeside m={market} precision={ins?.precision ?? 4} label={"Market for " + title} />
               <Field label="Quote quantity">
                 <input inputMode="numeric" class="num" aria-label={"Quote quantity for " + title} value={qty} onInput={(e) => setQty(e.currentTarget.value)} />
+              </Field>
+              <Field label="Quote valid for (seconds)" error={"error" in validity ? validity.error : null} hint="Blank: until the request expires">
+                <input inputMode="numeric" class="num" size={6} aria-label={"Quote validity in seconds for " + title} value={validFor} onInput={(e) => setValidFor(e.currentTarget.value)} />
               </Field>
               <Action venue={v} type="submit" class="primary" label={"Send quote for " + title} run={quoteNow}>
                 Quote

@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { newKey } from "../client/api";
 import { partiesBody } from "../client/requests";
 import type { Offer } from "../client/types";
@@ -6,6 +7,7 @@ import { limitPrice } from "../model/offers";
 import { bestRfqQuote, requestOutcome } from "../model/rfq";
 import type { Venue } from "../state/venue";
 import { Action, Empty, Num } from "../ui/components";
+import { ExecutionRecordView } from "./ExecutionRecord";
 
 /** RfqRequest is one of the firm's requests with its dealers' quotes, the best highlighted, each to accept while open. */
 export function RfqRequest(props: { venue: Venue; r: Offer }) {
@@ -19,6 +21,7 @@ export function RfqRequest(props: { venue: Venue; r: Offer }) {
   const outcome = requestOutcome(r, v.deals.trades.values(), ins?.precision ?? 4, (id) => v.counterpartyName(id));
   const title = `${f.side(r.direction)} ${f.quantity(r.quantity)} ${ins?.name ?? ""}`;
   const asked = r.counterparties?.length ?? 0;
+  const [record, setRecord] = useState(false);
   return (
     <article class={"request " + outcome.state} aria-label={"Request " + title} data-rfq={r.id}>
       <header>
@@ -33,6 +36,9 @@ export function RfqRequest(props: { venue: Venue; r: Offer }) {
             Cancel request
           </Action>
         )}
+        <button type="button" aria-expanded={record} aria-label={"Execution record of " + title} onClick={() => setRecord(!record)}>
+          Execution record
+        </button>
       </header>
       <table class="grid" aria-label={"Quotes for " + title}>
         <thead>
@@ -83,6 +89,7 @@ export function RfqRequest(props: { venue: Venue; r: Offer }) {
           })}
         </tbody>
       </table>
+      {record && <ExecutionRecordView venue={v} rfqId={r.id} title={title} version={`${r.status}/${r.updatedAt}/${quotes.length}`} />}
     </article>
   );
 }
