@@ -52,6 +52,10 @@ export interface Market {
   type?: string;
   /** The market's time zone (IANA): its business day, so its trades' trade date. */
   timezone?: string;
+  /** The market's daily session in its time zone; null: around the clock. */
+  trading_hours?: { open: string; close: string; pre_open_minutes: number } | null;
+  /** The market's phase now: pre-open, continuous, closed. */
+  trading_phase?: string;
   /** The price collar: a price more than this percent from the reference is refused. */
   price_collar_percent?: string;
   /** The absolute band: a price more than this percent from par is refused. */

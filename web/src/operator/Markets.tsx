@@ -35,11 +35,12 @@ export function Markets(props: { venue: Venue; selected?: string }) {
                 <th scope="col" class="num">Collar %</th>
                 <th scope="col" class="num">Band %</th>
                 <th scope="col" class="num">Lag</th>
+                <th scope="col">Hours</th>
                 <th scope="col">Enabled</th>
               </tr>
             </thead>
             <tbody>
-              {markets.length === 0 && <Empty cols={6}>No markets.</Empty>}
+              {markets.length === 0 && <Empty cols={7}>No markets.</Empty>}
               {markets.map((m) => (
                 <tr key={m.id} class={m.id === market?.id ? "best" : undefined}>
                   <th scope="row">
@@ -51,6 +52,7 @@ export function Markets(props: { venue: Venue; selected?: string }) {
                   <td class="num">{m.price_collar_percent ?? ""}</td>
                   <td class="num">{m.max_price_percent ?? ""}</td>
                   <td class="num">T+{m.settlement_lag}</td>
+                  <td>{m.trading_hours ? `${m.trading_hours.open}–${m.trading_hours.close} (${m.trading_phase ?? ""})` : "around the clock"}</td>
                   <td>{m.is_enabled ? "yes" : "no"}</td>
                 </tr>
               ))}
@@ -69,7 +71,7 @@ export function Markets(props: { venue: Venue; selected?: string }) {
 
 const marketFields = [
   "name", "facility_type", "timezone", "calendar", "settlement_lag", "settlement_lags", "price_collar_percent", "max_price_percent",
-  "is_enabled", "is_partial_fill_allowed",
+  "is_enabled", "is_partial_fill_allowed", "trading_hours", "trading_hours.open", "trading_hours.close", "trading_hours.pre_open_minutes",
 ] as const;
 
 function NewMarket(props: { venue: Venue; created: () => void }) {
@@ -113,6 +115,10 @@ function MarketSettings(props: { venue: Venue; market: Market; saved: () => void
     max_price_percent: m.max_price_percent ?? "",
     is_enabled: m.is_enabled,
     is_partial_fill_allowed: m.is_partial_fill_allowed,
+    hours: m.trading_hours != null,
+    open: m.trading_hours?.open ?? "08:00",
+    close: m.trading_hours?.close ?? "17:30",
+    pre_open: String(m.trading_hours?.pre_open_minutes ?? 0),
   });
   const [lags, setLags] = useState((m.settlement_lags ?? []).map((l) => ({ from: l.from, lag: String(l.lag) })));
   const form = useForm(v, marketFields);
@@ -137,6 +143,8 @@ function MarketSettings(props: { venue: Venue; market: Market; saved: () => void
         max_price_percent: s.max_price_percent.trim(),
         is_enabled: s.is_enabled,
         is_partial_fill_allowed: s.is_partial_fill_allowed,
+        // Without hours the market trades around the clock.
+        trading_hours: s.hours ? { open: s.open.trim(), close: s.close.trim(), pre_open_minutes: Number(s.pre_open.trim() || "0") } : null,
       },
     });
     props.saved();
@@ -199,11 +207,27 @@ function MarketSettings(props: { venue: Venue; market: Market; saved: () => void
             <input type="checkbox" checked={s.is_partial_fill_allowed} onChange={set("is_partial_fill_allowed")} /> Partial fills
           </label>
         </div>
-        {/* Trading hours: the market's trading-hours fields of the REST market
-            record go here once the venue has them (not part of this API yet). */}
-        <p class="muted" data-slot="trading-hours">
-          Trading hours: not set by this screen yet.
-        </p>
+        <fieldset data-slot="trading-hours">
+          <legend>Trading hours</legend>
+          <label class="inline">
+            <input type="checkbox" checked={s.hours} onChange={set("hours")} /> Trades only within hours, on the calendar's business days
+          </label>
+          {!s.hours && <p class="muted">Around the clock: continuous at every hour, every day.</p>}
+          {s.hours && (
+            <div class="row">
+              <Field label="Opens (HH:MM)" error={form.error("trading_hours.open") ?? form.error("trading_hours")} hint={"In " + (s.timezone || "UTC")}>
+                <input inputMode="numeric" size={5} value={s.open} onInput={set("open")} />
+              </Field>
+              <Field label="Closes (HH:MM)" error={form.error("trading_hours.close")}>
+                <input inputMode="numeric" size={5} value={s.close} onInput={set("close")} />
+              </Field>
+              <Field label="Pre-open (minutes)" error={form.error("trading_hours.pre_open_minutes")} hint="Orders refused, the phase announced">
+                <input inputMode="numeric" size={4} value={s.pre_open} onInput={set("pre_open")} />
+              </Field>
+            </div>
+          )}
+          {m.trading_phase && <p class="muted">Now: {m.trading_phase}</p>}
+        </fieldset>
         <FormError form={form} />
         <Submit label={"Save settings of " + m.name} run={save}>
           Save settings
