@@ -453,10 +453,12 @@ func (h *crashHarness) setup() {
 		ID                   string `json:"id"`
 		FacilityType         string `json:"facility_type"`
 		IsPartialFillAllowed bool   `json:"is_partial_fill_allowed"`
+		Hours                any    `json:"trading_hours"`
 	}
 	h.mustCall(h.traders[0].token, "GET", "/api/v1/markets", nil, &markets)
 	for _, m := range markets {
 		switch {
+		case m.Hours != nil: // the demo's market with trading hours
 		case m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed:
 			h.partial = m.ID
 		case m.FacilityType == venue.FacilityContinuous:

@@ -370,7 +370,8 @@ func startVenue(ctx context.Context, c *core, cfg serveConfig, baseURL string, l
 	api := httpapi.New(httpapi.Deps{Trading: c.svc, Live: c.live, Cluster: c.cluster, Engine: c.seq, Keys: c.keys, Access: c.access, Records: c.records, Positions: c.posns,
 		Clock: mon, Latency: latency}, httpapi.Config{Logger: log, Registry: reg})
 	mux := http.NewServeMux()
-	mux.Handle("/socket.io/", socketio.New(c.access, c.live, socketio.Config{Logger: log, Registry: reg}))
+	mux.Handle("/socket.io/", socketio.New(c.access, c.live, socketio.Config{Logger: log, Registry: reg,
+		Phases: c.svc.MarketPhases}))
 	mux.Handle("/", api.Handler())
 	ch := &channels{http: &http.Server{
 		Handler:           mux,

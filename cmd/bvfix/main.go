@@ -196,6 +196,11 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 		return nil, fmt.Errorf("a continuous market: %v", err)
 	}
 	v.market = ms.Items[0].ID
+	for _, m := range slices.Backward(ms.Items) {
+		if m.Hours == nil { // a book open around the clock
+			v.market = m.ID
+		}
+	}
 	list, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: v.market}, venue.Page{Limit: 1})
 	if err != nil || len(list.Items) == 0 {
 		return nil, fmt.Errorf("an instrument: %v", err)

@@ -130,7 +130,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil || len(ms.Items) == 0 {
 		return fmt.Errorf("a continuous market: %v", err)
 	}
-	ins, err := svcs[0].Svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: ms.Items[0].ID}, venue.Page{Limit: 1})
+	market := ms.Items[0].ID
+	for _, m := range slices.Backward(ms.Items) {
+		if m.Hours == nil { // a book open around the clock
+			market = m.ID
+		}
+	}
+	ins, err := svcs[0].Svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: market}, venue.Page{Limit: 1})
 	if err != nil || len(ins.Items) == 0 {
 		return fmt.Errorf("an instrument: %v", err)
 	}
@@ -146,7 +152,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			}
 		}
 	}
-	w := &workload{market: ms.Items[0].ID, instrument: ins.Items[0].ID, traders: traders}
+	w := &workload{market: market, instrument: ins.Items[0].ID, traders: traders}
 	fmt.Fprintf(out, "bvforward: PostgreSQL, %d connections, %s per run, %d rounds\n\n", *conns, *duration, *rounds)
 	fmt.Fprintf(out, "%-20s %10s %9s %9s\n", "run", "orders/s", "p50 ms", "p99 ms")
 	var direct, passed []float64

@@ -193,7 +193,7 @@ func measure(ctx context.Context, args []string) (result, error) {
 	}
 	var market string
 	for _, m := range ms.Items {
-		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed && m.Hours == nil {
 			market = m.ID
 		}
 	}

@@ -27,6 +27,16 @@ var demoMarkets = []trading.MarketInput{
 		IsPartialFillAllowed: ptr(false), SettlementLags: ptr(euT1), Timezone: ptr(demoZone)},
 }
 
+// hoursMarket is the demo's market with trading hours: a continuous book
+// open 08:00 to 17:30 Frankfurt time on TARGET2 business days, after a
+// quarter of an hour of pre-open. The first hoursListed demo bonds are
+// listed on it too.
+var hoursMarket = trading.MarketInput{Name: ptr("bondvenue Day Session"), Type: ptr("secondary"),
+	FacilityType: ptr(venue.FacilityContinuous), IsPartialFillAllowed: ptr(true), SettlementLags: ptr(euT1),
+	Timezone: ptr("Europe/Berlin"), HoursSet: true, Hours: &venue.TradingHours{Open: "08:00", Close: "17:30", PreOpenMinutes: 15}}
+
+const hoursListed = 4
+
 type firm struct {
 	name, code, domain, bic, leiPrefix           string
 	country, city, postal, address, legal, regNo string

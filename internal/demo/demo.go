@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
@@ -105,6 +106,12 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 	}
 	c.Operator = UserCred{UserID: op.ID, Email: op.Email, Role: string(op.Role), ClientID: opCred.ClientID, ClientSecret: opCred.Secret}
 
+	// The market with hours first: lists show the newest first, so the
+	// three that trade around the clock lead them, as before it came.
+	hours, err := svc.CreateMarket(ctx, sys, hoursMarket)
+	if err != nil {
+		return c, fmt.Errorf("market %s: %w", *hoursMarket.Name, err)
+	}
 	var markets []string
 	for _, m := range demoMarkets {
 		got, err := svc.CreateMarket(ctx, sys, m)
@@ -115,9 +122,13 @@ func load(ctx context.Context, svc *trading.Service) (Credentials, error) {
 	}
 
 	var instruments []string
-	for _, b := range demoBonds {
+	for i, b := range demoBonds {
 		in := b.input()
-		in.MarketIDs = &markets
+		listed := markets
+		if i < hoursListed {
+			listed = append(slices.Clone(markets), hours.ID)
+		}
+		in.MarketIDs = &listed
 		got, err := svc.CreateInstrument(ctx, sys, in)
 		if err != nil {
 			return c, fmt.Errorf("instrument %s: %w", b.isin, err)

@@ -90,8 +90,8 @@ func TestLoad(t *testing.T) {
 			if len(n.Counterparties) != want {
 				t.Errorf("participant %d has %d counterparties, want %d", i, len(n.Counterparties), want)
 			}
-			if len(n.RiskLimits) != 4 || len(n.Markets) != 3 || len(n.Buckets) != 1 {
-				t.Errorf("participant %d: %d risk limits, %d markets, %d buckets; want 4, 3, 1", i, len(n.RiskLimits), len(n.Markets), len(n.Buckets))
+			if len(n.RiskLimits) != 4 || len(n.Markets) != 4 || len(n.Buckets) != 1 {
+				t.Errorf("participant %d: %d risk limits, %d markets, %d buckets; want 4, 4, 1", i, len(n.RiskLimits), len(n.Markets), len(n.Buckets))
 			}
 		}
 

@@ -34,6 +34,9 @@ const (
 	EventKillSwitch   = "participant.kill_switch"
 	EventHalt         = "instrument.halt"
 	EventMarketUpdate = "market.update"
+	// EventPhase is a market's change of trading phase (Control: MarketID,
+	// Phase and the next change), for every reader.
+	EventPhase = "market.phase"
 	// EventAllocationCreate is one side's allocation of a trade to its
 	// firm's accounts, for that firm only.
 	EventAllocationCreate = "allocation.create"
@@ -57,7 +60,11 @@ type Control struct {
 	Reason             string
 	PriceCollarPercent *udecimal.Decimal
 	MaxPricePercent    *udecimal.Decimal
-	UpdatedAt          time.Time
+	// Phase is a market.phase's new phase; NextPhase and NextPhaseAt its
+	// next change ("" and zero: none).
+	Phase, NextPhase string
+	NextPhaseAt      time.Time
+	UpdatedAt        time.Time
 }
 
 // Event is one committed change of the venue's event log, its record typed.

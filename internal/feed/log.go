@@ -412,18 +412,28 @@ type logControl struct {
 	Reason             string  `json:"reason,omitempty"`
 	PriceCollarPercent *logNum `json:"price_collar_percent,omitempty"`
 	MaxPricePercent    *logNum `json:"max_price_percent,omitempty"`
+	Phase              string  `json:"phase,omitempty"`
+	NextPhase          string  `json:"next_phase,omitempty"`
+	NextPhaseAt        string  `json:"next_phase_at,omitempty"`
 	UpdatedAt          string  `json:"updatedAt"`
 }
 
 func toLogControl(c *Control) logControl {
-	return logControl{ParticipantID: c.ParticipantID, MarketID: c.MarketID, InstrumentID: c.InstrumentID, Enabled: c.Enabled,
+	l := logControl{ParticipantID: c.ParticipantID, MarketID: c.MarketID, InstrumentID: c.InstrumentID, Enabled: c.Enabled,
 		Cancelled: c.Cancelled, Halted: c.Halted, Reason: c.Reason, PriceCollarPercent: toLogNumPtr(c.PriceCollarPercent),
-		MaxPricePercent: toLogNumPtr(c.MaxPricePercent), UpdatedAt: toLogTime(c.UpdatedAt)}
+		MaxPricePercent: toLogNumPtr(c.MaxPricePercent), Phase: c.Phase, NextPhase: c.NextPhase, UpdatedAt: toLogTime(c.UpdatedAt)}
+	if !c.NextPhaseAt.IsZero() {
+		l.NextPhaseAt = toLogTime(c.NextPhaseAt)
+	}
+	return l
 }
 
 func (l *logControl) control(d *logDecoder) *Control {
 	c := &Control{ParticipantID: l.ParticipantID, MarketID: l.MarketID, InstrumentID: l.InstrumentID, Enabled: l.Enabled,
-		Cancelled: l.Cancelled, Halted: l.Halted, Reason: l.Reason, UpdatedAt: d.time(l.UpdatedAt)}
+		Cancelled: l.Cancelled, Halted: l.Halted, Reason: l.Reason, Phase: l.Phase, NextPhase: l.NextPhase, UpdatedAt: d.time(l.UpdatedAt)}
+	if l.NextPhaseAt != "" {
+		c.NextPhaseAt = d.time(l.NextPhaseAt)
+	}
 	c.PriceCollarPercent = d.numPtr(l.PriceCollarPercent)
 	c.MaxPricePercent = d.numPtr(l.MaxPricePercent)
 	return c

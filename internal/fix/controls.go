@@ -15,7 +15,8 @@ import (
 // The pre-trade controls on FIX (docs/fix-rules-of-engagement.md): an
 // OrderMassCancelRequest q cancels the firm's open orders, quotes and RFQs;
 // an instrument's halt on a market, and its end, reach every session as
-// SecurityStatus f.
+// SecurityStatus f; a market's change of trading phase reaches them as
+// TradingSessionStatus h.
 
 const (
 	tagMassCancelRequestType  quickfix.Tag = 530
@@ -23,7 +24,35 @@ const (
 	tagMassCancelRejectReason quickfix.Tag = 532
 	tagTotalAffectedOrders    quickfix.Tag = 533
 	tagSecurityTradingStatus  quickfix.Tag = 326
+	tagTradingSessionID       quickfix.Tag = 336
+	tagTradSesStatus          quickfix.Tag = 340
 )
+
+// tradSesStatus is TradSesStatus (340) of each trading phase.
+var tradSesStatus = map[string]string{
+	string(venue.PhaseHalted):     "1",
+	string(venue.PhaseContinuous): "2",
+	string(venue.PhaseClosed):     "3",
+	string(venue.PhasePreOpen):    "4",
+}
+
+// onPhase tells the session of a market's new trading phase: a
+// TradingSessionStatus h whose TradingSessionID (336) and MarketID (1301)
+// are the market's id, with TradSesStatus (340) 2 open, 3 closed or 4
+// pre-open. Like market data it is not resent.
+func (s *session) onPhase(e *feed.Event) {
+	c := e.Control
+	status, ok := tradSesStatus[c.Phase]
+	if !ok {
+		return
+	}
+	m := newMessage("h")
+	m.Body.SetString(tagTradingSessionID, c.MarketID)
+	m.Body.SetString(tagMarketID, c.MarketID)
+	m.Body.SetString(tagTradSesStatus, status)
+	m.Body.SetString(tagTransactTime, c.UpdatedAt.UTC().Format("20060102-15:04:05.000"))
+	s.g.send(s.id, m)
+}
 
 // massCancelAll is 530/531 = 7, cancel all orders.
 const massCancelAll = "7"

@@ -59,8 +59,15 @@ func (b *syncBuffer) String() string {
 
 func newVenue(t *testing.T, e store.Engine) *venueEnv {
 	t.Helper()
+	return newVenueAt(t, e, nil)
+}
+
+// newVenueAt is newVenue whose use cases and engine read the clock now
+// (nil: the wall clock).
+func newVenueAt(t *testing.T, e store.Engine, now func() time.Time) *venueEnv {
+	t.Helper()
 	db := testenv.Open(t, e)
-	core, creds := testenv.Demo(t, db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler)}})
+	core, creds := testenv.Demo(t, db, testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler), Now: now}})
 	v := &venueEnv{core: core, svc: core.Svc, creds: creds, logs: &syncBuffer{}, db: db}
 	v.start(t)
 	return v
@@ -130,7 +137,7 @@ func (v *venueEnv) marketOf(t *testing.T, facility string) (market string, in ve
 		t.Fatal(err)
 	}
 	for _, m := range ms.Items {
-		if !m.IsEnabled || (facility == venue.FacilityContinuous && !m.IsPartialFillAllowed) {
+		if !m.IsEnabled || m.Hours != nil || (facility == venue.FacilityContinuous && !m.IsPartialFillAllowed) {
 			continue
 		}
 		list, err := v.svc.Instruments(ctx, trading.System, trading.InstrumentFilter{MarketID: m.ID}, venue.Page{Limit: 1})

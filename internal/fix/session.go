@@ -147,7 +147,7 @@ func (s *session) stop() {
 // follow reads the feed after seq until it ends.
 func (s *session) follow(after int64) error {
 	sub, err := s.g.live.Subscribe(s.ctx, s.p, after, feed.EventFilter{Types: []string{"offer.", "rfq.", "quote.", "portfolio_rfq.", feed.EventTradeCreate,
-		feed.EventPriceChange, feed.EventDepth, feed.EventNewsCreate, feed.EventHalt}, Depth: feed.MaxStreamDepth})
+		feed.EventPriceChange, feed.EventDepth, feed.EventNewsCreate, feed.EventHalt, feed.EventPhase}, Depth: feed.MaxStreamDepth})
 	if err != nil {
 		return err
 	}
@@ -207,6 +207,8 @@ func (s *session) dispatch(e *feed.Event) {
 		s.g.send(s.id, newsMessage(e.News))
 	case e.Type == feed.EventHalt && e.Control != nil:
 		s.onHalt(e)
+	case e.Type == feed.EventPhase && e.Control != nil:
+		s.onPhase(e)
 	}
 }
 

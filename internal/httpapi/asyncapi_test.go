@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -248,6 +249,13 @@ func TestAsyncAPIRecords(t *testing.T) {
 		halt := "/api/v1/admin/markets/" + x.book + "/instruments/" + x.ins[2] + "/halt"
 		x.obj(t, operator, "PUT", halt, obj{"halted": true, "reason": "pending announcement"}, http.StatusOK)
 		x.obj(t, operator, "PUT", halt, obj{"halted": false}, http.StatusOK)
+		// The market with trading hours closes (17:30 in Frankfurt, 16:30
+		// UTC): the next order the engine takes announces it.
+		v.clock.Advance(time.Date(2026, 11, 20, 16, 30, 0, 0, time.UTC).Sub(v.clock.Now()))
+		for _, w := range everyone {
+			v.signInAgain(w)
+		}
+		x.refused(t, trader(1), "POST", offersPath, offer(in, x.hours, "bid", "99", "100000"), http.StatusConflict)
 
 		logged := x.list(t, operator, fmt.Sprintf("/api/v1/events?after=%d&limit=1000", after))
 		evs := feed.await(t, operator, len(logged))

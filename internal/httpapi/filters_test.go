@@ -85,8 +85,8 @@ func TestListFilters(t *testing.T) {
 					continuous = append(continuous, m.ID)
 				}
 			}
-			if len(otc) != 1 || len(continuous) != 2 {
-				t.Fatalf("demo markets: %d OTC, %d continuous; want 1 and 2", len(otc), len(continuous))
+			if len(otc) != 1 || len(continuous) != 3 {
+				t.Fatalf("demo markets: %d OTC, %d continuous; want 1 and 3", len(otc), len(continuous))
 			}
 			wantIDs(t, v, viewer(0), "/api/v1/markets?facility_type=OTC", otc...)
 			wantIDs(t, v, viewer(0), "/api/v1/markets?facility_type=continues-matching", continuous...)

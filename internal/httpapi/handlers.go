@@ -272,7 +272,16 @@ func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request, p venue.Pri
 	if err != nil {
 		return err
 	}
-	writeList(w, r, l.Items, l.Next, wire.MarketOf)
+	writeList(w, r, l.Items, l.Next, func(m venue.Market) wire.Market { return wire.MarketInPhase(m, s.use(r).Phase(m)) })
+	return nil
+}
+
+func (s *Server) getMarket(w http.ResponseWriter, r *http.Request, p venue.Principal) error {
+	m, err := s.use(r).Market(r.Context(), p, r.PathValue("marketId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.MarketInPhase(m, s.use(r).Phase(m)))
 	return nil
 }
 

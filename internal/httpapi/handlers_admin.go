@@ -230,6 +230,42 @@ type marketBody struct {
 	Calendar             *string      `json:"calendar"`
 	PriceCollarPercent   decimalInput `json:"price_collar_percent"`
 	MaxPricePercent      decimalInput `json:"max_price_percent"`
+	TradingHours         hoursInput   `json:"trading_hours"`
+}
+
+// hoursInput is a market body's trading hours: an object, or null for
+// around the clock; Set when the body names them.
+type hoursInput struct {
+	Set    bool
+	Hours  *venue.TradingHours
+	Issues []venue.FieldIssue
+}
+
+func (h *hoursInput) UnmarshalJSON(b []byte) error {
+	h.Set = true
+	if string(b) == "null" {
+		return nil
+	}
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(b, &raw) != nil {
+		h.Issues = append(h.Issues, venue.FieldIssue{Field: "trading_hours",
+			Issue: `must be an object {"open": "HH:MM", "close": "HH:MM", "pre_open_minutes": N} or null (around the clock)`})
+		return nil
+	}
+	var out venue.TradingHours
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"open", &out.Open}, {"close", &out.Close}} {
+		if json.Unmarshal(raw[f.name], f.to) != nil || *f.to == "" {
+			h.Issues = append(h.Issues, venue.FieldIssue{Field: "trading_hours." + f.name, Issue: "is required: a local time HH:MM"})
+		}
+	}
+	if p, ok := raw["pre_open_minutes"]; ok && string(p) != "null" && json.Unmarshal(p, &out.PreOpenMinutes) != nil {
+		h.Issues = append(h.Issues, venue.FieldIssue{Field: "trading_hours.pre_open_minutes", Issue: "must be a whole number of minutes"})
+	}
+	h.Hours = &out
+	return nil
 }
 
 // lagBody is a settlement lag change as a market body gives it.
@@ -242,7 +278,9 @@ func (b marketBody) input() trading.MarketInput {
 	in := trading.MarketInput{Name: b.Name, Type: b.Type, FacilityType: b.FacilityType, Timezone: b.Timezone,
 		IsEnabled: b.IsEnabled, IsPartialFillAllowed: b.IsPartialFillAllowed, SettlementLag: b.SettlementLag, Calendar: b.Calendar,
 		PriceCollarPercent: b.PriceCollarPercent.ptr(), MaxPricePercent: b.MaxPricePercent.ptr(),
+		HoursSet: b.TradingHours.Set, Hours: b.TradingHours.Hours,
 		Issues: append(b.PriceCollarPercent.issues("price_collar_percent"), b.MaxPricePercent.issues("max_price_percent")...)}
+	in.Issues = append(in.Issues, b.TradingHours.Issues...)
 	if b.SettlementLags != nil {
 		var f fields
 		lags := make([]venue.LagChange, 0, len(*b.SettlementLags))
@@ -271,7 +309,7 @@ func (s *Server) adminCreateMarket(w http.ResponseWriter, r *http.Request, p ven
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.MarketOf(m))
+	writeJSON(w, http.StatusOK, wire.MarketInPhase(m, s.use(r).Phase(m)))
 	return nil
 }
 
@@ -284,7 +322,7 @@ func (s *Server) adminUpdateMarket(w http.ResponseWriter, r *http.Request, p ven
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.MarketOf(m))
+	writeJSON(w, http.StatusOK, wire.MarketInPhase(m, s.use(r).Phase(m)))
 	return nil
 }
 

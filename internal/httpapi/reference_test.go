@@ -77,8 +77,8 @@ func testParticipants(t *testing.T, v *env) {
 			if n := len(p["risk_limits"].([]any)); n != 4 {
 				t.Errorf("participant %d has %d risk limits, want 4", i, n)
 			}
-			if n := len(p["markets"].([]any)); n != 3 {
-				t.Errorf("participant %d has %d markets, want 3", i, n)
+			if n := len(p["markets"].([]any)); n != 4 {
+				t.Errorf("participant %d has %d markets, want 4", i, n)
 			}
 			var got []string
 			for _, c := range p["counterparties"].([]any) {
@@ -223,8 +223,8 @@ func testInstruments(t *testing.T, v *env) {
 				t.Errorf("detail lacks %s", k)
 			}
 		}
-		if n := len(d["markets"].([]any)); n != 3 {
-			t.Errorf("detail lists %d markets, want 3", n)
+		if n := len(d["markets"].([]any)); n != 4 { // the three demo books and the one with trading hours
+			t.Errorf("detail lists %d markets, want 4", n)
 		}
 		if n := len(d["buckets"].([]any)); n != 1 {
 			t.Errorf("detail lists %d buckets, want the public one", n)
@@ -365,8 +365,8 @@ func testPagination(t *testing.T, v *env) {
 		}
 	})
 	t.Run("from and to", func(t *testing.T) {
-		if n := len(v.get(t, viewer(0), "/api/v1/markets?from=2026-11-20&to=2026-11-21T00:00:00Z", http.StatusOK).array(t)); n != 3 {
-			t.Errorf("markets created on the pinned day: %d, want 3", n)
+		if n := len(v.get(t, viewer(0), "/api/v1/markets?from=2026-11-20&to=2026-11-21T00:00:00Z", http.StatusOK).array(t)); n != 4 {
+			t.Errorf("markets created on the pinned day: %d, want 4", n)
 		}
 		if n := len(v.get(t, viewer(0), "/api/v1/markets?from=2026-11-20%2014:48:01", http.StatusOK).array(t)); n != 0 {
 			t.Errorf("markets created after the pinned instant: %d, want 0", n)

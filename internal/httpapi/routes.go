@@ -56,7 +56,7 @@ func (s *Server) routes() {
 	m.Handle("GET "+v1+"/users", s.authed(s.listUsers))
 	m.Handle("GET "+v1+"/users/{userId}", s.authed(onPathID(s, "userId", (*trading.Service).User, wire.UserRecordOf)))
 	m.Handle("GET "+v1+"/markets", s.authed(s.listMarkets))
-	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(onPathID(s, "marketId", (*trading.Service).Market, wire.MarketOf)))
+	m.Handle("GET "+v1+"/markets/{marketId}", s.authed(s.getMarket))
 	m.Handle("GET "+v1+"/instruments", s.authed(s.listInstruments))
 	m.Handle("GET "+v1+"/instruments/{instrument_id}", s.authed(s.getInstrument))
 	m.Handle("GET "+v1+"/news", s.authed(s.listNews))

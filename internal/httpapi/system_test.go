@@ -200,7 +200,7 @@ func TestEngineMetrics(t *testing.T) {
 		before := v.get(t, anon, "/metrics", http.StatusOK).body
 		book := ""
 		for _, m := range v.markets(t) {
-			if m.FacilityType == venue.FacilityContinuous {
+			if m.FacilityType == venue.FacilityContinuous && m.Hours == nil {
 				book = m.ID
 			}
 		}

@@ -36,6 +36,7 @@ type obj = map[string]any
 type tv struct {
 	*env
 	otc, book, aon string
+	hours          string   // the continuous market with trading hours
 	ins            []string // demo instruments, oldest first
 }
 
@@ -46,6 +47,8 @@ func newTV(t *testing.T, v *env) *tv {
 		switch {
 		case m.FacilityType == venue.FacilityOTC:
 			x.otc = m.ID
+		case m.Hours != nil:
+			x.hours = m.ID
 		case m.IsPartialFillAllowed:
 			x.book = m.ID
 		default:

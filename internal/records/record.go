@@ -70,6 +70,10 @@ const (
 	PhaseContinuous = "CONTINUOUS"
 	PhaseRFQ        = "RFQ"
 	PhaseHalted     = "HALTED"
+	// Outside a market's trading hours (docs/guide.md, "Market hours"):
+	// only refusals and cancels are recorded then.
+	PhasePreOpen = "PRE_OPEN"
+	PhaseClosed  = "CLOSED"
 )
 
 // Record is one order event. The numbered fields are those of the order

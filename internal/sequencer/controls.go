@@ -146,7 +146,7 @@ func (st *State) checkNew(o *venue.Offer) error {
 	if err := st.checkTrading(o.ParticipantID); err != nil {
 		return err
 	}
-	if err := st.checkHalt(o.MarketID, o.InstrumentID); err != nil {
+	if err := st.checkOpen(o.MarketID, o.InstrumentID); err != nil {
 		return err
 	}
 	if o.HasPrice && !o.MarketOrder {

@@ -279,6 +279,9 @@ func (e *Sequencer) arm(t *time.Timer) {
 	if next, ok := e.st.publications.next(); ok {
 		d = min(d, max(next.Sub(e.now()), time.Millisecond))
 	}
+	if next := e.st.phaseDue; !next.IsZero() {
+		d = min(d, max(next.Sub(e.now()), time.Millisecond))
+	}
 	t.Reset(d)
 }
 
@@ -352,6 +355,11 @@ func (e *Sequencer) runBatch(cmds []*command) {
 			}
 			refused, cmds = cmds, nil
 		}
+	}
+	// A market's phase changes before the commands too: a command sees
+	// the phase at b.now, announced first.
+	if at := e.st.phaseDue; !at.IsZero() && !at.After(b.now) && !b.poisoned {
+		_, _ = e.apply(&command{run: changePhases}, b) // it cannot fail; a panic poisons the batch
 	}
 	for _, c := range cmds {
 		size := b.size()
@@ -465,6 +473,7 @@ func (e *Sequencer) Refresh(ctx context.Context) error {
 		if err := e.db.SequencerTx(rctx, func(tx *store.Tx) error { return st.loadReference(rctx, tx) }); err != nil {
 			return nil, err
 		}
+		st.syncPhases(b) // hours set or changed take effect, announced
 		e.publishReference(st)
 		return nil, nil
 	})

@@ -180,7 +180,7 @@ func (st *State) amendOffer(b *Batch, p venue.Principal, id string, ch OfferChan
 	}
 	lost := !newPrice.Equal(o.Price) || newQty.GreaterThan(o.Quantity) // time priority
 	if lost {                                                          // a halt refuses what could trade; a cut in quantity cannot
-		if err := st.checkHalt(o.MarketID, o.InstrumentID); err != nil {
+		if err := st.checkOpen(o.MarketID, o.InstrumentID); err != nil {
 			return OfferResult{}, err
 		}
 	}

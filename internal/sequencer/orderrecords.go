@@ -66,13 +66,7 @@ func (st *State) record(b *Batch, o *venue.Offer, event string) *records.Record 
 		}
 	}
 	r.Status = orderStatus(o, r.Live)
-	r.TradingPhase = records.PhaseRFQ
-	switch {
-	case st.halts[bookKey{o.MarketID, o.InstrumentID}].Halted:
-		r.TradingPhase = records.PhaseHalted
-	case st.continuous(o.MarketID):
-		r.TradingPhase = records.PhaseContinuous
-	}
+	r.TradingPhase = st.recordPhase(o.MarketID, o.InstrumentID)
 	b.records = append(b.records, r)
 	return &b.records[len(b.records)-1]
 }

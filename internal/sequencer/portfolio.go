@@ -69,7 +69,7 @@ func (st *State) createPortfolioRFQ(b *Batch, r *venue.PortfolioRFQ) (PortfolioR
 		return PortfolioResult{}, err
 	}
 	for i, l := range r.Lines {
-		if err := st.checkHalt(r.MarketID, l.InstrumentID); err != nil {
+		if err := st.checkOpen(r.MarketID, l.InstrumentID); err != nil {
 			return PortfolioResult{}, lineError(i, l.LineID, err)
 		}
 	}
@@ -174,7 +174,7 @@ func (st *State) quotePortfolio(b *Batch, p venue.Principal, id string, q venue.
 			return PortfolioResult{}, venue.InvalidField(lineField(i, "price_per_unit"), "line "+l.LineID+" has no price: a quote prices every line")
 		}
 		o := st.lineOffer(r, l, p.ParticipantID, q.AccountID, q.UserID, opposite(l.Direction), price)
-		if err := st.checkHalt(r.MarketID, l.InstrumentID); err != nil {
+		if err := st.checkOpen(r.MarketID, l.InstrumentID); err != nil {
 			return PortfolioResult{}, lineError(i, l.LineID, err)
 		}
 		if err := st.checkCollar(o, price); err != nil {
@@ -353,7 +353,7 @@ func (st *State) acceptPortfolioQuote(b *Batch, p venue.Principal, id string, a 
 		req.Parties = r.Parties
 		dealer := st.lineOffer(r, l, q.ParticipantID, q.AccountID, q.UserID, opposite(l.Direction), ql.PricePerUnit)
 		dealer.Parties = q.Parties
-		if err := st.checkHalt(r.MarketID, l.InstrumentID); err != nil {
+		if err := st.checkOpen(r.MarketID, l.InstrumentID); err != nil {
 			return PortfolioResult{}, lineError(i, l.LineID, err)
 		}
 		if err := st.checkCollar(req, ql.PricePerUnit); err != nil {

@@ -98,6 +98,7 @@ func (e *Sequencer) rebuild(ctx context.Context) (*State, error) {
 		return nil, fmt.Errorf("rebuild engine state: %w", err)
 	}
 	st.open.flush()
+	st.syncPhases(nil)
 	return st, nil
 }
 

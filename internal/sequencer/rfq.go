@@ -290,7 +290,7 @@ func (st *State) AcceptQuote(b *Batch, p venue.Principal, a Accept) (OfferResult
 		err = st.checkTrading(p.ParticipantID)
 	}
 	if err == nil {
-		err = st.checkHalt(q.MarketID, q.InstrumentID)
+		err = st.checkOpen(q.MarketID, q.InstrumentID)
 	}
 	if err != nil {
 		st.rejected(b, acc, err)
@@ -402,7 +402,7 @@ func (st *State) updateRFQ(b *Batch, p venue.Principal, rfqID string, ch OfferCh
 		(ch.SettlementDate != nil && *ch.SettlementDate != rfq.SettlementDate)
 	moved := ch.Price != nil && (!rfq.HasPrice || !ch.Price.Equal(rfq.Price))
 	if moved || (ch.Quantity != nil && ch.Quantity.GreaterThan(rfq.Quantity)) {
-		if err := st.checkHalt(rfq.MarketID, rfq.InstrumentID); err != nil {
+		if err := st.checkOpen(rfq.MarketID, rfq.InstrumentID); err != nil {
 			return OfferResult{}, err
 		}
 	}

@@ -82,6 +82,11 @@ type State struct {
 	listSeen     map[string]map[string]string
 	pending      map[string]*pending
 	publications publicationHeap
+	// announced are the phases last announced of the markets with trading
+	// hours; phaseDue the next change of any market's phase (zero: none)
+	// (phases.go).
+	announced map[string]venue.Phase
+	phaseDue  time.Time
 }
 
 // printAt is an instrument's latest trade, any market.

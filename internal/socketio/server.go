@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/bondvenue/bondvenue/internal/subscribe"
+	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 )
 
@@ -31,6 +32,9 @@ type Config struct {
 	// TokenCheck is how often a socket checks that its token still
 	// authenticates (1 s): an expired or revoked token disconnects it.
 	TokenCheck time.Duration
+	// Phases, when set, are the markets' trading phases now: a socket
+	// joining /instruments is told them first (market.phase).
+	Phases func(ctx context.Context) ([]trading.MarketPhase, error)
 }
 
 // Server serves /socket.io/.

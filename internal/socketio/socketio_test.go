@@ -581,7 +581,7 @@ func book(t *testing.T, svc *trading.Service) (string, venue.Instrument) {
 		t.Fatal(err)
 	}
 	for _, m := range ms.Items {
-		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed && m.Hours == nil {
 			return m.ID, ins.Items[0].Instrument
 		}
 	}

@@ -25,7 +25,7 @@ var namespaces = map[string][]string{
 	"/offers":            {"offer.", "rfq.", "quote.", "portfolio_rfq.", feed.EventKillSwitch},
 	"/orders":            {feed.EventOrderCreate},
 	"/trades":            {feed.EventTradeCreate, feed.EventAllocationCreate},
-	"/instruments":       {feed.EventPriceChange, feed.EventDepth, feed.EventHalt},
+	"/instruments":       {feed.EventPriceChange, feed.EventDepth, feed.EventHalt, feed.EventPhase},
 	"/ohlc":              {feed.EventPriceChange}, // the trades they carry, folded into bars
 	"/news":              {"news."},
 	"/indicative-prices": {"indicative_price."},
@@ -161,6 +161,9 @@ func (c *conn) connect(p packet) {
 	if resync {
 		c.emit(p.nsp, "resync_required", map[string]any{"last_seq": after})
 	}
+	if slices.Contains(types, feed.EventPhase) {
+		c.emitPhases(p.nsp, a.MarketID, after)
+	}
 	sub.Start() // the events follow the confirmation
 	go func() {
 		defer c.wg.Done()
@@ -168,6 +171,25 @@ func (c *conn) connect(p packet) {
 		defer c.s.m.sockets.WithLabelValues(p.nsp).Dec()
 		sk.run()
 	}()
+}
+
+// emitPhases tells a socket joining the phases of the markets with
+// trading hours (of market only, when it names one) as of event after.
+func (c *conn) emitPhases(nsp, market string, after int64) {
+	if c.s.cfg.Phases == nil {
+		return
+	}
+	phases, err := c.s.cfg.Phases(c.ctx)
+	if err != nil {
+		c.s.log.Warn("socket.io: market phases not read", "err", err.Error())
+		return
+	}
+	for _, ph := range phases {
+		if market == "" || market == ph.MarketID {
+			c.emit(nsp, feed.EventPhase, wire.MarketPhaseOf(ph.MarketID, ph.State, ph.At),
+				meta{Seq: after, Type: feed.EventPhase, OccurredAt: wire.Time(ph.At)})
+		}
+	}
 }
 
 // take counts a socket of a credential, unless it holds the most allowed.

@@ -11,16 +11,21 @@ import (
 )
 
 const marketCols = `id, name, type, facility_type, timezone, is_enabled, is_partial_fill_allowed,
-	settlement_lag, calendar, price_collar_percent, max_price_percent, created_at, updated_at, settlement_lags`
+	settlement_lag, calendar, price_collar_percent, max_price_percent, created_at, updated_at, settlement_lags,
+	trading_open, trading_close, pre_open_minutes`
 
 func scanMarket(r interface{ Scan(...any) error }) (venue.Market, error) {
 	var m venue.Market
 	var created, updated int64
 	var lags string
+	var h venue.TradingHours
 	err := r.Scan(&m.ID, &m.Name, &m.Type, &m.FacilityType, &m.Timezone, &m.IsEnabled,
 		&m.IsPartialFillAllowed, &m.SettlementLag, &m.Calendar, decimal{&m.PriceCollarPercent}, decimal{&m.MaxPricePercent},
-		&created, &updated, &lags)
+		&created, &updated, &lags, &h.Open, &h.Close, &h.PreOpenMinutes)
 	m.CreatedAt, m.UpdatedAt = fromMS(created), fromMS(updated)
+	if h.Open != "" {
+		m.Hours = &h
+	}
 	if err == nil {
 		m.SettlementLags, err = decodeLags(lags)
 	}
@@ -69,22 +74,35 @@ func (tx *Tx) CreateMarket(ctx context.Context, m *venue.Market) error {
 	if maxPrice.IsZero() {
 		maxPrice = venue.DefaultMaxPricePercent
 	}
-	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(14)+")",
+	h := hoursOf(m)
+	_, err := tx.exec(ctx, "INSERT INTO markets ("+marketCols+") VALUES ("+placeholders(17)+")",
 		m.ID, m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed,
-		m.SettlementLag, m.Calendar, collar.String(), maxPrice.String(), ms(m.CreatedAt), ms(m.UpdatedAt), encodeLags(m.SettlementLags))
+		m.SettlementLag, m.Calendar, collar.String(), maxPrice.String(), ms(m.CreatedAt), ms(m.UpdatedAt), encodeLags(m.SettlementLags),
+		h.Open, h.Close, h.PreOpenMinutes)
 	if err != nil {
 		return fmt.Errorf("create market: %w", normalize(err))
 	}
 	return tx.referenceChanged(ctx)
 }
 
+// hoursOf is m's trading hours as the columns keep them: empty around
+// the clock.
+func hoursOf(m *venue.Market) venue.TradingHours {
+	if m.Hours == nil {
+		return venue.TradingHours{}
+	}
+	return *m.Hours
+}
+
 // UpdateMarket writes every field of m except id and created_at.
 func (tx *Tx) UpdateMarket(ctx context.Context, m *venue.Market) error {
+	h := hoursOf(m)
 	_, err := tx.exec(ctx, `UPDATE markets SET name = ?, type = ?, facility_type = ?, timezone = ?, is_enabled = ?,
 		is_partial_fill_allowed = ?, settlement_lag = ?, calendar = ?, price_collar_percent = ?, max_price_percent = ?,
-		updated_at = ?, settlement_lags = ? WHERE id = ?`,
+		updated_at = ?, settlement_lags = ?, trading_open = ?, trading_close = ?, pre_open_minutes = ? WHERE id = ?`,
 		m.Name, m.Type, m.FacilityType, m.Timezone, m.IsEnabled, m.IsPartialFillAllowed, m.SettlementLag,
-		m.Calendar, m.PriceCollarPercent.String(), m.MaxPricePercent.String(), ms(m.UpdatedAt), encodeLags(m.SettlementLags), m.ID)
+		m.Calendar, m.PriceCollarPercent.String(), m.MaxPricePercent.String(), ms(m.UpdatedAt), encodeLags(m.SettlementLags),
+		h.Open, h.Close, h.PreOpenMinutes, m.ID)
 	if err != nil {
 		return fmt.Errorf("update market: %w", normalize(err))
 	}

@@ -470,7 +470,9 @@ func testMarkets(t *testing.T, h *harness) {
 	otc := newMarket(t, at(1))
 	otc.FacilityType, otc.Type, otc.IsPartialFillAllowed, otc.SettlementLag = venue.FacilityOTC, "OTC", false, 1
 	book := newMarket(t, at(2))
-	for _, m := range []venue.Market{otc, book} {
+	hours := newMarket(t, at(3))
+	hours.Hours = &venue.TradingHours{Open: "08:00", Close: "17:30", PreOpenMinutes: 15}
+	for _, m := range []venue.Market{otc, book, hours} {
 		write(t, h.db, func(ctx context.Context, tx *store.Tx) error { return tx.CreateMarket(ctx, &m) })
 		got := read(t, h.db, func(ctx context.Context, tx *store.Tx) (venue.Market, error) { return tx.Market(ctx, m.ID) })
 		if d := diff(m, got); d != "" {
@@ -490,6 +492,7 @@ func testMarkets(t *testing.T, h *harness) {
 	upd := book
 	upd.Name, upd.IsEnabled, upd.IsPartialFillAllowed, upd.SettlementLag = book.Name+" (halted)", false, false, 3
 	upd.PriceCollarPercent, upd.MaxPricePercent = dec("5"), dec("120.5")
+	upd.Hours = &venue.TradingHours{Open: "09:00", Close: "16:00"}
 	upd.CreatedAt, upd.UpdatedAt = at(40), at(41)
 	write(t, h.db, func(ctx context.Context, tx *store.Tx) error { return tx.UpdateMarket(ctx, &upd) })
 	want := upd
@@ -497,6 +500,15 @@ func testMarkets(t *testing.T, h *harness) {
 	gotM := read(t, h.db, func(ctx context.Context, tx *store.Tx) (venue.Market, error) { return tx.Market(ctx, upd.ID) })
 	if d := diff(want, gotM); d != "" {
 		t.Errorf("Market(%s) after update (-want +got):\n%s", upd.ID, d)
+	}
+
+	// Back to around the clock.
+	upd.Hours = nil
+	write(t, h.db, func(ctx context.Context, tx *store.Tx) error { return tx.UpdateMarket(ctx, &upd) })
+	want.Hours = nil
+	gotM = read(t, h.db, func(ctx context.Context, tx *store.Tx) (venue.Market, error) { return tx.Market(ctx, upd.ID) })
+	if d := diff(want, gotM); d != "" {
+		t.Errorf("Market(%s) without hours (-want +got):\n%s", upd.ID, d)
 	}
 }
 

@@ -67,7 +67,7 @@ func NewDemoVenueWith(t *testing.T, db *store.DB, cfg Config) *DemoVenue {
 		t.Fatalf("Markets() = %v", err)
 	}
 	for _, m := range ms.Items {
-		if m.FacilityType != venue.FacilityContinuous {
+		if m.FacilityType != venue.FacilityContinuous || m.Hours != nil { // the books that trade around the clock
 			continue
 		}
 		if m.IsPartialFillAllowed {

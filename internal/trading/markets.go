@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/bondvenue/bondvenue/internal/feed"
 	"github.com/bondvenue/bondvenue/internal/store"
@@ -31,6 +32,10 @@ type MarketInput struct {
 	// PriceCollarPercent and MaxPricePercent are the pre-trade price
 	// controls (internal/sequencer/controls.go).
 	PriceCollarPercent, MaxPricePercent *udecimal.Decimal
+	// Hours, when HoursSet, replace the market's trading hours (nil:
+	// around the clock).
+	HoursSet bool
+	Hours    *venue.TradingHours
 	// Issues are problems the adapter found decoding the request.
 	Issues []venue.FieldIssue
 }
@@ -66,6 +71,38 @@ func (s *Service) Market(ctx context.Context, p venue.Principal, id string) (ven
 	return m, nil
 }
 
+// Phase is the trading phase of market m now (venue.Market.PhaseAt).
+func (s *Service) Phase(m venue.Market) venue.PhaseState { return m.PhaseAt(s.clock()) }
+
+// MarketPhase is a market's trading phase at an instant.
+type MarketPhase struct {
+	MarketID string
+	State    venue.PhaseState
+	At       time.Time
+}
+
+// MarketPhases are the phases now of the markets with trading hours,
+// what a stream's new subscriber is told before the changes that follow.
+func (s *Service) MarketPhases(ctx context.Context) ([]MarketPhase, error) {
+	var ms []venue.Market
+	err := s.db.View(ctx, func(tx *store.Tx) error {
+		var err error
+		ms, _, err = tx.Markets(ctx, store.MarketFilter{}, venue.Page{})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("market phases: %w", err)
+	}
+	now := s.clock()
+	var out []MarketPhase
+	for _, m := range ms {
+		if m.Hours != nil {
+			out = append(out, MarketPhase{MarketID: m.ID, State: m.PhaseAt(now), At: now})
+		}
+	}
+	return out, nil
+}
+
 func (in MarketInput) apply(m *venue.Market) {
 	set(&m.Name, in.Name)
 	set(&m.Type, in.Type)
@@ -80,6 +117,13 @@ func (in MarketInput) apply(m *venue.Market) {
 	}
 	set(&m.PriceCollarPercent, in.PriceCollarPercent)
 	set(&m.MaxPricePercent, in.MaxPricePercent)
+	if in.HoursSet {
+		m.Hours = nil
+		if in.Hours != nil {
+			h := *in.Hours
+			m.Hours = &h
+		}
+	}
 }
 
 // collarChanged reports whether in changes a's price controls.

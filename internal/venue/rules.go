@@ -45,6 +45,9 @@ func ValidateMarket(m *Market) error {
 		"must be above 0 and at most 100 (percent of the reference price)")
 	v.Check(m.MaxPricePercent.IsPos() && m.MaxPricePercent.LessThanOrEqual(MaxPriceBound), "max_price_percent",
 		"must be above 0 and at most "+MaxPriceBound.String()+" (percent of par)")
+	if m.Hours != nil {
+		checkHours(&v, m.Hours)
+	}
 	return v.Err()
 }
 

@@ -172,8 +172,11 @@ type Market struct {
 	// PriceCollarPercent is how far, in percent of the reference price,
 	// a price may stray either side of it; MaxPricePercent the highest
 	// clean price taken when there is no reference (pre-trade controls).
-	PriceCollarPercent   udecimal.Decimal
-	MaxPricePercent      udecimal.Decimal
+	PriceCollarPercent udecimal.Decimal
+	MaxPricePercent    udecimal.Decimal
+	// Hours are the market's trading hours (hours.go); nil, it trades
+	// around the clock.
+	Hours                *TradingHours
 	CreatedAt, UpdatedAt time.Time
 }
 

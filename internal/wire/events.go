@@ -166,6 +166,24 @@ type Halt struct {
 	UpdatedAt    string `json:"updatedAt"`
 }
 
+// MarketPhase is a market's change of trading phase (market.phase): the
+// phase it entered and its next change (null: none).
+type MarketPhase struct {
+	MarketID        string       `json:"market_id"`
+	TradingPhase    string       `json:"trading_phase"`
+	NextPhaseChange *PhaseChange `json:"next_phase_change"`
+	UpdatedAt       string       `json:"updatedAt"`
+}
+
+// MarketPhaseOf renders market m's phase ph as of at.
+func MarketPhaseOf(marketID string, ph venue.PhaseState, at time.Time) MarketPhase {
+	out := MarketPhase{MarketID: marketID, TradingPhase: string(ph.Phase), UpdatedAt: Time(at)}
+	if !ph.Next.At.IsZero() {
+		out.NextPhaseChange = &PhaseChange{Phase: string(ph.Next.Phase), At: Time(ph.Next.At)}
+	}
+	return out
+}
+
 // MarketControls is a market's price collar settings (market.update).
 type MarketControls struct {
 	MarketID           string `json:"market_id"`
@@ -182,6 +200,9 @@ func ControlOf(e feed.Event) any {
 		return KillSwitch{ParticipantID: c.ParticipantID, Enabled: c.Enabled, Cancelled: c.Cancelled, UpdatedAt: TimeOrNil(c.UpdatedAt)}
 	case feed.EventHalt:
 		return Halt{MarketID: c.MarketID, InstrumentID: c.InstrumentID, Halted: c.Halted, Reason: c.Reason, UpdatedAt: Time(c.UpdatedAt)}
+	case feed.EventPhase:
+		return MarketPhaseOf(c.MarketID, venue.PhaseState{Phase: venue.Phase(c.Phase),
+			Next: venue.PhaseChange{Phase: venue.Phase(c.NextPhase), At: c.NextPhaseAt}}, c.UpdatedAt)
 	}
 	m := MarketControls{MarketID: c.MarketID, UpdatedAt: Time(c.UpdatedAt)}
 	if c.PriceCollarPercent != nil {

@@ -191,8 +191,38 @@ type Market struct {
 	Calendar           string      `json:"calendar"`
 	PriceCollarPercent string      `json:"price_collar_percent"`
 	MaxPricePercent    string      `json:"max_price_percent"`
-	CreatedAt          string      `json:"createdAt"`
-	UpdatedAt          string      `json:"updatedAt"`
+	// TradingHours are null for a market that trades around the clock.
+	TradingHours *TradingHours `json:"trading_hours"`
+	// TradingPhase and NextPhaseChange are the market's phase when it was
+	// read, and its next change (none around the clock); only the markets'
+	// own answers carry them (MarketInPhase).
+	TradingPhase    string       `json:"trading_phase,omitempty"`
+	NextPhaseChange *PhaseChange `json:"next_phase_change,omitempty"`
+	CreatedAt       string       `json:"createdAt"`
+	UpdatedAt       string       `json:"updatedAt"`
+}
+
+// PhaseChange is a market's next change of trading phase.
+type PhaseChange struct {
+	Phase string `json:"phase"`
+	At    string `json:"at"`
+}
+
+// MarketInPhase renders m in phase state ph.
+func MarketInPhase(m venue.Market, ph venue.PhaseState) Market {
+	out := MarketOf(m)
+	out.TradingPhase = string(ph.Phase)
+	if !ph.Next.At.IsZero() {
+		out.NextPhaseChange = &PhaseChange{Phase: string(ph.Next.Phase), At: Time(ph.Next.At)}
+	}
+	return out
+}
+
+// TradingHours are a market's daily session in its time zone.
+type TradingHours struct {
+	Open           string `json:"open"`
+	Close          string `json:"close"`
+	PreOpenMinutes int    `json:"pre_open_minutes"`
 }
 
 // LagChange is a market's settlement lag from a trade date on.
@@ -210,7 +240,14 @@ func MarketOf(m venue.Market) Market {
 	return Market{ID: m.ID, Name: m.Name, Type: m.Type, FacilityType: m.FacilityType, Timezone: m.Timezone,
 		IsEnabled: m.IsEnabled, IsPartialFillAllowed: m.IsPartialFillAllowed, SettlementLag: m.SettlementLag,
 		SettlementLags: lags, Calendar: m.Calendar, PriceCollarPercent: m.PriceCollarPercent.String(),
-		MaxPricePercent: m.MaxPricePercent.String(), CreatedAt: Time(m.CreatedAt), UpdatedAt: Time(m.UpdatedAt)}
+		MaxPricePercent: m.MaxPricePercent.String(), TradingHours: hoursOf(m.Hours), CreatedAt: Time(m.CreatedAt), UpdatedAt: Time(m.UpdatedAt)}
+}
+
+func hoursOf(h *venue.TradingHours) *TradingHours {
+	if h == nil {
+		return nil
+	}
+	return &TradingHours{Open: h.Open, Close: h.Close, PreOpenMinutes: h.PreOpenMinutes}
 }
 
 // RiskLimit is a risk limit record; used appears only where the spec shows the limit's use.

@@ -63,6 +63,7 @@ var Messages = []Message{
 	{"OrderMassCancelRequest", "q"},
 	{"OrderMassCancelReport", "r"},
 	{"SecurityStatus", "f"},
+	{"TradingSessionStatus", "h"},
 	{"MassQuote", "i"},
 	{"MassQuoteAcknowledgement", "b"},
 	{"AllocationInstruction", "J"},
