@@ -11,6 +11,7 @@ import (
 
 	"github.com/bondvenue/bondvenue/internal/clock"
 	"github.com/bondvenue/bondvenue/internal/feed"
+	"github.com/bondvenue/bondvenue/internal/idempotency"
 	"github.com/bondvenue/bondvenue/internal/trading"
 	"github.com/bondvenue/bondvenue/internal/venue"
 	"github.com/bondvenue/bondvenue/internal/wire"
@@ -185,6 +186,15 @@ func (s *Server) renewToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="bondvenue"`)
 		return err
+	}
+	if err := checkQuery(r); err != nil {
+		return err
+	}
+	// A key is checked as on every write, then not kept: a retry renews again.
+	if key := r.Header.Get("Idempotency-Key"); key != "" {
+		if err := idempotency.CheckKey(key); err != nil {
+			return err
+		}
 	}
 	tok, err := s.access.RenewToken(r.Context(), p)
 	if err != nil {

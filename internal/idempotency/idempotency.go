@@ -159,10 +159,19 @@ func (s *Keys) ClaimFIX(ctx context.Context, p venue.Principal, key string) (*Cl
 	return c, a, err
 }
 
+// CheckKey refuses an Idempotency-Key the venue would not keep: empty,
+// longer than 255 characters, or not UTF-8 text.
+func CheckKey(key string) error {
+	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey || !venue.ValidText(key) {
+		return venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters of UTF-8 text", maxIdempotencyKey))
+	}
+	return nil
+}
+
 func (s *Keys) claimKey(ctx context.Context, p venue.Principal, key, requestHash string,
 	inTx func(context.Context, func(*store.Tx) error) error) (*Claim, *Answer, error) {
-	if n := utf8.RuneCountInString(key); n == 0 || n > maxIdempotencyKey || !venue.ValidText(key) {
-		return nil, nil, venue.InvalidField("Idempotency-Key", fmt.Sprintf("must be 1 to %d characters of UTF-8 text", maxIdempotencyKey))
+	if err := CheckKey(key); err != nil {
+		return nil, nil, err
 	}
 	now := s.now().UTC().Truncate(time.Millisecond)
 	stale := now.Add(-idempotencyTTL)
