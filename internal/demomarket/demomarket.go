@@ -65,12 +65,15 @@ type Market struct {
 	log  *slog.Logger
 	rng  *rand.Rand
 
-	mu       sync.Mutex // Step's state
-	ready    bool
-	notDemo  bool
-	sim      demo.Simulated
-	markets  []venue.Market // the enabled continuous markets
-	otc      string         // the OTC market RFQs go to
+	mu      sync.Mutex // Step's state
+	ready   bool
+	notDemo bool
+	sim     demo.Simulated
+	markets []venue.Market // the enabled continuous markets
+	// listed are the bonds listed on each market with trading hours
+	// (the others list every bond).
+	listed   map[string]map[string]bool
+	otc      string // the OTC market RFQs go to
 	bonds    []*bond
 	steps    int
 	traded   bool
@@ -228,13 +231,30 @@ func (m *Market) setup(ctx context.Context) error {
 		return err
 	}
 	m.markets, m.otc = nil, ""
+	var withHours []venue.Market
 	for _, mk := range ms.Items {
 		switch {
 		case !mk.IsEnabled:
+		case mk.FacilityType == venue.FacilityContinuous && mk.Hours != nil:
+			withHours = append(withHours, mk)
 		case mk.FacilityType == venue.FacilityContinuous:
 			m.markets = append(m.markets, mk)
 		case mk.FacilityType == venue.FacilityOTC && m.otc == "":
 			m.otc = mk.ID
+		}
+	}
+	// The markets that trade around the clock first: the indicative
+	// prices read the first.
+	m.markets = append(m.markets, withHours...)
+	m.listed = map[string]map[string]bool{}
+	for _, mk := range withHours {
+		l, err := m.svc.Instruments(ctx, sys, trading.InstrumentFilter{MarketID: mk.ID}, venue.Page{Limit: 100})
+		if err != nil {
+			return err
+		}
+		m.listed[mk.ID] = map[string]bool{}
+		for _, iv := range l.Items {
+			m.listed[mk.ID][iv.ID] = true
 		}
 	}
 	ins, err := m.svc.Instruments(ctx, sys, trading.InstrumentFilter{}, venue.Page{Limit: 100})
@@ -386,6 +406,9 @@ func (m *Market) fill(ctx context.Context) bool {
 				continue
 			}
 			for _, mk := range m.markets {
+				if !m.trades(mk, b) {
+					continue
+				}
 				for _, side := range []string{venue.Bid, venue.Ask} {
 					if _, ok := open[offerKey(mk.ID, b.in.ID, side)]; ok || n >= seedPerStep {
 						continue
@@ -475,6 +498,17 @@ func (m *Market) indicativeSides(ctx context.Context, f demo.SimulatedFirm, b *b
 	return bid, ask, err
 }
 
+// trades reports whether bond b trades on market mk now: listed there,
+// and the market within its trading hours. Outside them the simulator
+// leaves the market alone (a cancel is still taken) rather than send
+// orders it would refuse.
+func (m *Market) trades(mk venue.Market, b *bond) bool {
+	if mk.Hours == nil {
+		return true
+	}
+	return m.listed[mk.ID][b.in.ID] && mk.PhaseAt(m.cfg.Now()).Phase == venue.PhaseContinuous
+}
+
 // pick draws one bond, one continuous market and one side.
 func (m *Market) pick() (*bond, venue.Market, string) {
 	b := m.bonds[m.rng.IntN(len(m.bonds))]
@@ -489,6 +523,9 @@ func (m *Market) pick() (*bond, venue.Market, string) {
 // move walks a bond's reference and amends its maker's offer on one side.
 func (m *Market) move(ctx context.Context) {
 	b, mk, side := m.pick()
+	if !m.trades(mk, b) {
+		return
+	}
 	f := m.sim.Firms[b.maker]
 	m.walk(b)
 	open, err := m.openOffers(ctx, f)
@@ -558,6 +595,9 @@ func (m *Market) cancel(ctx context.Context) {
 // trade was made.
 func (m *Market) trade(ctx context.Context) bool {
 	b, mk, side := m.pick()
+	if !m.trades(mk, b) {
+		return false
+	}
 	maker := m.sim.Firms[b.maker]
 	taker := m.sim.Firms[(b.maker+1)%len(m.sim.Firms)]
 	open, err := m.openOffers(ctx, maker)

@@ -1,9 +1,12 @@
 package demomarket_test
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,6 +70,9 @@ func TestMarketComesAlive(t *testing.T) {
 		}
 		resting := checkBook(t, svc, simulated)
 		for _, mk := range ms.Items {
+			if mk.Hours != nil { // the day session: TestClosedMarketLeftAlone
+				continue
+			}
 			for _, in := range ins.Items {
 				for _, side := range []string{venue.Bid, venue.Ask} {
 					if !resting[mk.ID+"/"+in.ID+"/"+side] {
@@ -364,4 +370,79 @@ func TestSimulatedRFQsToHumans(t *testing.T) {
 			t.Errorf("the quote at %s (reference %s) on a simulated %s RFQ: %d trades, want it taken", px, c.Reference, rfq.Direction, len(trades.Items))
 		}
 	})
+}
+
+// TestClosedMarketLeftAlone: the simulated firms send nothing to the
+// demo's market with trading hours while it is closed (no refusal is
+// logged, no offer rests there), and quote its bonds once it opens.
+func TestClosedMarketLeftAlone(t *testing.T) {
+	testenv.ForEach(t, func(t *testing.T, e store.Engine) {
+		ctx := context.Background()
+		berlin, _ := time.LoadLocation("Europe/Berlin")
+		clock := testenv.NewClock(time.Date(2026, 11, 21, 12, 0, 0, 0, berlin)) // a Saturday
+		core, _ := testenv.Demo(t, testenv.Open(t, e), testenv.Config{Trading: trading.Config{Logger: slog.New(slog.DiscardHandler),
+			Now: clock.Now}})
+		svc := core.Svc
+		var logs syncBuffer
+		m := demomarket.New(svc, core.Cluster, demomarket.Config{Now: clock.Now, Seed: 7,
+			Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		s := stepper{m: m, clock: clock}
+		ms, err := svc.Markets(ctx, trading.System, trading.MarketFilter{}, venue.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var day string
+		for _, mk := range ms.Items {
+			if mk.Hours != nil {
+				day = mk.ID
+			}
+		}
+		resting := func() int {
+			t.Helper()
+			offers, err := svc.Offers(ctx, trading.System, trading.OfferFilter{Status: venue.StatusCreated, Type: venue.TypeOffer},
+				venue.Page{Limit: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, o := range offers.Items {
+				if o.MarketID == day {
+					n++
+				}
+			}
+			return n
+		}
+
+		s.steps(ctx, 60)
+		if n := resting(); n != 0 {
+			t.Errorf("%d offers resting on the closed day session, want none", n)
+		}
+		if strings.Contains(logs.String(), "the market is") {
+			t.Errorf("the simulator sent orders the closed market refused:\n%s", logs.String())
+		}
+
+		clock.Advance(time.Date(2026, 11, 23, 8, 0, 0, 0, berlin).Sub(clock.Now())) // Monday's open
+		s.steps(ctx, 60)
+		if n := resting(); n == 0 {
+			t.Error("no offer resting on the day session after its open")
+		}
+	})
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger and the test at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
