@@ -328,9 +328,9 @@ async function main(): Promise<void> {
         const row = a.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: rfqBond }).filter({ hasText: fmtQty(qty) });
         await row.first().waitFor();
         const cells = await row.first().locator("td").allInnerTexts();
-        assert.equal(cells[1], "Bought");
-        assert.equal(cells[3], dealer);
-        assert.equal(cells[4], quoted);
+        assert.equal(cells[2], "Bought");
+        assert.equal(cells[4], dealer);
+        assert.equal(cells[5], quoted);
         await shot(a, "blotter");
         await openInstrument(a, rfqBond);
         await a.getByRole("table", { name: "Trade tape" }).locator("tbody tr", { hasText: fmtQty(qty) }).getByRole("cell", { name: quoted, exact: true }).waitFor();

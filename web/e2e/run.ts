@@ -339,19 +339,20 @@ async function main(): Promise<void> {
         const row = p.getByRole("table", { name: "My trades" }).locator("tbody tr").filter({ hasText: bond });
         await row.first().waitFor();
         const cells = await row.first().locator("td").allInnerTexts();
-        assert.equal(cells[1], verb);
-        assert.equal(cells[3], cpty);
-        assert.equal(cells[4], "99.5000");
-        assert.equal(cells[6], "1,000,000");
-        assert.match(cells[7] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
-        assert.match(cells[8] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
-        assert.match(cells[9] ?? "", /^\d{4}-\d\d-\d\d$/, "settlement date");
-        assert.match(cells[11] ?? "", /\S{10,}/, "TVTIC");
+        assert.match(cells[1] ?? "", /^\d{4}-\d\d-\d\d$/, "trade date");
+        assert.equal(cells[2], verb);
+        assert.equal(cells[4], cpty);
+        assert.equal(cells[5], "99.5000");
+        assert.equal(cells[7], "1,000,000");
+        assert.match(cells[8] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "accrued interest");
+        assert.match(cells[9] ?? "", /^\d{1,3}(,\d{3})*\.\d{2}$/, "settlement amount");
+        assert.match(cells[10] ?? "", /^\d{4}-\d\d-\d\d$/, "settlement date");
+        assert.match(cells[12] ?? "", /\S{10,}/, "TVTIC");
         // 1 m in the Bund is below the smallest deferred size: on the public tape at once.
-        assert.equal(cells[12], "On tape");
-        assert.equal(cells[13], "Allocate");
+        assert.equal(cells[13], "On tape");
+        assert.equal(cells[14], "Allocate");
         // The yield at the trade's price and settlement date, once the venue answered.
-        await expectText(row.first().locator("td").nth(5), /^-?\d+\.\d{3} %$/);
+        await expectText(row.first().locator("td").nth(6), /^-?\d+\.\d{3} %$/);
         const title = await row.first().locator("time").first().getAttribute("title");
         assert.match(title ?? "", / UTC$/, "UTC on hover");
       }
@@ -719,8 +720,8 @@ async function main(): Promise<void> {
       const row = page.getByRole("table", { name: "Trades" }).locator("tbody tr").filter({ hasText: bond }).filter({ hasText: "99.5000" });
       await row.first().waitFor();
       const cells = await row.first().locator("td").allInnerTexts();
-      assert.equal(cells[1], firmName(0), "buyer by name");
-      assert.equal(cells[3], firmName(1), "seller by name");
+      assert.equal(cells[2], firmName(0), "buyer by name");
+      assert.equal(cells[4], firmName(1), "seller by name");
       // Signed in after the trade: the market's Last and the tape show it all the same.
       await page.getByRole("link", { name: "Market", exact: true }).click();
       await page.getByRole("searchbox").fill(bond);
