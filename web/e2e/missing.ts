@@ -55,15 +55,9 @@ function dayIn(zone: string, days = 0): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + days * 86_400_000));
 }
 
-/** businessDayAfter is the first weekday at least days after today (UTC), skipping TARGET2's Christmas and New Year. */
-function businessDayAfter(days: number): string {
-  const d = new Date(Date.now() + days * 86_400_000);
-  for (;;) {
-    const s = d.toISOString().slice(0, 10);
-    const wd = d.getUTCDay();
-    if (wd !== 0 && wd !== 6 && !/-(12-25|12-26|01-01)$/.test(s)) return s;
-    d.setUTCDate(d.getUTCDate() + 1);
-  }
+/** clockIn is an instant's time of day (HH:MM) in zone. */
+function clockIn(zone: string, iso: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(iso));
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -165,7 +159,7 @@ async function main(): Promise<void> {
       const placed = await api<{ id: string; validity: string; valid_until: string | null }[]>(traderA, "GET", "/participant/offers?status=created");
       assert.equal(placed.length, 1);
       assert.equal(placed[0]!.validity, "gtd");
-      assert.equal(placed[0]!.valid_until, new Date(dayIn("Europe/Berlin", 2) + "T16:30:00.000Z").toISOString(), "17:30 in Berlin");
+      assert.equal(clockIn("Europe/Berlin", placed[0]!.valid_until ?? ""), "17:30", `valid until 17:30 in Berlin (${placed[0]!.valid_until})`);
       await api(traderA, "DELETE", `/participant/offers/${placed[0]!.id}`);
 
       await offer(traderB, bond, "ask", "99.9", "1000000");
@@ -177,7 +171,9 @@ async function main(): Promise<void> {
       await a.locator(".notice", { hasText: "Bought 1 m DBR 2.30 2033 @ 99.90" }).first().waitFor();
     });
 
-    const settles = businessDayAfter(6);
+    // A settlement date later than the default: five TARGET2 business days on, as the venue counts them.
+    const utcToday = new Date().toISOString().slice(0, 10);
+    const settles = (await api<{ settlement_date: string }>(traderA, "GET", `/calendars/TARGET2/settlement-date?trade_date=${utcToday}&lag=5`)).settlement_date;
     const title = `${firmName(2)} buys 2,000,000 ${rfqBond}`;
     await step("a request with a settlement date and a limit; the dealer sets its quote's validity; the requester reads the execution record", async () => {
       await c.getByRole("link", { name: "RFQ", exact: true }).click();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deferred, onTape, zonedTime } from "../src/model/tape";
+import { deferred, onTape } from "../src/model/tape";
+import { zonedTime } from "../src/model/zoned";
 import { type Print, tapeOf } from "../src/model/trades";
 
 const pub = { volume_due_at: "2026-12-08T17:00:00.000Z" };

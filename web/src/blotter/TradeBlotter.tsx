@@ -21,11 +21,15 @@ export function TradeBlotter(props: { venue: Venue; limit?: number; filter?: Blo
   // The operator is party to no trade: it reads both sides.
   const title = mine ? "My trades" : "Trades";
   const { filter } = props;
+  // A busy venue's operator reads hundreds of trades, rendered on every
+  // event: only a filter that narrows the trades reads their sides and dates.
+  const narrows = !!filter && (filter.instrumentId !== "" || filter.side !== "" || filter.from !== "" || filter.to !== "");
   const rows = [...v.deals.trades.values()]
     .filter((t) => {
-      if (!filter) return true;
-      const side = tradeSides(t, mine, () => "").side;
-      return keeps(filter, { instrumentId: instrumentOf(t), side: side === "Bought" ? "buy" : side === "Sold" ? "sell" : null, status: null, date: dateOf(v, t) });
+      if (!filter || !narrows) return true;
+      const side = filter.side ? tradeSides(t, mine, () => "").side : "";
+      const date = filter.from || filter.to ? dateOf(v, t) : "";
+      return keeps(filter, { instrumentId: instrumentOf(t), side: side === "Bought" ? "buy" : side === "Sold" ? "sell" : null, status: null, date });
     })
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     .slice(0, props.limit ?? 200);

@@ -87,13 +87,25 @@ export function accruedOf(t: Trade): string | null {
   return text(sub(amount, shift(mul(q, p), -2)));
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** dayFormat is the formatter of a day in zone, made once per zone (a blotter reads a date per row on every render). */
+function dayFormat(zone: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(zone, f);
+  }
+  return f;
+}
+
 /** tradeDate is the trade date (YYYY-MM-DD) of a trade at iso on a market in time zone zone (IANA; UTC when unknown): the market's business day. */
 export function tradeDate(iso: string, zone: string | undefined): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return "";
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat("en-CA", { timeZone: zone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(at);
+    parts = dayFormat(zone || "UTC").formatToParts(at);
   } catch {
     return at.toISOString().slice(0, 10); // an unknown zone: UTC
   }

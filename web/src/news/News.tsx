@@ -1,8 +1,8 @@
 import { useEffect } from "preact/hooks";
-import { zonedTime } from "../model/tape";
+import * as f from "../model/format";
+import { zonedTime } from "../model/zoned";
 import type { Venue } from "../state/venue";
 import { Section, useVenue } from "../ui/components";
-import * as f from "../model/format";
 
 /** NewsView is the venue's news, newest first, each dated; while it is shown, news is read as it arrives. */
 export function NewsView(props: { venue: Venue }) {

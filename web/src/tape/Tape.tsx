@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import * as f from "../model/format";
-import { deferred, onTape, zonedTime } from "../model/tape";
+import { deferred, onTape } from "../model/tape";
+import { zonedTime } from "../model/zoned";
 import type { Venue } from "../state/venue";
 import { Empty, Field, Num, Section, useVenue } from "../ui/components";
 
