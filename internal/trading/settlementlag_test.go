@@ -35,7 +35,7 @@ func TestSettlementLagT1(t *testing.T) {
 			switch {
 			case m.FacilityType == venue.FacilityOTC:
 				otc = m.ID
-			case m.IsPartialFillAllowed:
+			case m.IsPartialFillAllowed && m.Hours == nil: // the book every demo bond is listed on, not the day session
 				book = m.ID
 			}
 			if m.SettlementLag != 2 || len(m.SettlementLags) != 1 || m.SettlementLags[0].Lag != 1 ||
