@@ -211,7 +211,7 @@ func start(ctx context.Context, c config) (*venueRig, error) {
 		return nil, err
 	}
 	v.url = "http://" + ln.Addr().String()
-	v.srv = &http.Server{Handler: httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access, Records: v.core.Records}, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	v.srv = &http.Server{Handler: httpapi.New(httpapi.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Engine: v.core.Sequencer, Keys: v.core.Keys, Access: v.core.Access, Records: v.core.Records, Positions: v.core.Positions}, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = v.srv.Serve(ln) }()
 	v.gw, err = fix.New(fix.Deps{Trading: v.svc, Live: v.core.Live, Cluster: v.core.Cluster, Keys: v.core.Keys, Access: v.core.Access}, fixstore.New(v.db), fix.Config{Addr: "127.0.0.1:0", Logger: quiet})
 	if err != nil {

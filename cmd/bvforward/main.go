@@ -115,7 +115,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		base := "http://" + ln.Addr().String()
-		srv := &http.Server{Handler: httpapi.New(httpapi.Deps{Trading: svc, Live: v.Live, Cluster: v.Cluster, Engine: v.Sequencer, Keys: v.Keys, Access: v.Access, Records: v.Records}, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: httpapi.New(httpapi.Deps{Trading: svc, Live: v.Live, Cluster: v.Cluster, Engine: v.Sequencer, Keys: v.Keys, Access: v.Access, Records: v.Records, Positions: v.Positions}, httpapi.Config{Logger: quiet}).Handler(), ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()
 		if err := v.Cluster.Announce(ctx, base); err != nil {

@@ -330,7 +330,7 @@ func startVenue(ctx context.Context, db *store.DB, dir string, cfg venueConfig) 
 	if err := core.Start(ctx); err != nil {
 		return nil, dv, nil, err
 	}
-	api := httpapi.New(httpapi.Deps{Trading: core.Svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access, Records: core.Records},
+	api := httpapi.New(httpapi.Deps{Trading: core.Svc, Live: core.Live, Cluster: core.Cluster, Engine: core.Sequencer, Keys: core.Keys, Access: core.Access, Records: core.Records, Positions: core.Positions},
 		httpapi.Config{Logger: cfg.log})
 	srv, err := serve(api.Handler(), cfg.log)
 	if err != nil {
