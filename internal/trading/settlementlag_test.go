@@ -35,7 +35,7 @@ func TestSettlementLagT1(t *testing.T) {
 			switch {
 			case m.FacilityType == venue.FacilityOTC:
 				otc = m.ID
-			case m.IsPartialFillAllowed:
+			case m.IsPartialFillAllowed && m.Hours == nil: // not the day session, which lists four bonds
 				book = m.ID
 			}
 			if m.SettlementLag != 2 || len(m.SettlementLags) != 1 || m.SettlementLags[0].Lag != 1 ||
