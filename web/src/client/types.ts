@@ -56,6 +56,8 @@ export interface Market {
   trading_hours?: { open: string; close: string; pre_open_minutes: number } | null;
   /** The market's phase now: pre-open, continuous, closed. */
   trading_phase?: string;
+  /** The market's next change of phase (none without hours). */
+  next_phase_change?: { phase: string; at: string } | null;
   /** The price collar: a price more than this percent from the reference is refused. */
   price_collar_percent?: string;
   /** The absolute band: a price more than this percent from par is refused. */

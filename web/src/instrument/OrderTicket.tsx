@@ -7,6 +7,7 @@ import { confirmLines } from "../model/fills";
 import * as f from "../model/format";
 import { type TimeInForce, marketDone, tifError, tifFields, timesInForce } from "../model/tif";
 import { collarWarning, defaultQuantity, expandQuantity, limitError, priceError, quantityError, settlementDateError, stepQuantity } from "../model/validate";
+import { phaseNotice } from "../model/phase";
 import type { Venue } from "../state/venue";
 import { Action, Field, Section, SideRadios } from "../ui/components";
 import { collarHint, useCollar } from "./collar";
@@ -80,6 +81,8 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
   // A halt on the chosen market, live from instrument.halt: nothing is placed there.
   const halt = v.books.haltOf(ins.id, marketId);
   const marketName = markets.find((m) => m.id === marketId)?.name ?? "";
+  // A market with trading hours outside them takes no orders: said above the price, Place disabled.
+  const closed = phaseNotice(v.market(marketId), marketName);
   const cWarn = pErr || atMarket ? null : collarWarning(price, collar);
   const amount = a && parse(nominal) && parse(price) ? add(shift(mul(parse(nominal)!, parse(price)!), -2), parse(a.accrued_interest)!) : null;
   const submit = async () => {
@@ -136,6 +139,11 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           <p class="banner error halt" role="alert">
             <strong>Trading halted</strong> on {marketName}
             {halt ? `: ${halt}` : ""}. Orders are refused there until the operator resumes it.
+          </p>
+        )}
+        {closed !== null && (
+          <p class="banner error phase" role="alert">
+            {closed}
           </p>
         )}
         <Field label="Clean price (%)" error={touched || price ? pErr ?? cWarn : null} hint={halt !== null ? undefined : collarHint(collar)}>
@@ -228,7 +236,7 @@ export function OrderTicket(props: { venue: Venue; ins: Instrument }) {
           type="submit"
           class={"primary " + direction}
           label={direction === "bid" ? "Place bid" : "Place ask"}
-          disabled={halt !== null}
+          disabled={halt !== null || closed !== null}
           run={submit}
         />
       </form>

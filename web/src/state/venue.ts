@@ -10,6 +10,7 @@
 // number of changes in a frame.
 import { Api, ApiError, nameIds, query } from "../client/api";
 import { Stream, type StreamStatus } from "../client/stream";
+import { type MarketPhase, withPhase } from "../model/phase";
 import type {
   Account, Allocation, Bar, Bucket, IndicativePrice, Instrument, KillSwitch, Market, Meta, News, Offer, Participant, PortfolioRFQ, Trade, User,
 } from "../client/types";
@@ -328,6 +329,10 @@ export class Venue implements Host {
         break;
       case "participant":
         if (type === "participant.kill_switch") this.killSwitch(record as KillSwitch);
+        break;
+      case "market":
+        // A market with trading hours opened, closed or entered its pre-open: the tickets say so.
+        if (type === "market.phase") this.markets = this.markets.map((m) => withPhase(m, record as MarketPhase));
         break;
     }
   }
