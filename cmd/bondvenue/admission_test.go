@@ -39,6 +39,7 @@ func TestServeQueueBudget(t *testing.T) {
 			ID                   string `json:"id"`
 			FacilityType         string `json:"facility_type"`
 			IsPartialFillAllowed bool   `json:"is_partial_fill_allowed"`
+			TradingHours         any    `json:"trading_hours"`
 		}
 		c.getJSON("/api/v1/markets", &markets)
 		var instruments []struct {
@@ -47,7 +48,8 @@ func TestServeQueueBudget(t *testing.T) {
 		c.getJSON("/api/v1/instruments", &instruments)
 		market := ""
 		for _, m := range markets {
-			if m.FacilityType == "continues-matching" && m.IsPartialFillAllowed {
+			// The round-the-clock book every demo bond is listed on, not the day session.
+			if m.FacilityType == "continues-matching" && m.IsPartialFillAllowed && m.TradingHours == nil {
 				market = m.ID
 			}
 		}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 // missingDeferrals is the deferral table of TestBrowserMissing: a trade of
@@ -40,17 +38,7 @@ func TestBrowserMissing(t *testing.T) {
 		if err := os.WriteFile(table, []byte(missingDeferrals), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e), env: []string{"BONDVENUE_DEFERRAL_TABLE=" + table}}
-		p := h.spawn(true)
-		ctx := testenv.Context(t) // the journey takes what the machine needs
-		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "missing.js"))
-		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
-			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
-			"SCREENSHOTS="+filepath.Join(shots, "missing", string(e)))
-		out, err := cmd.CombinedOutput()
-		t.Logf("browser tests of what was missing on %s:\n%s", e, out)
-		if err != nil {
-			t.Fatalf("browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
-		}
+		j := journey{script: "missing.js", shots: "missing", what: "browser tests of what was missing", env: []string{"BONDVENUE_DEFERRAL_TABLE=" + table}}
+		j.run(t, web, chromium, shots, bin, e)
 	})
 }

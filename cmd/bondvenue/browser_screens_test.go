@@ -1,13 +1,9 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/bondvenue/bondvenue/internal/store"
-	"github.com/bondvenue/bondvenue/internal/testenv"
 )
 
 // TestBrowserScreens runs the browser checks of the trading screens
@@ -26,17 +22,6 @@ import (
 func TestBrowserScreens(t *testing.T) {
 	web, chromium, shots, bin := browserSetup(t)
 	forBrowserEngines(t, store.SQLite, func(t *testing.T, e store.Engine) {
-		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
-		p := h.spawn(true)
-		ctx := testenv.Context(t) // the journey takes what the machine needs
-		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "screens.js"))
-		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
-			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
-			"SCREENSHOTS="+filepath.Join(shots, "screens", string(e)))
-		out, err := cmd.CombinedOutput()
-		t.Logf("browser checks of the screens on %s:\n%s", e, out)
-		if err != nil {
-			t.Fatalf("browser checks of the screens failed: %v\nserver log:\n%s", err, p.stderr.String())
-		}
+		journey{script: "screens.js", shots: "screens", what: "browser checks of the screens"}.run(t, web, chromium, shots, bin, e)
 	})
 }

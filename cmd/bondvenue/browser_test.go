@@ -30,18 +30,7 @@ import (
 func TestBrowser(t *testing.T) {
 	web, chromium, shots, bin := browserSetup(t)
 	forBrowserEngines(t, store.SQLite, func(t *testing.T, e store.Engine) {
-		h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e)}
-		p := h.spawn(true)
-		ctx := testenv.Context(t) // the journey takes what the machine needs
-		cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", "run.js"))
-		cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
-			"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
-			"SCREENSHOTS="+filepath.Join(shots, string(e)))
-		out, err := cmd.CombinedOutput()
-		t.Logf("browser tests on %s:\n%s", e, out)
-		if err != nil {
-			t.Fatalf("browser tests failed: %v\nserver log:\n%s", err, p.stderr.String())
-		}
+		journey{script: "run.js", what: "browser tests"}.run(t, web, chromium, shots, bin, e)
 	})
 }
 
@@ -124,4 +113,30 @@ func browserSetup(t *testing.T) (web, chromium, shots, bin string) {
 		shots = filepath.Join(web, "e2e", "screenshots")
 	}
 	return web, chromium, shots, buildBinary(t)
+}
+
+// journey is a browser journey of web/e2e run against the binary serving
+// its quiet demo: the script's compiled name, its screenshots' folder and
+// what the venue is started with beyond the demo (env).
+type journey struct {
+	script, shots, what string
+	env                 []string
+}
+
+// run starts the venue on engine e and the journey's script in Chromium,
+// failing with the script's output and the server's log.
+func (j journey) run(t *testing.T, web, chromium, shots, bin string, e store.Engine) {
+	t.Helper()
+	h := &crashHarness{t: t, bin: bin, dataDir: t.TempDir(), dbURL: testenv.DatabaseURL(t, e), env: j.env}
+	p := h.spawn(true)
+	ctx := testenv.Context(t) // the journey takes what the machine needs
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(web, "e2e", "dist", j.script))
+	cmd.Env = append(os.Environ(), "BASE_URL="+p.base, "CHROMIUM="+chromium,
+		"CREDENTIALS="+filepath.Join(h.dataDir, "demo-credentials.json"),
+		"SCREENSHOTS="+filepath.Join(shots, j.shots, string(e)))
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s on %s:\n%s", j.what, e, out)
+	if err != nil {
+		t.Fatalf("%s failed: %v\nserver log:\n%s", j.what, err, p.stderr.String())
+	}
 }

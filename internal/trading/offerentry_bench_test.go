@@ -108,7 +108,7 @@ func newBenchVenue(b *testing.B, e store.Engine) *benchVenue {
 		b.Fatalf("Markets() = %v", err)
 	}
 	for _, m := range ms.Items {
-		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed {
+		if m.FacilityType == venue.FacilityContinuous && m.IsPartialFillAllowed && m.Hours == nil {
 			v.market = m.ID
 		}
 	}
