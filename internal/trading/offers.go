@@ -110,16 +110,20 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (se
 	var v venue.Validator
 	ch := sequencer.OfferChange{Price: in.Price, Quantity: in.Quantity, SettlementDate: in.SettlementDate, Notes: in.Notes,
 		ClientOrderID: in.ClientOrderID, Parties: in.Parties}
+	// The record's listing: the sequencer's reference data when it runs
+	// (no read on the amend path), else the database.
+	ref := s.eng.Reference()
 	var instr venue.Instrument
 	var market venue.Market
-	err := s.db.View(ctx, func(tx *store.Tx) error {
-		var err error
-		if instr, err = tx.Instrument(ctx, o.InstrumentID); err != nil {
+	var err error
+	if ref != nil {
+		instr, market, err = listing(ctx, nil, ref, o.InstrumentID, o.MarketID)
+	} else {
+		err = s.db.View(ctx, func(tx *store.Tx) error {
+			instr, market, err = listing(ctx, tx, nil, o.InstrumentID, o.MarketID)
 			return err
-		}
-		market, err = tx.Market(ctx, o.MarketID)
-		return err
-	})
+		})
+	}
 	if err != nil {
 		return ch, err
 	}
@@ -139,7 +143,7 @@ func (s *Service) change(ctx context.Context, o venue.Offer, in ChangeInput) (se
 		venue.CheckQuantity(&v, "quantity", *in.Quantity, instr)
 	}
 	if d := in.SettlementDate; d != nil {
-		bond, bondErr := bondFor(s.eng.Reference(), instr)
+		bond, bondErr := bondFor(ref, instr)
 		venue.CheckSettlement(&v, *d, market.TradeDate(s.clock()), bond, bondErr)
 	}
 	if in.Validity != nil {
