@@ -88,7 +88,10 @@ func TestAllocateResidual(t *testing.T) {
 // UTC), a trade at 23:30 UTC already the next day there; in New York a
 // trade at 02:00 UTC is still the day before.
 func TestAllocationDeadline(t *testing.T) {
-	ny := ZoneOf("America/New_York")
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		trade string
 		loc   *time.Location

@@ -11,13 +11,6 @@ import (
 // interest, the public tape's end-of-day deadlines and the allocations'
 // deadline all read the date there, not in UTC.
 
-// ZoneOf is the time zone named name, or UTC for an empty or unknown
-// name (a market's is checked when it is set: MarketRules).
-func ZoneOf(name string) *time.Location {
-	m := Market{Timezone: name}
-	return m.Location()
-}
-
 // TradeDate is the market's business date at t: the date in its time
 // zone.
 func (m *Market) TradeDate(t time.Time) bondmath.Date {
